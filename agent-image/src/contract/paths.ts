@@ -1,0 +1,73 @@
+// Fixed paths and variable names of the host/image contract (DESIGN.md §2). The reference
+// runner and images use exactly these; keep them stable.
+
+export const CONTAINER_PATHS = {
+  entrypoint: '/opt/gaia2-init-entrypoint.sh',
+  scenario: '/var/gaia2/custom_scenario.json',
+  gaia2Home: '/var/gaia2',
+  stateDir: '/var/gaia2/state',
+  events: '/var/gaia2/state/events.jsonl',
+  daemonStatus: '/var/gaia2/state/daemon_status.json',
+  judgments: '/var/gaia2/state/judgments.jsonl',
+  userDetails: '/var/gaia2/state/user_details.json',
+  notifications: '/var/gaia2/state/notifications.jsonl',
+  faketime: '/tmp/faketime.rc',
+  trace: '/tmp/trace.jsonl',
+  eventdLog: '/tmp/gaia2-eventd.log',
+  entrypointLog: '/tmp/entrypoint.log',
+  /** Our addition: everything the runner should collect, in one directory. */
+  artifactsDir: '/var/gaia2/artifacts',
+} as const;
+
+/** Files the runner copies out of a finished container: container path → host file name. */
+export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
+  [CONTAINER_PATHS.events, 'events.jsonl'],
+  [CONTAINER_PATHS.daemonStatus, 'daemon_status.json'],
+  [CONTAINER_PATHS.judgments, 'daemon_judgments.jsonl'],
+  [CONTAINER_PATHS.userDetails, 'user_details.json'],
+  [CONTAINER_PATHS.notifications, 'notifications.jsonl'],
+  [CONTAINER_PATHS.faketime, 'faketime.rc'],
+  [CONTAINER_PATHS.trace, 'trace.jsonl'],
+  [CONTAINER_PATHS.eventdLog, 'eventd.log'],
+  [CONTAINER_PATHS.entrypointLog, 'entrypoint.log'],
+];
+
+export const DEFAULT_ADAPTER_PORT = 8090;
+
+/** Environment variables the image reads. Reference names first, our additions last. */
+export const ENV = {
+  adapterPort: 'GAIA2_ADAPTER_PORT',
+  scenario: 'GAIA2_SCENARIO',
+  stateDir: 'GAIA2_STATE_DIR',
+  eventId: 'GAIA2_EVENT_ID',
+  fsBackingDir: 'GAIA2_FS_BACKING_DIR',
+  fsRoot: 'GAIA2_FS_ROOT',
+  provider: 'PROVIDER',
+  model: 'MODEL',
+  apiKey: 'API_KEY',
+  baseUrl: 'BASE_URL',
+  thinking: 'THINKING',
+  maxTokens: 'MAX_TOKENS',
+  judgeModel: 'GAIA2_JUDGE_MODEL',
+  judgeProvider: 'GAIA2_JUDGE_PROVIDER',
+  judgeApiKey: 'GAIA2_JUDGE_API_KEY',
+  judgeBaseUrl: 'GAIA2_JUDGE_BASE_URL',
+  judgeFinalTurn: 'GAIA2_JUDGE_FINAL_TURN',
+  traceFile: 'GAIA2_TRACE_FILE',
+  faketime: 'FAKETIME',
+  timeSpeed: 'GAIA2_TIME_SPEED',
+  notificationMode: 'GAIA2_NOTIFICATION_MODE',
+  // --- additions of this project ---
+  /** Which agent plays: oracle | default | scripted. */
+  agent: 'GAIA2_AGENT',
+  /** Bearer token required on mutating adapter routes when set. */
+  adapterToken: 'GAIA2_ADAPTER_TOKEN',
+  /** realtime | fast-forward. */
+  clockMode: 'GAIA2_CLOCK_MODE',
+  /** JSON script for the scripted runtime. */
+  script: 'GAIA2_SCRIPT',
+  /** Seconds without agent activity before the daemon ends with status error. */
+  idleTimeout: 'GAIA2_IDLE_TIMEOUT',
+  /** Tool surface of the default agent: shell | functions. */
+  agentTools: 'GAIA2_AGENT_TOOLS',
+} as const;

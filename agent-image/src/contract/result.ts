@@ -1,0 +1,55 @@
+// result.json (one per scenario run) and the lines of results.jsonl. Reference fields
+// (spec/runner.md §5.7) first; status, error_kind and the rest are our additions.
+
+export type RunStatus = 'pass' | 'fail' | 'error';
+
+/** Every non-judged outcome has one of these (DESIGN.md §3). */
+export const ERROR_KINDS = [
+  'engine_unavailable',
+  'image_missing',
+  'container_start_failed',
+  'health_timeout',
+  'container_exited',
+  'scenario_timeout',
+  'activity_timeout',
+  'judge_error',
+  'provider_error',
+  'artifact_error',
+  'daemon_error',
+  'no_judgment',
+  'invalid_scenario',
+  'interrupted',
+  'internal_error',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface ScenarioResult {
+  scenario_id: string;
+  /** true pass, false fail, null error (not judged). */
+  success: boolean | null;
+  reward?: number;
+  num_agent_events?: number;
+  num_oracle_events?: number;
+  agent_response?: string | null;
+  judged_in_container?: boolean;
+  failure_reasons?: string[];
+  error?: string;
+  timed_out?: boolean;
+  timeout_seconds?: number;
+  daemon_status?: Record<string, unknown>;
+  scenario_file?: string;
+  // --- additions ---
+  status: RunStatus;
+  error_kind?: ErrorKind;
+  split?: string;
+  run_index?: number;
+  judge_mode?: 'llm' | 'hard-only';
+  duration_seconds?: number;
+  started_at?: string;
+  finished_at?: string;
+  image?: string;
+  agent?: string;
+  model?: string | null;
+  usage?: { input_tokens: number; output_tokens: number; cost_usd?: number | null; llm_calls?: number };
+  [k: string]: unknown;
+}

@@ -1,0 +1,43 @@
+// The daemon status object: /var/gaia2/state/daemon_status.json and GET /status
+// (spec/container.md §2.5–2.6). Reference fields first; sim_time, pending_events and
+// reason are our additions.
+
+export type DaemonState = 'waiting' | 'running' | 'complete' | 'stopped' | 'error';
+export const TERMINAL_STATES: ReadonlySet<string> = new Set(['complete', 'stopped', 'error']);
+
+export interface Judgment {
+  success: boolean;
+  failure_reason: string;
+}
+
+export interface DaemonStatus {
+  status: DaemonState;
+  /** Number of reply (turn) boundaries seen so far. */
+  turn: number;
+  nb_turns: number;
+  /** Non-ENV events.jsonl lines consumed, AUI lines included. */
+  num_events: number;
+  last_response?: string;
+  judgment?: Judgment;
+  // --- additions ---
+  sim_time?: string;
+  pending_events?: number;
+  /** Why the daemon reached a terminal status (always set on terminal statuses). */
+  reason?: string;
+  /** judge mode used: "llm" or "hard-only". */
+  judge_mode?: JudgeMode;
+}
+
+export type JudgeMode = 'llm' | 'hard-only';
+
+export const isTerminal = (s: { status?: string } | null | undefined): boolean =>
+  !!s && typeof s.status === 'string' && TERMINAL_STATES.has(s.status);
+
+/** One record of judgments.jsonl (spec/container.md §3.9). */
+export interface TurnJudgmentRecord {
+  turn: number;
+  success: boolean;
+  failure_reason: string | null;
+  match_details?: Array<{ oracle_id: string; oracle_tool: string; matched: boolean; reason?: string | null }> | null;
+  [k: string]: unknown;
+}

@@ -1,0 +1,18 @@
+// Exit codes: 0 ok, 1 benchmark failures or runtime errors, 2 bad input (nothing launched).
+import { redact } from '../secrets/redact.js';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof UsageError) return 2;
+  const n = (err as { name?: string } | null)?.name;
+  if (n === 'ConfigError' || n === 'ScenarioError' || n === 'DatasetError') return 2;
+  return 1;
+}
+
+export function formatError(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return redact(msg);
+}
