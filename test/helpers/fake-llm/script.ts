@@ -1,0 +1,51 @@
+// What a scripted fake LLM answers, one entry per HTTP call it receives.
+
+export type FakeFormat = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
+
+export interface FakeToolCall {
+  name: string;
+  args: Record<string, unknown>;
+  /** Defaults to a per-server counter (call_1, call_2, …). */
+  id?: string;
+}
+
+export interface FakeUsage {
+  input: number;
+  output: number;
+}
+
+/** A normal model answer: text, tool calls, or both. */
+export interface FakeReply {
+  text?: string;
+  /** Reasoning/thinking text, emitted in the format's native reasoning shape where it has one. */
+  reasoning?: string;
+  toolCalls?: FakeToolCall[];
+  usage?: FakeUsage;
+  /** Model stopped because it hit max tokens. */
+  truncated?: boolean;
+  /** Wait this long before answering (tests of timeouts and mid-run messages). */
+  delayMs?: number;
+}
+
+/** An HTTP failure, in the format's own error-body shape. */
+export interface FakeFailure {
+  status: number;
+  /** Seconds, sent as the `retry-after` header. */
+  retryAfter?: number;
+  message?: string;
+  delayMs?: number;
+}
+
+export type FakeScriptItem = FakeReply | FakeFailure;
+
+export function isFailure(item: FakeScriptItem): item is FakeFailure {
+  return typeof (item as FakeFailure).status === 'number';
+}
+
+/** Shorthands that make scripts read well. */
+export const say = (text: string, extra: Omit<FakeReply, 'text'> = {}): FakeReply => ({ text, ...extra });
+export const call = (name: string, args: Record<string, unknown>, extra: Omit<FakeReply, 'toolCalls'> = {}): FakeReply => ({
+  toolCalls: [{ name, args }],
+  ...extra,
+});
+export const fail = (status: number, retryAfter?: number): FakeFailure => ({ status, retryAfter });

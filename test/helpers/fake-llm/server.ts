@@ -1,0 +1,141 @@
+// A scripted LLM endpoint on 127.0.0.1 speaking one real wire format. Each HTTP call takes the
+// next script entry; every request is recorded so tests can inspect what the client sent.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anthropic } from './formats/anthropic.js';
+import { gemini } from './formats/gemini.js';
+import { openaiChat } from './formats/openai-chat.js';
+import { openaiResponses } from './formats/openai-responses.js';
+import type { ResolvedToolCall, WireFormat } from './formats/types.js';
+import { isFailure, type FakeFormat, type FakeReply, type FakeScriptItem } from './script.js';
+
+const FORMATS: Record<FakeFormat, WireFormat> = {
+  'openai-chat': openaiChat,
+  'openai-responses': openaiResponses,
+  anthropic,
+  gemini,
+};
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: string;
+  headers: IncomingHttpHeaders;
+  /** Parsed JSON body (the raw text when it is not JSON). */
+  body: any;
+  stream: boolean;
+}
+
+export interface FakeLlmOptions {
+  format: FakeFormat;
+  script?: FakeScriptItem[];
+  /** Answer given once the script is used up; without it the server answers 400 "script exhausted". */
+  fallback?: FakeReply;
+  /** Bind address; 127.0.0.1 unless a container must reach it through a host alias. */
+  host?: string;
+  port?: number;
+}
+
+export interface FakeLlm {
+  /** Base URL to give the provider (ends in /v1, or /v1beta for Gemini). */
+  url: string;
+  /** Origin only (http://host:port), for clients that add their own version prefix. */
+  origin: string;
+  requests: RecordedRequest[];
+  /** Append more script entries while the server runs. */
+  push(...items: FakeScriptItem[]): void;
+  /** Entries not consumed yet. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+async function readBody(req: import('node:http').IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
+  const format = FORMATS[options.format];
+  if (!format) throw new Error(`startFakeLlm: unknown format "${options.format}"`);
+  const queue: FakeScriptItem[] = [...(options.script ?? [])];
+  const requests: RecordedRequest[] = [];
+  let responses = 0;
+  let toolCallIds = 0;
+
+  const server: Server = createServer(async (req, res) => {
+    const [path = '', query = ''] = (req.url ?? '').split('?', 2);
+    const text = await readBody(req);
+    let body: any = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* keep raw text */
+    }
+    const stream = format.isStreaming(path, body);
+    requests.push({ method: req.method ?? '', path, query, headers: req.headers, body, stream });
+
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(payload));
+    };
+    if (req.method !== 'POST' || !format.accepts(path)) {
+      send(404, format.errorBody(404, `fake-llm (${options.format}) has no route ${req.method} ${path}`));
+      return;
+    }
+    const item = queue.shift() ?? options.fallback;
+    if (!item) {
+      send(400, format.errorBody(400, 'fake-llm: script exhausted'));
+      return;
+    }
+    if (item.delayMs) await sleep(item.delayMs);
+    if (isFailure(item)) {
+      const headers: Record<string, string> = item.retryAfter !== undefined ? { 'retry-after': String(item.retryAfter) } : {};
+      send(item.status, format.errorBody(item.status, item.message ?? `fake-llm scripted HTTP ${item.status}`), headers);
+      return;
+    }
+    responses += 1;
+    const toolCalls: ResolvedToolCall[] = (item.toolCalls ?? []).map((c) => ({
+      id: c.id ?? `call_${++toolCallIds}`,
+      name: c.name,
+      args: c.args,
+    }));
+    const ctx = {
+      model: format.model(path, body),
+      reply: item,
+      toolCalls,
+      n: responses,
+      usage: item.usage ?? { input: 100 + responses, output: 10 + responses },
+    };
+    if (!stream) {
+      send(200, format.json(ctx));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const event of format.sse(ctx)) res.write(event);
+    res.end();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  const origin = `http://${hostForUrl}:${port}`;
+  return {
+    url: `${origin}${options.format === 'gemini' ? '/v1beta' : '/v1'}`,
+    origin,
+    requests,
+    push: (...items) => void queue.push(...items),
+    remaining: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
