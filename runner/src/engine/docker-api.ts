@@ -1,0 +1,283 @@
+// ContainerEngine over the Docker Engine API (dockerode). Docker and Podman
+// (`podman system service`) both serve it; everything goes through the API, so a remote
+// engine behaves like a local one.
+import Docker from 'dockerode';
+import type { Readable } from 'node:stream';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join, relative, posix } from 'node:path';
+import type {
+  BuildOptions,
+  ContainerEngine,
+  ContainerHandle,
+  ContainerInfo,
+  ContainerSpec,
+  EngineCapabilities,
+} from './types.js';
+import type { Endpoint } from './discover.js';
+import { EngineError } from './errors.js';
+import { firstFileOf, packFiles, type TarEntry } from './archive.js';
+
+const PING_TIMEOUT_MS = 3000;
+
+export class DockerApiEngine implements ContainerEngine {
+  readonly name = 'docker-api';
+  readonly capabilities: EngineCapabilities = { publishPorts: true, archives: true, build: true, hostNetwork: true };
+  private readonly docker: Docker;
+
+  constructor(private readonly endpoint: Endpoint) {
+    this.docker = new Docker(
+      endpoint.socketPath
+        ? { socketPath: endpoint.socketPath }
+        : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol },
+    );
+  }
+
+  get source(): string {
+    return this.endpoint.source;
+  }
+
+  async ping(): Promise<void> {
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000}s`)), PING_TIMEOUT_MS).unref(),
+    );
+    try {
+      await Promise.race([this.docker.ping(), timeout]);
+    } catch (e) {
+      throw new EngineError(
+        'engine_unavailable',
+        `container engine at ${this.endpoint.source} is not reachable (${(e as Error).message}). ` +
+          'Start it (e.g. `npm run setup-engine`) or point DOCKER_HOST at a running engine.',
+      );
+    }
+  }
+
+  async imageExists(ref: string): Promise<boolean> {
+    try {
+      await this.docker.getImage(ref).inspect();
+      return true;
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return false;
+      throw wrapEngineError(e, `inspecting image ${ref}`);
+    }
+  }
+
+  async create(spec: ContainerSpec): Promise<ContainerHandle> {
+    const portKey = spec.publishPort ? `${spec.publishPort}/tcp` : undefined;
+    const bridge = spec.network === 'bridge';
+    let container: Docker.Container;
+    try {
+      container = await this.docker.createContainer({
+        Image: spec.image,
+        name: spec.name,
+        Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+        Labels: spec.labels,
+        Entrypoint: spec.entrypoint,
+        Cmd: spec.cmd,
+        ExposedPorts: portKey && bridge ? { [portKey]: {} } : undefined,
+        HostConfig: {
+          NetworkMode: spec.network,
+          PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
+          ExtraHosts: spec.extraHosts,
+        },
+      });
+    } catch (e) {
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status === 404) {
+        throw new EngineError(
+          'image_missing',
+          `image ${spec.image} not found. Build it with \`gaia2-runner build-image\` (or \`npm run build-image\`).`,
+        );
+      }
+      throw wrapEngineError(e, `creating a container from ${spec.image}`, 'container_start_failed');
+    }
+    const handle = new DockerContainer(container, spec.name ?? container.id);
+    if (spec.files?.length) {
+      try {
+        const tar = await packFiles(
+          spec.files.map((f): TarEntry => ({ name: f.path.replace(/^\/+/, ''), content: f.content, mode: f.mode })),
+        );
+        await container.putArchive(tar, { path: '/' });
+      } catch (e) {
+        await handle.remove();
+        throw wrapEngineError(e, 'copying files into the container', 'container_start_failed');
+      }
+    }
+    return handle;
+  }
+
+  async listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]> {
+    const filters = { label: Object.entries(labels).map(([k, v]) => (v === '' ? k : `${k}=${v}`)) };
+    const list = await this.docker.listContainers({ all: true, filters: JSON.stringify(filters) });
+    return list.map((c) => ({
+      id: c.Id,
+      name: (c.Names?.[0] ?? '').replace(/^\//, ''),
+      image: c.Image,
+      state: c.State,
+      labels: c.Labels ?? {},
+    }));
+  }
+
+  async remove(id: string): Promise<void> {
+    await removeQuietly(this.docker.getContainer(id));
+  }
+
+  async build(opts: BuildOptions): Promise<void> {
+    const entries = await walkContext(opts.contextDir);
+    const tar = await packFiles(entries);
+    const stream = (await this.docker.buildImage(tar as unknown as NodeJS.ReadableStream, {
+      t: opts.tag,
+      dockerfile: opts.dockerfile ?? 'Dockerfile',
+      buildargs: opts.buildArgs,
+      networkmode: 'host',
+      rm: true,
+    } as Docker.ImageBuildOptions)) as Readable;
+    await new Promise<void>((resolve, reject) => {
+      this.docker.modem.followProgress(
+        stream,
+        (err: Error | null, output: Array<{ error?: string }>) => {
+          const failed = err ?? output.find((o) => o.error);
+          if (failed) reject(new EngineError('internal_error', `image build failed: ${(failed as { error?: string; message?: string }).error ?? (failed as Error).message}`));
+          else resolve();
+        },
+        (ev: { stream?: string; error?: string }) => {
+          const line = (ev.stream ?? ev.error ?? '').trimEnd();
+          if (line) opts.onProgress?.(line);
+        },
+      );
+    });
+  }
+
+  async pull(ref: string, timeoutMs: number): Promise<boolean> {
+    const attempt = (async () => {
+      const stream = (await this.docker.pull(ref)) as Readable;
+      await new Promise<void>((resolve, reject) =>
+        this.docker.modem.followProgress(stream, (err: Error | null) => (err ? reject(err) : resolve())),
+      );
+      return true;
+    })().catch(() => false);
+    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
+    return Promise.race([attempt, timeout]);
+  }
+
+  async close(): Promise<void> {
+    const child = this.endpoint.child;
+    if (child && child.exitCode === null) child.kill('SIGTERM');
+  }
+}
+
+class DockerContainer implements ContainerHandle {
+  constructor(
+    private readonly c: Docker.Container,
+    readonly name: string,
+  ) {}
+
+  get id(): string {
+    return this.c.id;
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.c.start();
+    } catch (e) {
+      throw wrapEngineError(e, `starting container ${this.name}`, 'container_start_failed');
+    }
+  }
+
+  async endpoint(port: number): Promise<{ host: string; port: number }> {
+    const info = await this.c.inspect();
+    if (info.HostConfig?.NetworkMode === 'host') return { host: '127.0.0.1', port };
+    const binding = info.NetworkSettings?.Ports?.[`${port}/tcp`]?.[0];
+    if (!binding?.HostPort) {
+      throw new EngineError('container_start_failed', `container ${this.name} has no published port for ${port}/tcp`);
+    }
+    const host = !binding.HostIp || binding.HostIp === '0.0.0.0' ? '127.0.0.1' : binding.HostIp;
+    return { host, port: Number(binding.HostPort) };
+  }
+
+  async readFile(path: string): Promise<Buffer | null> {
+    try {
+      const stream = (await this.c.getArchive({ path })) as unknown as Readable;
+      return await firstFileOf(stream);
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return null;
+      throw wrapEngineError(e, `reading ${path} from ${this.name}`, 'artifact_error');
+    }
+  }
+
+  async state(): Promise<{ status: string; running: boolean; exitCode: number | null; oomKilled?: boolean }> {
+    try {
+      const s = (await this.c.inspect()).State;
+      return { status: s.Status, running: s.Running, exitCode: s.Running ? null : s.ExitCode, oomKilled: s.OOMKilled };
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return { status: 'removed', running: false, exitCode: null };
+      throw wrapEngineError(e, `inspecting ${this.name}`);
+    }
+  }
+
+  async kill(signal = 'SIGKILL'): Promise<void> {
+    try {
+      await this.c.kill({ signal });
+    } catch {
+      // already stopped
+    }
+  }
+
+  async logs(tail = 50): Promise<string> {
+    try {
+      const buf = (await this.c.logs({ stdout: true, stderr: true, tail, follow: false })) as unknown as Buffer;
+      return demuxLogs(Buffer.isBuffer(buf) ? buf : Buffer.from(String(buf)));
+    } catch {
+      return '';
+    }
+  }
+
+  async remove(): Promise<void> {
+    await removeQuietly(this.c);
+  }
+}
+
+async function removeQuietly(c: Docker.Container): Promise<void> {
+  try {
+    await c.remove({ force: true, v: true });
+  } catch (e) {
+    const status = (e as { statusCode?: number }).statusCode;
+    if (status !== 404 && status !== 409) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
+  }
+}
+
+/** Strips the 8-byte stream headers of non-TTY container logs. */
+export function demuxLogs(buf: Buffer): string {
+  const out: Buffer[] = [];
+  let i = 0;
+  while (i + 8 <= buf.length && (buf[i] === 1 || buf[i] === 2) && buf[i + 1] === 0) {
+    const len = buf.readUInt32BE(i + 4);
+    out.push(buf.subarray(i + 8, i + 8 + len));
+    i += 8 + len;
+  }
+  return i === 0 ? buf.toString('utf8') : Buffer.concat(out).toString('utf8');
+}
+
+function wrapEngineError(e: unknown, what: string, kind: ConstructorParameters<typeof EngineError>[0] = 'engine_unavailable'): EngineError {
+  if (e instanceof EngineError) return e;
+  const err = e as { code?: string; message?: string; json?: { message?: string } };
+  if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT' || err.code === 'EACCES') {
+    return new EngineError('engine_unavailable', `container engine unreachable while ${what} (${err.code})`);
+  }
+  return new EngineError(kind, `${what}: ${err.json?.message ?? err.message ?? String(e)}`);
+}
+
+async function walkContext(dir: string): Promise<TarEntry[]> {
+  const out: TarEntry[] = [];
+  async function walk(d: string): Promise<void> {
+    for (const ent of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, ent.name);
+      if (ent.isDirectory()) await walk(p);
+      else if (ent.isFile()) {
+        const st = await stat(p);
+        out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: await readFile(p), mode: st.mode & 0o777 });
+      }
+    }
+  }
+  await walk(dir);
+  return out;
+}
