@@ -1,0 +1,91 @@
+// The resolved run plan: what `run`, `run-dataset` and `run-config` all reduce to before
+// anything is launched. Paths are absolute, secrets are values (registered for redaction).
+
+export const AGENT_NAMES = ['oracle', 'default', 'scripted'] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
+export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+export type Thinking = (typeof THINKING_LEVELS)[number];
+export const NOTIFICATION_MODES = ['message', 'native'] as const;
+export type NotificationMode = (typeof NOTIFICATION_MODES)[number];
+export const NETWORK_MODES = ['bridge', 'host'] as const;
+export type NetworkMode = (typeof NETWORK_MODES)[number];
+
+/** Canonical split order; `all` expands to this. */
+export const CANONICAL_SPLITS = ['execution', 'search', 'ambiguity', 'adaptability', 'time'] as const;
+
+export const DEFAULT_HF_DATASET = 'meta-agents-research-environments/gaia2-cli';
+
+export interface SecretRef {
+  value: string;
+  /** Where it came from: 'explicit', 'toml', or the variable name. */
+  source: string;
+}
+
+export interface AgentSettings {
+  name: AgentName;
+  image: string;
+  /** Container CLI of the reference (podman/docker); recorded and used to pick the engine socket. */
+  runtime: string;
+  provider: string | null;
+  model: string | null;
+  apiKey: SecretRef | null;
+  baseUrl: string | null;
+  thinking: Thinking;
+  volumes: string[];
+  /** Scripted agent: path of the JSON command list. */
+  script: string | null;
+}
+
+export interface JudgeSettings {
+  provider: string;
+  model: string;
+  baseUrl: string | null;
+  apiKey: SecretRef | null;
+}
+
+export type Target =
+  | { kind: 'scenario'; scenario: string }
+  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null }
+  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null };
+
+export interface RunSettings {
+  timeout: number;
+  healthTimeout: number;
+  activityTimeout: number;
+  concurrency: number;
+  passAt: number;
+  retry: boolean;
+  outputDir: string | null;
+  output: string | null;
+  logLevel: string;
+  notificationMode: NotificationMode;
+  timeSpeed: number | null;
+  network: NetworkMode;
+  adapterPort: number;
+}
+
+export interface RunPlan {
+  command: 'run' | 'run-dataset' | 'run-config';
+  configPath: string | null;
+  target: Target;
+  agent: AgentSettings;
+  /** null: hard checks only (no judge LLM); stated in summaries, result.json and reports. */
+  judge: JudgeSettings | null;
+  run: RunSettings;
+}
+
+export const RUN_DEFAULTS: RunSettings = {
+  timeout: 600,
+  healthTimeout: 120,
+  activityTimeout: 600,
+  concurrency: 1,
+  passAt: 1,
+  retry: false,
+  outputDir: null,
+  output: null,
+  logLevel: 'INFO',
+  notificationMode: 'message',
+  timeSpeed: null,
+  network: 'bridge',
+  adapterPort: 8090,
+};

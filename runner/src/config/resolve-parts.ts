@@ -1,0 +1,84 @@
+// Validation shared by the TOML loader and the command-line flags: agent choice, judge,
+// secrets by name, numeric ranges. `where` names the option for messages, e.g.
+// `[agent].provider` for TOML or `--provider` for flags.
+import { detectProfile } from '../env/profiles.js';
+import { registerSecret } from '../secrets/redact.js';
+import { ConfigError } from './errors.js';
+import type { AgentName, AgentSettings, JudgeSettings, SecretRef } from './plan.js';
+
+export interface SecretInput {
+  value?: string | undefined;
+  envName?: string | undefined;
+}
+
+/** A literal secret or the name of a variable holding it; both at once is an error. */
+export function resolveSecret(s: SecretInput, names: { value: string; env: string; table: string }, env: Record<string, string | undefined>): SecretRef | null {
+  if (s.value && s.envName) throw new ConfigError(`${names.table} cannot set both ${names.value} and ${names.env}`);
+  if (s.value) {
+    registerSecret(s.value);
+    return { value: s.value, source: 'explicit' };
+  }
+  if (s.envName) {
+    const v = env[s.envName]?.trim();
+    if (!v) throw new ConfigError(`${names.env} references an unset env var: ${s.envName}`);
+    registerSecret(v);
+    return { value: v, source: s.envName };
+  }
+  return null;
+}
+
+export interface AgentInput {
+  name?: AgentName | undefined;
+  image?: string | undefined;
+  runtime?: string | undefined;
+  provider?: string | undefined;
+  model?: string | undefined;
+  apiKey: SecretRef | null;
+  baseUrl?: string | undefined;
+  thinking?: AgentSettings['thinking'] | undefined;
+  volumes?: string[] | undefined;
+  script?: string | null | undefined;
+}
+
+export function resolveAgent(a: AgentInput, opt: { image: string; provider: string; model: string; name: string; script: string }): AgentSettings {
+  if (!a.image) throw new ConfigError(`${opt.image} is required`);
+  const profile = detectProfile(a.image);
+  let name: AgentName = a.name ?? (profile.oracleOnly ? 'oracle' : 'default');
+  if (profile.oracleOnly && name !== 'oracle')
+    throw new ConfigError(`${opt.name} = ${name} is not possible with image ${a.image}: it is an oracle image (rename the image or use ${opt.name} = oracle)`);
+  if (profile.oracleOnly) name = 'oracle';
+  if (name === 'default') {
+    const missing = [!a.provider && opt.provider, !a.model && opt.model].filter(Boolean);
+    if (missing.length)
+      throw new ConfigError(`Agent model configuration is required for the default (LLM) agent. Missing: ${missing.join(', ')} (or choose ${opt.name} = oracle)`);
+  }
+  if (name === 'scripted' && !a.script) throw new ConfigError(`${opt.script} is required when ${opt.name} = scripted`);
+  const llm = name === 'default';
+  return {
+    name,
+    image: a.image,
+    runtime: a.runtime ?? 'podman',
+    provider: llm ? a.provider! : null,
+    model: llm ? a.model! : null,
+    apiKey: llm ? a.apiKey : null,
+    baseUrl: llm ? (a.baseUrl ?? null) : null,
+    thinking: a.thinking ?? 'low',
+    volumes: a.volumes ?? [],
+    script: name === 'scripted' ? a.script! : null,
+  };
+}
+
+export function resolveJudge(
+  j: { provider?: string | undefined; model?: string | undefined; baseUrl?: string | undefined; apiKey: SecretRef | null },
+  opt: { provider: string; model: string },
+): JudgeSettings | null {
+  if (!j.provider && !j.model) return null; // hard checks only
+  const missing = [!j.provider && opt.provider, !j.model && opt.model].filter(Boolean);
+  if (missing.length) throw new ConfigError(`Judge configuration is incomplete. Missing: ${missing.join(', ')} (set both, or neither for hard checks only)`);
+  return { provider: j.provider!, model: j.model!, baseUrl: j.baseUrl ?? null, apiKey: j.apiKey };
+}
+
+export function checkMin(value: number | undefined, min: number, name: string, strict = false): void {
+  if (value === undefined) return;
+  if (!Number.isFinite(value) || (strict ? value <= min : value < min)) throw new ConfigError(`${name} must be ${strict ? '>' : '>='} ${min} (got ${value})`);
+}

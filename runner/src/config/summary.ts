@@ -1,0 +1,49 @@
+// The config summary printed by run-config (the whole output of --dry-run), spec §2.7, plus
+// our additions (agent kind, judge mode, network, timeouts). Never prints secret values,
+// only where they come from.
+import { redact } from '../secrets/redact.js';
+import { CANONICAL_SPLITS, type RunPlan } from './plan.js';
+
+function keySource(ref: { source: string } | null): string {
+  if (!ref) return 'from provider variables at launch';
+  return ref.source === 'explicit' ? 'given in config (redacted)' : `from $${ref.source}`;
+}
+
+export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, retry = plan.run.retry): string[] {
+  const t = plan.target;
+  const lines: string[] = [];
+  if (plan.configPath) lines.push(`Config: ${plan.configPath}`);
+  lines.push(`Image: ${plan.agent.image}`);
+  lines.push(`Mode: ${t.kind === 'scenario' ? 'scenario' : 'dataset'}`);
+  if (t.kind === 'scenario') lines.push(`Scenario: ${t.scenario}`);
+  if (t.kind === 'hf') lines.push(`Dataset: ${t.repo}${t.revision !== 'main' ? `@${t.revision}` : ''}`);
+  if (t.kind === 'local') lines.push(`Dataset root: ${t.path}`);
+  if (t.kind !== 'scenario') {
+    if (t.splits) lines.push(`Splits: ${t.splits.join(', ')}`);
+    else lines.push(t.kind === 'hf' ? `Splits: all benchmark splits (${CANONICAL_SPLITS.join(', ')})` : 'Splits: all files under dataset_root');
+    if (t.subset) lines.push(`Subset manifest: ${t.subset}`);
+    if (t.limit !== null) lines.push(`Limit: ${t.limit}`);
+    if (resolvedScenarios !== null) lines.push(`Resolved scenarios: ${resolvedScenarios}`);
+  }
+  const a = plan.agent;
+  if (a.name === 'default') {
+    lines.push(`Agent: ${a.provider}/${a.model}`);
+    lines.push(`Agent API key: ${keySource(a.apiKey)}`);
+    if (a.baseUrl) lines.push(`Agent base URL: ${a.baseUrl}`);
+    lines.push(`Thinking: ${a.thinking}`);
+  } else lines.push(`Agent: ${a.name}${a.script ? ` (${a.script})` : ''}`);
+  if (plan.judge) {
+    lines.push(`Judge: ${plan.judge.provider}/${plan.judge.model}`);
+    lines.push(`Judge API key: ${keySource(plan.judge.apiKey)}`);
+    if (plan.judge.baseUrl) lines.push(`Judge base URL: ${plan.judge.baseUrl}`);
+  } else lines.push('Judge: hard checks only (no judge LLM configured)');
+  const r = plan.run;
+  lines.push(`Concurrency: ${r.concurrency}`);
+  lines.push(`Pass@: ${r.passAt}`);
+  if (retry) lines.push('Retry: on');
+  lines.push(`Network: ${r.network}`);
+  lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.healthTimeout}s, activity ${r.activityTimeout}s`);
+  if (r.outputDir) lines.push(`Output dir: ${r.outputDir}`);
+  if (r.output) lines.push(`Output file: ${r.output}`);
+  return lines.map(redact);
+}

@@ -1,0 +1,90 @@
+// zod schema of the run-config TOML. Tables and keys are strict: an unknown or mistyped
+// name is an error that names the table and suggests the nearest known key. TOML is parsed
+// with integers as bigint so that `timeout = 600.0` is rejected like upstream does.
+import { z } from 'zod';
+import { AGENT_NAMES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
+
+const optStr = z
+  .string({ error: 'must be a string' })
+  .transform((s) => s.trim() || undefined)
+  .optional();
+const int = z
+  .bigint({ error: 'must be an integer' })
+  .transform((n) => Number(n))
+  .optional();
+const num = z
+  .union([z.bigint(), z.number()], { error: 'must be a number' })
+  .transform((n) => Number(n))
+  .optional();
+const bool = z.boolean({ error: 'must be true or false' }).optional();
+const strList = z
+  .array(z.string({ error: 'must be a list of strings' }), { error: 'must be a list of strings' })
+  .transform((l) => l.map((s) => s.trim()).filter(Boolean))
+  .optional();
+const choice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of: ${values.join(', ')}` }).optional();
+
+export const TargetTable = z.strictObject({
+  scenario: optStr,
+  dataset_root: optStr,
+  dataset: optStr,
+  revision: optStr,
+  splits: z.union([z.string().transform((s) => [s]), z.array(z.string())], { error: 'must be a string or a list of strings' }).optional(),
+  subset_manifest: optStr,
+  limit: int,
+  recursive: bool,
+});
+
+export const AgentTable = z.strictObject({
+  name: choice(AGENT_NAMES),
+  image: optStr,
+  runtime: optStr,
+  provider: optStr,
+  model: optStr,
+  api_key: optStr,
+  api_key_env: optStr,
+  base_url: optStr,
+  thinking: choice(THINKING_LEVELS),
+  volumes: strList,
+  script: optStr,
+});
+
+export const JudgeTable = z.strictObject({
+  model: optStr,
+  provider: optStr,
+  base_url: optStr,
+  api_key: optStr,
+  api_key_env: optStr,
+});
+
+export const RunTable = z.strictObject({
+  timeout: int,
+  health_timeout: int,
+  activity_timeout: int,
+  adapter_port: int,
+  concurrency: int,
+  pass_at: int,
+  retry: bool,
+  output_dir: optStr,
+  output: optStr,
+  log_level: optStr,
+  notification_mode: choice(NOTIFICATION_MODES),
+  time_speed: num,
+  network: choice(NETWORK_MODES),
+});
+
+export const ConfigFile = z.strictObject({
+  target: TargetTable,
+  agent: AgentTable,
+  judge: JudgeTable.optional(),
+  run: RunTable.optional(),
+});
+export type ConfigFileData = z.output<typeof ConfigFile>;
+
+export const TABLE_KEYS: Record<string, readonly string[]> = {
+  '': Object.keys(ConfigFile.shape),
+  target: Object.keys(TargetTable.shape),
+  agent: Object.keys(AgentTable.shape),
+  judge: Object.keys(JudgeTable.shape),
+  run: Object.keys(RunTable.shape),
+};

@@ -1,0 +1,45 @@
+// One scenario selected for a run, and where its artifacts go.
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { CANONICAL_SPLITS } from '../config/plan.js';
+
+export interface ScenarioEntry {
+  /** Absolute path of the scenario JSON. */
+  file: string;
+  /** metadata.definition.scenario_id, else the file stem (one rule everywhere, spec §10.3). */
+  id: string;
+  /** Directory of the file relative to the dataset root ('' when flat); mirrored in the output. */
+  relDir: string;
+  split: string | null;
+  /** From metadata.definition.start_time, for FAKETIME. */
+  startTime: number | null;
+  /** From metadata.definition.duration (else top-level duration). */
+  duration: number | null;
+}
+
+export const PARTITION_NAMES = new Set(['train', 'validation', 'test']);
+const isSplit = (s: string | undefined): s is string => !!s && (CANONICAL_SPLITS as readonly string[]).includes(s);
+
+export function stem(file: string): string {
+  return basename(file, extname(file));
+}
+
+/** Split of a file from its place under the dataset root (spec §7.7), else its metadata. */
+export function inferSplit(file: string, root: string | null, metadataSplit: string | null): string | null {
+  if (root) {
+    const rel = relative(root, file);
+    const parts = rel.split(sep);
+    if (!rel.startsWith('..') && parts.length >= 2) return parts[0]!;
+    const name = basename(root);
+    if (isSplit(name)) return name;
+    if (PARTITION_NAMES.has(name) && isSplit(basename(dirname(root)))) return basename(dirname(root));
+  }
+  if (metadataSplit) return metadataSplit;
+  const parent = basename(dirname(file));
+  const cand = PARTITION_NAMES.has(parent) ? basename(dirname(dirname(file))) : parent;
+  return isSplit(cand) ? cand : null;
+}
+
+/** Artifact directory of an entry: <out>[/run_k]/<relDir>/<id>. */
+export function artifactDir(outputDir: string, entry: ScenarioEntry, runIndex: number | null): string {
+  return join(outputDir, runIndex === null ? '' : `run_${runIndex}`, entry.relDir, entry.id);
+}

@@ -1,0 +1,152 @@
+// Hugging Face datasets (spec/runner.md §4.7, with the §10.20 fixes): parquet files are
+// discovered through the Hub API, rows read with hyparquet, each split written to a temp dir
+// and renamed into place, with a manifest (revision, files, row count). A split that has a
+// complete directory is reused without network access.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { downloadFile, listFiles } from '@huggingface/hub';
+import { parquetReadObjects } from 'hyparquet';
+import { registerSecret } from '../secrets/redact.js';
+import { DatasetError } from './errors.js';
+import { safeId, validScenario } from './read-scenario.js';
+
+export interface HfSource {
+  repo: string;
+  revision: string;
+  splits: string[];
+  env: Record<string, string | undefined>;
+  log?: (line: string) => void;
+}
+
+interface SplitManifest {
+  repo: string;
+  revision: string;
+  split: string;
+  files: Array<{ path: string; oid?: string | undefined; size: number }>;
+  rows: number;
+  written_at: string;
+}
+
+export function hfCacheRoot(env: Record<string, string | undefined>): string {
+  return env.GAIA2_HF_CACHE?.trim() || join(homedir(), '.cache', 'gaia2', 'hf_datasets');
+}
+
+export function hfDatasetDir(repo: string, env: Record<string, string | undefined>): string {
+  return join(hfCacheRoot(env), repo.replace(/\//g, '_'));
+}
+
+const manifestPath = (dir: string, split: string) => join(dir, '.gaia2-cache', `${split}.json`);
+
+function cached(dir: string, split: string, revision: string): boolean {
+  const splitDir = join(dir, split);
+  if (!existsSync(splitDir) || readdirSync(splitDir).length === 0) return false;
+  const mf = manifestPath(dir, split);
+  if (!existsSync(mf)) return true; // a cache written by the reference runner: same layout
+  try {
+    const m = JSON.parse(readFileSync(mf, 'utf8')) as SplitManifest;
+    return revision === 'main' || m.revision === revision;
+  } catch {
+    return false;
+  }
+}
+
+/** Makes every requested split available under the cache dir; returns that dir. */
+export async function ensureHfSplits(src: HfSource): Promise<string> {
+  const dir = hfDatasetDir(src.repo, src.env);
+  const log = src.log ?? (() => {});
+  const missing = src.splits.filter((s) => !cached(dir, s, src.revision));
+  if (missing.length === 0) {
+    log(`Using cached dataset at ${dir}`);
+    return dir;
+  }
+  mkdirSync(join(dir, '.gaia2-cache'), { recursive: true });
+  const hub = {
+    repo: { type: 'dataset' as const, name: src.repo },
+    revision: src.revision,
+    hubUrl: src.env.HF_ENDPOINT?.trim() || undefined,
+    accessToken: src.env.HF_TOKEN?.trim() || undefined,
+  };
+  registerSecret(hub.accessToken);
+  for (const split of src.splits) {
+    if (!missing.includes(split)) {
+      log(`  ${split}: cached`);
+      continue;
+    }
+    log(`  ${split}: downloading ...`);
+    const n = await downloadSplit(dir, split, hub);
+    log(`  ${split}: ${n} scenarios`);
+  }
+  return dir;
+}
+
+type Hub = { repo: { type: 'dataset'; name: string }; revision: string; hubUrl: string | undefined; accessToken: string | undefined };
+
+async function listParquet(split: string, hub: Hub): Promise<Array<{ path: string; oid?: string | undefined; size: number }>> {
+  const where = `${hub.repo.name}@${hub.revision} split "${split}"`;
+  const files: Array<{ path: string; oid?: string | undefined; size: number }> = [];
+  try {
+    for await (const f of listFiles({ ...hub, path: split, recursive: true })) {
+      if (f.type === 'file' && f.path.endsWith('.parquet')) files.push({ path: f.path, oid: f.oid, size: f.size });
+    }
+  } catch (e) {
+    const status = (e as { statusCode?: number }).statusCode;
+    if (status === 404) throw new DatasetError(`Hugging Face dataset ${where}: not found (check the repo id, the revision and the split name)`);
+    if (status === 401 || status === 403) throw new DatasetError(`Hugging Face dataset ${where}: access denied (set HF_TOKEN to a token that can read it)`);
+    throw new DatasetError(`Hugging Face dataset ${where}: cannot list files (${(e as Error).message})`);
+  }
+  // The scenarios live in the HF split named "test"; other partitions are ignored when it exists.
+  const test = files.filter((f) => /(^|\/)test[-.]/.test(f.path.slice(split.length + 1)));
+  const chosen = (test.length ? test : files).sort((a, b) => (a.path < b.path ? -1 : 1));
+  if (chosen.length === 0) throw new DatasetError(`Hugging Face dataset ${where}: no parquet files under ${split}/`);
+  return chosen;
+}
+
+async function downloadSplit(dir: string, split: string, hub: Hub): Promise<number> {
+  const files = await listParquet(split, hub);
+  const tmp = join(dir, `.tmp-${split}-${process.pid}`);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  let rows = 0;
+  try {
+    for (const f of files) {
+      const blob = await downloadFile({ ...hub, path: f.path }).catch((e: Error) => {
+        throw new DatasetError(`Hugging Face file ${f.path}: download failed (${e.message})`);
+      });
+      if (!blob) throw new DatasetError(`Hugging Face file ${f.path}: listed but not downloadable`);
+      rows += await writeRows(await blob.arrayBuffer(), f.path, tmp);
+    }
+    rmSync(join(dir, split), { recursive: true, force: true });
+    renameSync(tmp, join(dir, split));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const m: SplitManifest = { repo: hub.repo.name, revision: hub.revision, split, files, rows, written_at: new Date().toISOString() };
+  writeFileSync(manifestPath(dir, split), JSON.stringify(m, null, 2) + '\n');
+  return rows;
+}
+
+async function writeRows(buf: ArrayBuffer, path: string, outDir: string): Promise<number> {
+  let rows: Array<Record<string, unknown>>;
+  try {
+    rows = (await parquetReadObjects({ file: buf, columns: ['scenario_id', 'scenario'] })) as Array<Record<string, unknown>>;
+  } catch (e) {
+    throw new DatasetError(`Hugging Face file ${path}: not a readable parquet file with columns scenario_id, scenario (${(e as Error).message})`);
+  }
+  rows.forEach((row, i) => {
+    const where = `Hugging Face file ${path} row ${i}`;
+    const id = row.scenario_id;
+    const text = row.scenario;
+    if (typeof id !== 'string' || !id) throw new DatasetError(`${where}: column "scenario_id" must be a non-empty string`);
+    if (typeof text !== 'string') throw new DatasetError(`${where}: column "scenario" must be a string holding the scenario JSON`);
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new DatasetError(`${where}: column "scenario" is not valid JSON (${(e as Error).message})`);
+    }
+    validScenario(data, `${where} (scenario ${id})`);
+    writeFileSync(join(outDir, `${safeId(id, where)}.json`), text);
+  });
+  return rows.length;
+}

@@ -1,0 +1,75 @@
+// Dataset resolution: a target → the ordered list of scenarios to run (subset, splits, limit).
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CANONICAL_SPLITS, type Target } from '../config/plan.js';
+import { DatasetError } from './errors.js';
+import { comparePaths, loadDirectory, loadLocal } from './local.js';
+import { readSubsetManifest } from './manifest.js';
+import { ensureHfSplits } from './hf.js';
+import { readScenarioEntry } from './read-scenario.js';
+import type { ScenarioEntry } from './entry.js';
+
+export { DatasetError } from './errors.js';
+export { artifactDir, inferSplit, type ScenarioEntry } from './entry.js';
+export { loadDirectory, loadJsonl, loadLocal, comparePaths } from './local.js';
+export { readSubsetManifest } from './manifest.js';
+export { ensureHfSplits, hfCacheRoot, hfDatasetDir } from './hf.js';
+export { readScenarioEntry } from './read-scenario.js';
+
+export interface ResolvedDataset {
+  entries: ScenarioEntry[];
+  /** Root that artifact directories mirror (null = flat). */
+  root: string | null;
+  /** HF cache dir (HF targets only). */
+  cacheDir: string | null;
+  /** Splits actually selected (concrete list), null when no split filter applies. */
+  splits: string[] | null;
+}
+
+/** `org/name` that is not an existing local path (spec §4.7, minus the relative-path trap). */
+export function isHfId(s: string): boolean {
+  if (/^[/~.]/.test(s) || existsSync(s)) return false;
+  const parts = s.split('/');
+  return parts.length === 2 && parts.every((p) => /^[\w.-]+$/.test(p));
+}
+
+function loadSplitDirs(root: string, splits: string[], recursive: boolean): ScenarioEntry[] {
+  const missing = splits.map((s) => join(root, s)).filter((d) => !existsSync(d) || !statSync(d).isDirectory());
+  if (missing.length) throw new DatasetError(`Missing split directories under dataset root: ${missing.join(', ')}`);
+  const all = splits.flatMap((s) => loadDirectory(join(root, s), recursive).map((e) => ({ ...e, relDir: join(s, e.relDir), split: s })));
+  return all.sort((a, b) => comparePaths(a.file, b.file));
+}
+
+export async function resolveDataset(target: Target, o: { env: Record<string, string | undefined>; log?: (l: string) => void }): Promise<ResolvedDataset> {
+  if (target.kind === 'scenario') return { entries: [readScenarioEntry(target.scenario, null)], root: null, cacheDir: null, splits: null };
+  let entries: ScenarioEntry[];
+  let root: string | null;
+  let cacheDir: string | null = null;
+  let splits = target.splits;
+  if (target.kind === 'hf') {
+    const wanted = splits ?? [...CANONICAL_SPLITS];
+    root = cacheDir = await ensureHfSplits({ repo: target.repo, revision: target.revision, splits: wanted, env: o.env, log: o.log });
+    entries = loadSplitDirs(root, wanted, true); // exactly the splits asked for (spec §10.2)
+    splits = wanted;
+  } else if (splits) {
+    root = target.path;
+    entries = loadSplitDirs(root, splits, target.recursive);
+  } else {
+    ({ entries, root } = loadLocal(target.path, target.recursive));
+  }
+  if (target.subset) {
+    const ids = readSubsetManifest(target.subset);
+    const before = entries.length;
+    entries = entries.filter((e) => ids.has(e.id));
+    o.log?.(`Subset filter: ${entries.length}/${before} scenarios match ${target.subset}`);
+  }
+  if (target.limit !== null) entries = entries.slice(0, target.limit);
+  const seen = new Map<string, string>();
+  for (const e of entries) {
+    const key = join(e.relDir, e.id);
+    const prev = seen.get(key);
+    if (prev) throw new DatasetError(`two scenarios share the id "${e.id}" in ${e.relDir || 'the dataset root'}: ${prev} and ${e.file}`);
+    seen.set(key, e.file);
+  }
+  return { entries, root, cacheDir, splits };
+}

@@ -1,0 +1,140 @@
+// The container environment, built from a resolved plan (spec/runner.md §3.5-3.6 with the
+// fixes of §10: no silent host BASE_URL leak, gemini keys, host-loopback URLs rewritten so a
+// bridged container can reach a service on the host).
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { ENV } from '../../../agent-image/src/contract/paths.js';
+import type { RunPlan, SecretRef } from '../config/plan.js';
+import { registerSecret } from '../secrets/redact.js';
+import { detectProfile } from './profiles.js';
+import { keyExportVars, lookupProviderKey } from './providers.js';
+
+/** The engine adds this alias to every container; it resolves to the host. */
+export const HOST_GATEWAY_ALIAS = 'host.containers.internal';
+export const CA_BUNDLE_PATH = '/etc/ssl/certs/gaia2-host-ca-bundle.crt';
+const PROXY_VARS = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'] as const;
+
+export interface ContainerEnvBase {
+  env: Record<string, string>;
+  /** Files to place in the container before start (CA bundle). */
+  files: Array<{ path: string; content: string }>;
+  /** Notices for stderr (never containing secret values). */
+  notices: string[];
+}
+
+/** Rewrites http(s)://127.0.0.1|localhost|[::1] to the host gateway alias. */
+export function rewriteLoopback(url: string): string {
+  return url.replace(/^(\w+:\/\/(?:[^@/]*@)?)(127\.0\.0\.1|localhost|\[::1\])(?=[:/]|$)/i, `$1${HOST_GATEWAY_ALIAS}`);
+}
+
+function agentKey(plan: RunPlan, hostEnv: Record<string, string | undefined>, notices: string[]): SecretRef | null {
+  if (plan.agent.apiKey) return plan.agent.apiKey;
+  const found = lookupProviderKey(plan.agent.provider, hostEnv);
+  if (found) notices.push(`Agent API key not given explicitly; using ${found.source}`);
+  return found;
+}
+
+function judgeKey(plan: RunPlan, hostEnv: Record<string, string | undefined>, notices: string[]): SecretRef | null {
+  const judge = plan.judge!;
+  if (judge.apiKey) return judge.apiKey;
+  const found = lookupProviderKey(judge.provider, hostEnv);
+  if (found) notices.push(`Judge API key not given explicitly; using ${found.source}`);
+  return found;
+}
+
+/** Environment shared by every scenario run of a plan. */
+export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | undefined> = process.env): ContainerEnvBase {
+  const env: Record<string, string> = {};
+  const files: ContainerEnvBase['files'] = [];
+  const notices: string[] = [];
+  const bridged = plan.run.network === 'bridge';
+  const url = (u: string) => (bridged ? rewriteLoopback(u) : u);
+  const profile = detectProfile(plan.agent.image);
+
+  env[ENV.thinking] = plan.agent.thinking;
+  env[ENV.agent] = plan.agent.name;
+  if (plan.run.notificationMode !== 'message') env[ENV.notificationMode] = plan.run.notificationMode;
+  if (plan.run.timeSpeed !== null) env[ENV.timeSpeed] = Number.isInteger(plan.run.timeSpeed) ? plan.run.timeSpeed.toFixed(1) : String(plan.run.timeSpeed);
+  env[ENV.idleTimeout] = String(plan.run.activityTimeout);
+  env[ENV.judgeFinalTurn] = '1';
+
+  if (plan.judge) {
+    env[ENV.judgeModel] = plan.judge.model;
+    env[ENV.judgeProvider] = plan.judge.provider;
+    if (plan.judge.baseUrl) env[ENV.judgeBaseUrl] = url(plan.judge.baseUrl);
+    const k = judgeKey(plan, hostEnv, notices);
+    if (k) {
+      registerSecret(k.value);
+      env[ENV.judgeApiKey] = k.value; // never under provider-specific names (pinned upstream)
+    }
+  }
+
+  const llmAgent = plan.agent.name === 'default' && !profile.oracleOnly;
+  if (llmAgent) {
+    env[ENV.provider] = plan.agent.provider ?? profile.defaultProvider;
+    if (plan.agent.model) env[ENV.model] = plan.agent.model;
+    Object.assign(env, profile.extra);
+    if (plan.agent.baseUrl) for (const k of profile.baseUrlKeys) env[k] = url(plan.agent.baseUrl);
+    const k = agentKey(plan, hostEnv, notices);
+    if (k) {
+      registerSecret(k.value);
+      env[ENV.apiKey] = k.value;
+      for (const name of keyExportVars(plan.agent.provider)) env[name] = k.value;
+    }
+  }
+  if (plan.agent.name === 'scripted' && plan.agent.script) env[ENV.script] = readFileSync(plan.agent.script, 'utf8');
+
+  applyProxies(env, hostEnv, url);
+  const ca = hostEnv.GAIA2_CA_BUNDLE?.trim();
+  if (ca) {
+    if (existsSync(ca) && statSync(ca).isFile()) {
+      files.push({ path: CA_BUNDLE_PATH, content: readFileSync(ca, 'utf8') });
+      for (const k of ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE']) env[k] = CA_BUNDLE_PATH;
+    } else notices.push(`GAIA2_CA_BUNDLE=${ca} is not a file; no CA bundle is installed in the containers`);
+  }
+  return { env, files, notices };
+}
+
+/**
+ * Proxies: a relay URL (GAIA2_PROXY_RELAY_URL) becomes every proxy variable; otherwise the
+ * host's proxy variables pass through. Loopback proxies are rewritten for bridged containers.
+ */
+function applyProxies(env: Record<string, string>, hostEnv: Record<string, string | undefined>, url: (u: string) => string): void {
+  const relay = hostEnv.GAIA2_PROXY_RELAY_URL?.trim();
+  const noProxy = new Set<string>(['127.0.0.1', 'localhost']);
+  for (const k of ['NO_PROXY', 'no_proxy']) for (const p of (hostEnv[k] ?? '').split(',')) if (p.trim()) noProxy.add(p.trim());
+  if (relay) {
+    const full = relay.includes('://') ? relay : `http://${relay}`;
+    let host = '';
+    try {
+      host = new URL(full).hostname;
+    } catch {
+      /* reported below */
+    }
+    if (!host) throw Object.assign(new Error(`Invalid GAIA2_PROXY_RELAY_URL value '${relay}': missing proxy host`), { name: 'ConfigError' });
+    for (const k of PROXY_VARS) env[k] = url(full);
+    env.NO_PROXY = env.no_proxy = [...noProxy].join(',');
+    return;
+  }
+  let any = false;
+  for (const k of PROXY_VARS) {
+    const v = hostEnv[k]?.trim();
+    if (v) {
+      env[k] = url(v);
+      any = true;
+    }
+  }
+  if (any) env.NO_PROXY = env.no_proxy = [...noProxy].join(',');
+}
+
+/** `FAKETIME` format of the reference: UTC `YYYY-MM-DD HH:MM:SS`. */
+export function faketimeFor(startTime: number): string {
+  return new Date(startTime * 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Per-scenario additions on top of the base env. */
+export function scenarioEnv(base: Record<string, string>, o: { startTime: number | null; withTrace: boolean }): Record<string, string> {
+  const env = { ...base };
+  if (o.withTrace) env[ENV.traceFile] = '/tmp/trace.jsonl';
+  if (o.startTime && !env[ENV.faketime]) env[ENV.faketime] = faketimeFor(o.startTime);
+  return env;
+}
