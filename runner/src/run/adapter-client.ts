@@ -1,0 +1,41 @@
+// HTTP client for one container's adapter (spec/container.md §2.2). Short timeouts: a
+// request that hangs must never stall the run loop; the caller decides what a failure means.
+import { request } from 'undici';
+import type { DaemonStatus, HealthResponse, NotifyResponse } from '../../../agent-image/src/contract/index.js';
+import { ROUTES } from '../../../agent-image/src/contract/index.js';
+
+export class AdapterClient {
+  constructor(
+    private readonly base: string,
+    private readonly token?: string,
+    private readonly timeoutMs = 5000,
+  ) {}
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const res = await request(`${this.base}${path}`, {
+      method,
+      headers: {
+        'content-type': 'application/json',
+        ...(this.token && method === 'POST' ? { authorization: `Bearer ${this.token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headersTimeout: this.timeoutMs,
+      bodyTimeout: this.timeoutMs,
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw new Error(`${method} ${path} → HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
+    return JSON.parse(text) as T;
+  }
+
+  health(): Promise<HealthResponse> {
+    return this.call('GET', ROUTES.health);
+  }
+
+  status(): Promise<DaemonStatus> {
+    return this.call('GET', ROUTES.status);
+  }
+
+  notify(message: string): Promise<NotifyResponse> {
+    return this.call('POST', ROUTES.notify, { message });
+  }
+}

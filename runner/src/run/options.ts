@@ -1,0 +1,36 @@
+import type { ContainerEngine } from '../engine/index.js';
+
+export type AgentName = 'oracle' | 'default' | 'scripted';
+
+export interface RunTimeouts {
+  /** Until GET /health says connected. */
+  healthSeconds: number;
+  /** Whole scenario; the effective deadline is max(duration + 60, this) when the scenario has a duration. */
+  scenarioSeconds: number;
+  /** Without any change of turn or num_events. */
+  activitySeconds: number;
+}
+
+export const DEFAULT_TIMEOUTS: RunTimeouts = { healthSeconds: 120, scenarioSeconds: 600, activitySeconds: 600 };
+
+export interface ScenarioRunOptions {
+  engine: ContainerEngine;
+  image: string;
+  scenarioFile: string;
+  /** Artifacts and result.json land here; null keeps nothing on disk. */
+  outputDir: string | null;
+  /** Container environment, secrets included. Never logged; values go only through the API body. */
+  env: Record<string, string>;
+  agent: AgentName;
+  network: 'bridge' | 'host';
+  timeouts: RunTimeouts;
+  labels: Record<string, string>;
+  runIndex?: number;
+  split?: string;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+  /** Container port of the adapter (host networking needs a distinct one per container). */
+  adapterPort?: number;
+  /** Status poll interval in ms (default 300). */
+  pollIntervalMs?: number;
+}

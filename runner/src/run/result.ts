@@ -1,0 +1,87 @@
+// Builds result.json from what the run observed, following the reference's result shape
+// (spec/runner.md §5.7) and adding status / error_kind (DESIGN.md §3).
+import type { DaemonStatus, ErrorKind, ScenarioResult } from '../../../agent-image/src/contract/index.js';
+
+export interface Observed {
+  scenarioId: string;
+  scenarioFile: string;
+  status: DaemonStatus | null;
+  numAgentEvents: number;
+  agentResponse: string | null;
+  timedOut?: { seconds: number; kind: 'scenario_timeout' | 'activity_timeout' };
+  /** Scenario duration when it declares one (a timeout then counts as a model failure). */
+  duration?: number | null;
+  /** Set when the run failed outside the daemon (engine, health, exit, interrupt…). */
+  failure?: { kind: ErrorKind; message: string };
+}
+
+export function buildResult(o: Observed): ScenarioResult {
+  const ds = o.status;
+  const judgment = ds?.judgment;
+  const common = {
+    scenario_id: o.scenarioId,
+    num_agent_events: o.numAgentEvents,
+    agent_response: o.agentResponse,
+  };
+  const tail = {
+    ...(o.timedOut ? { timed_out: true, timeout_seconds: o.timedOut.seconds } : {}),
+    ...(ds ? { daemon_status: ds as unknown as Record<string, unknown> } : {}),
+    scenario_file: o.scenarioFile,
+    ...(ds?.judge_mode ? { judge_mode: ds.judge_mode } : {}),
+  };
+
+  if (judgment && !o.failure) {
+    const success = judgment.success === true;
+    return {
+      ...common,
+      success,
+      reward: success ? 1.0 : 0.0,
+      num_oracle_events: 0,
+      judged_in_container: true,
+      ...(success ? {} : { failure_reasons: [judgment.failure_reason || `daemon status: ${ds?.status}`] }),
+      ...tail,
+      status: success ? 'pass' : 'fail',
+    };
+  }
+
+  if (o.timedOut && o.duration && !o.failure) {
+    // The reference counts running out of a declared scenario duration as the model's failure.
+    return {
+      ...common,
+      success: false,
+      reward: 0.0,
+      failure_reasons: [
+        `Scenario timeout: agent did not complete within ${Math.trunc(o.duration)}s scenario duration (${o.numAgentEvents} tool calls)`,
+      ],
+      ...tail,
+      status: 'fail',
+    };
+  }
+
+  const { kind, message } = o.failure ?? notJudged(ds, o);
+  return { ...common, success: null, error: message, ...tail, status: 'error', error_kind: kind };
+}
+
+function notJudged(ds: DaemonStatus | null, o: Observed): { kind: ErrorKind; message: string } {
+  if (o.timedOut) {
+    return {
+      kind: o.timedOut.kind,
+      message:
+        o.timedOut.kind === 'activity_timeout'
+          ? `no agent activity for ${o.timedOut.seconds}s (turn and event count unchanged); raise [run] activity_timeout if the agent is just slow`
+          : `scenario did not finish within ${o.timedOut.seconds}s; raise [run] timeout if this is expected`,
+    };
+  }
+  const status = ds?.status ?? 'unknown';
+  const why = ds?.reason ? `: ${ds.reason}` : '';
+  if (status === 'error') {
+    return { kind: 'daemon_error', message: `Daemon error${why || `: no turn boundary detected (${o.numAgentEvents} tool calls)`}` };
+  }
+  if (status === 'unknown') {
+    return {
+      kind: 'no_judgment',
+      message: 'Adapter /status endpoint unreachable before scenario end and no daemon_status.json recovered from container',
+    };
+  }
+  return { kind: 'no_judgment', message: `No judgment (daemon status: ${status}, ${o.numAgentEvents} agent events)${why}` };
+}

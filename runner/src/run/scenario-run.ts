@@ -1,0 +1,238 @@
+// One scenario run: create → put scenario → start → health → notify (event-less scenarios
+// only) → poll status → collect artifacts → result.json → remove. Every per-scenario failure
+// becomes a typed result; only programming errors escape. The container is removed in a
+// finally, whatever happens.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import {
+  CONTAINER_PATHS,
+  DEFAULT_ADAPTER_PORT,
+  ENV,
+  isTerminal,
+  lastReply,
+  parseEventsJsonl,
+  parseScenarioText,
+  scenarioId as idOf,
+  scenarioStartTime,
+  type DaemonStatus,
+  type ErrorKind,
+  type Scenario,
+  type ScenarioResult,
+} from '../../../agent-image/src/contract/index.js';
+import { EngineError, LABELS, type ContainerHandle } from '../engine/index.js';
+import { writeJsonAtomic } from '../fsutil/atomic.js';
+import { redact, redactValue } from '../secrets/redact.js';
+import { AdapterClient } from './adapter-client.js';
+import { collectArtifacts, writeArtifacts } from './artifacts.js';
+import type { ScenarioRunOptions } from './options.js';
+import { buildResult, type Observed } from './result.js';
+import { firstUserTask, formatSimTime } from './scenario-facts.js';
+
+class RunFailure extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult> {
+  const log = (l: string) => o.log?.(redact(l));
+  const started = new Date();
+  const stem = basename(o.scenarioFile).replace(/\.json$/i, '');
+  let scenario: Scenario;
+  let scenarioText: string;
+  try {
+    scenarioText = await readFile(o.scenarioFile, 'utf8');
+    scenario = parseScenarioText(scenarioText, o.scenarioFile);
+  } catch (e) {
+    const result: ScenarioResult = {
+      scenario_id: stem,
+      success: null,
+      error: (e as Error).message,
+      scenario_file: o.scenarioFile,
+      status: 'error',
+      error_kind: 'invalid_scenario',
+    };
+    return finish(o, result, started, null);
+  }
+  const id = idOf(scenario, stem);
+  const observed: Observed = {
+    scenarioId: id,
+    scenarioFile: o.scenarioFile,
+    status: null,
+    numAgentEvents: 0,
+    agentResponse: null,
+    duration: scenario.metadata?.definition?.duration ?? null,
+  };
+
+  const port = o.adapterPort ?? DEFAULT_ADAPTER_PORT;
+  const token = randomBytes(16).toString('hex');
+  const start = scenarioStartTime(scenario);
+  const env: Record<string, string> = {
+    [ENV.judgeFinalTurn]: '1',
+    ...(o.outputDir ? { [ENV.traceFile]: CONTAINER_PATHS.trace } : {}),
+    ...(start ? { [ENV.faketime]: formatSimTime(start) } : {}),
+    ...o.env,
+    [ENV.adapterPort]: String(port),
+    [ENV.agent]: o.agent,
+    [ENV.adapterToken]: token,
+  };
+
+  let container: ContainerHandle | null = null;
+  let artifacts = new Map<string, Buffer>();
+  try {
+    container = await o.engine.create({
+      image: o.image,
+      name: `gaia2-${stem.replace(/[^a-zA-Z0-9_.-]/g, '_').slice(0, 60)}-${randomBytes(4).toString('hex')}`,
+      env,
+      labels: { [LABELS.managed]: '1', [LABELS.scenarioId]: id, [LABELS.runIndex]: String(o.runIndex ?? 1), ...o.labels },
+      entrypoint: ['bash'],
+      cmd: [CONTAINER_PATHS.entrypoint],
+      network: o.network,
+      publishPort: o.network === 'bridge' ? port : undefined,
+      extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
+      files: [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o600 }],
+    });
+    await container.start();
+    log(`${id}: started ${container.name}`);
+    const ep = await container.endpoint(port);
+    const client = new AdapterClient(`http://${ep.host}:${ep.port}`, token);
+    await waitHealthy(client, container, o);
+    if (scenario.events.length === 0) {
+      const task = firstUserTask(scenario);
+      if (task) await client.notify(task);
+    }
+    await pollUntilDone(client, container, o, observed);
+  } catch (e) {
+    if (e instanceof RunFailure || e instanceof EngineError) observed.failure = { kind: e.kind, message: redact(e.message) };
+    else observed.failure = { kind: 'internal_error', message: redact((e as Error).stack ?? String(e)) };
+    log(`${id}: ${observed.failure.kind}: ${observed.failure.message}`);
+  } finally {
+    if (container) {
+      try {
+        artifacts = await collectArtifacts(container);
+      } catch (e) {
+        log(`${id}: could not collect artifacts: ${(e as Error).message}`);
+      }
+      if (observed.failure && !artifacts.has('container.log')) {
+        const logs = await container.logs(200);
+        if (logs) artifacts.set('container.log', Buffer.from(logs));
+      }
+      await container.remove().catch((e) => log(`${id}: remove failed: ${(e as Error).message}`));
+    }
+  }
+
+  const eventsText = artifacts.get('events.jsonl')?.toString('utf8') ?? '';
+  const events = parseEventsJsonl(eventsText);
+  observed.numAgentEvents = eventsText.split('\n').filter((l) => l.trim()).length;
+  observed.agentResponse = lastReply(events);
+  const statusFile = artifacts.get('daemon_status.json');
+  if (statusFile && (!observed.status || !isTerminal(observed.status))) {
+    try {
+      const s = JSON.parse(statusFile.toString('utf8')) as DaemonStatus;
+      if (!observed.status || isTerminal(s)) observed.status = s;
+    } catch {
+      // keep what /status said
+    }
+  }
+  const result = buildResult(observed);
+  if (o.outputDir) {
+    artifacts.set('agent_response.txt', Buffer.from(observed.agentResponse ?? ''));
+    if (!artifacts.has('events.jsonl')) artifacts.set('events.jsonl', Buffer.from(''));
+    await writeArtifacts(o.outputDir, artifacts);
+  }
+  return finish(o, result, started, o.outputDir);
+}
+
+async function finish(o: ScenarioRunOptions, r: ScenarioResult, started: Date, dir: string | null): Promise<ScenarioResult> {
+  const finished = new Date();
+  const result: ScenarioResult = redactValue({
+    ...r,
+    ...(o.split ? { split: o.split } : {}),
+    ...(o.runIndex ? { run_index: o.runIndex } : {}),
+    agent: o.agent,
+    image: o.image,
+    started_at: started.toISOString(),
+    finished_at: finished.toISOString(),
+    duration_seconds: Math.round((finished.getTime() - started.getTime()) / 10) / 100,
+  });
+  const out = dir ?? o.outputDir;
+  if (out) await writeJsonAtomic(join(out, 'result.json'), result);
+  return result;
+}
+
+async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: ScenarioRunOptions): Promise<void> {
+  const deadline = Date.now() + o.timeouts.healthSeconds * 1000;
+  let lastErr = '';
+  for (let i = 0; ; i++) {
+    if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
+    try {
+      const h = await client.health();
+      if (h.connected) return;
+      lastErr = 'adapter answers but the agent is not connected yet';
+    } catch (e) {
+      lastErr = (e as Error).message;
+    }
+    if (i % 5 === 4) await assertRunning(c);
+    if (Date.now() > deadline) {
+      throw new RunFailure('health_timeout', `agent not ready within ${o.timeouts.healthSeconds}s (${lastErr})`);
+    }
+    await sleep(100, o.signal);
+  }
+}
+
+async function assertRunning(c: ContainerHandle): Promise<void> {
+  const s = await c.state();
+  if (!s.running) {
+    const tail = (await c.logs(20)).trim().split('\n').slice(-5).join(' | ');
+    throw new RunFailure(
+      'container_exited',
+      `container exited (code ${s.exitCode ?? '?'}${s.oomKilled ? ', out of memory' : ''})${tail ? `: ${tail}` : ''}`,
+    );
+  }
+}
+
+async function pollUntilDone(client: AdapterClient, c: ContainerHandle, o: ScenarioRunOptions, obs: Observed): Promise<void> {
+  const duration = obs.duration ?? null;
+  const scenarioSeconds = duration ? Math.max(duration + 60, o.timeouts.scenarioSeconds) : o.timeouts.scenarioSeconds;
+  const deadline = Date.now() + scenarioSeconds * 1000;
+  let lastActivity = Date.now();
+  let lastKey = '';
+  let failures = 0;
+  const interval = o.pollIntervalMs ?? 300;
+  for (;;) {
+    if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted by the user (Ctrl-C); rerun with --retry');
+    try {
+      const s = await client.status();
+      failures = 0;
+      obs.status = s;
+      const key = `${s.turn}/${s.num_events}`;
+      if (key !== lastKey) {
+        lastKey = key;
+        lastActivity = Date.now();
+      }
+      if (isTerminal(s)) return;
+    } catch {
+      failures++;
+      if (failures % 5 === 0) await assertRunning(c);
+    }
+    if (Date.now() > deadline) {
+      obs.timedOut = { seconds: scenarioSeconds, kind: 'scenario_timeout' };
+      return;
+    }
+    if (Date.now() - lastActivity > o.timeouts.activitySeconds * 1000) {
+      obs.timedOut = { seconds: o.timeouts.activitySeconds, kind: 'activity_timeout' };
+      return;
+    }
+    await sleep(interval, o.signal);
+  }
+}
