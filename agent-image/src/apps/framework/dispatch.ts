@@ -1,0 +1,149 @@
+// Runs one app command in-process: resolve the binary and subcommand, parse like Click,
+// execute against the state dir, and turn the outcome into stdout/stderr/exit code plus the
+// events.jsonl line the caller appends. Nothing here writes events.jsonl.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { EventLine } from '../../contract/events.js';
+import { PyFloat, pyDumps } from '../../contract/pyjson.js';
+import { commandHelp, groupHelp, parseCommandArgs, resolveCommand, usageError } from './click.js';
+import { AppError, BadParameter, ClickUsageError } from './errors.js';
+import { readAppClassMap, readStateFile, stateFilePath, writeStateFile } from './state.js';
+import { simTimeToEpoch } from './time.js';
+import type { AppContext, AppDef, CommandDef } from './types.js';
+
+export interface WorldContext {
+  stateDir: string;
+  /** Simulated now, `YYYY-MM-DD HH:MM:SS` UTC. */
+  simTime: string;
+  /** Stamped as event_id on the logged line (ENV/USER actions, oracle replay). */
+  eventId?: string;
+  /** Cloud-drive root; default <stateDir>/filesystem. */
+  fsRoot?: string;
+  /** Id generator; default uuid4().hex. */
+  ids?: () => string;
+}
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  events: EventLine[];
+}
+
+const uuidHex = (): string => randomUUID().replace(/-/g, '');
+
+export const SCHEMA_COMMAND = 'schema';
+const SCHEMA_DEF: CommandDef = {
+  name: SCHEMA_COMMAND,
+  fn: SCHEMA_COMMAND,
+  write: false,
+  help: 'Print the machine-readable command schema.',
+  options: [],
+  run: () => ({ args: {}, ret: null }),
+};
+// Commands every group has besides its app's own (never logged).
+const BUILTINS: ReadonlyArray<[string, string]> = [[SCHEMA_COMMAND, SCHEMA_DEF.help]];
+
+const result = (stdout: string, stderr: string, exitCode: number, events: EventLine[] = []): CommandResult => ({
+  stdout,
+  stderr,
+  exitCode,
+  events,
+});
+
+// One command at a time per state dir, like the reference's per-file flock.
+const queues = new Map<string, Promise<unknown>>();
+function serialised<T>(key: string, job: () => Promise<T>): Promise<T> {
+  const prev = queues.get(key) ?? Promise.resolve();
+  const next = prev.then(job, job);
+  queues.set(
+    key,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+export function makeAppContext(app: AppDef, ctx: WorldContext, now: number): AppContext {
+  const file = stateFilePath(ctx.stateDir, app.stateName);
+  return {
+    now,
+    simTime: ctx.simTime,
+    stateDir: ctx.stateDir,
+    fsRoot: ctx.fsRoot ?? join(ctx.stateDir, 'filesystem'),
+    newId: ctx.ids ?? uuidHex,
+    loadState: () => readStateFile(file),
+    saveState: (state) => writeStateFile(file, state),
+  };
+}
+
+/** Runs argv (argv[0] = binary) against app `app`. */
+export function runAppCli(app: AppDef, args: readonly string[], ctx: WorldContext): Promise<CommandResult> {
+  return serialised(ctx.stateDir, async () => {
+    try {
+      return await runUnlocked(app, args, ctx);
+    } catch (e) {
+      if (e instanceof ClickUsageError) return result('', e.message + '\n', 2);
+      if (e instanceof AppError) return result('', e.message + '\n', 1);
+      // Reference tracebacks become one clear line: never a stack trace.
+      const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      return result('', `${app.cli}: ${msg}\n`, 1);
+    }
+  });
+}
+
+async function runUnlocked(app: AppDef, args: readonly string[], ctx: WorldContext): Promise<CommandResult> {
+  if (args.length === 0) return result('', groupHelp(app, BUILTINS), 2);
+  if (args[0] === '--help') return result(groupHelp(app, BUILTINS), '', 0);
+  const name = resolveCommand(app, args[0]!, BUILTINS.map(([n]) => n));
+  if (name === SCHEMA_COMMAND) {
+    const parsed = parseCommandArgs(app.cli, SCHEMA_DEF, args.slice(1));
+    return result(parsed.help ? commandHelp(app.cli, SCHEMA_DEF) : pyDumps(schemaOf(app), { indent: 2 }) + '\n', '', 0);
+  }
+  const cmd = app.commands.find((c) => c.name === name)!;
+  const parsed = parseCommandArgs(app.cli, cmd, args.slice(1));
+  if (parsed.help) return result(commandHelp(app.cli, cmd), '', 0);
+  const now = simTimeToEpoch(ctx.simTime);
+  let outcome;
+  try {
+    outcome = await cmd.run(parsed.opts, makeAppContext(app, ctx, now));
+  } catch (e) {
+    // A BadParameter raised inside a command is a usage error in Click.
+    if (e instanceof BadParameter) throw usageError(app.cli, cmd.name, `Invalid value: ${e.message}`);
+    throw e;
+  }
+  const stdout = outcome.raw ?? pyDumps(outcome.output ?? null, { indent: 2 }) + '\n';
+  const line: EventLine = {
+    t: new PyFloat(now) as unknown as number,
+    app: logClass(app, ctx.stateDir),
+    fn: cmd.fn,
+    args: outcome.args,
+    w: cmd.write,
+    ret: outcome.ret,
+  };
+  if (ctx.eventId) line.event_id = ctx.eventId;
+  line.sim_t = ctx.simTime;
+  return result(stdout, '', 0, [line]);
+}
+
+function logClass(app: AppDef, stateDir: string): string {
+  return readAppClassMap(stateDir)[app.stateName] ?? app.logClass ?? app.stateName;
+}
+
+/** The reference `schema` subcommand output. */
+function schemaOf(app: AppDef): unknown[] {
+  return app.commands
+    .filter((c) => !c.hidden)
+    .map((c) => ({
+      command: c.name,
+      function: c.name.replace(/-/g, '_'),
+      oracle_function: c.fn,
+      description: c.help.trim(),
+      parameters: c.options.map((o) => ({
+        name: o.dest ?? o.name,
+        type: o.type === 'flag' ? 'boolean' : o.type,
+        description: o.help ?? '',
+        required: !!o.required,
+        ...(o.required ? {} : { default: o.default !== undefined ? o.default : o.type === 'flag' ? false : null }),
+      })),
+    }));
+}

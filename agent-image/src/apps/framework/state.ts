@@ -1,0 +1,73 @@
+// App state files, as the reference lays them out: one pretty-printed JSON file per app in
+// the state dir, named from the app's state name (normalizeAppName), written atomically.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePyJson, pyDumps } from '../../contract/pyjson.js';
+import { AppError } from './errors.js';
+
+/** Reference normalize_app_name: CamelCase → snake_case (EmailClientV2 → email_client_v2). */
+export function normalizeAppName(name: string): string {
+  let out = '';
+  for (let i = 0; i < name.length; i++) {
+    const c = name[i]!;
+    const upper = c !== c.toLowerCase();
+    if (upper && i > 0) {
+      const prev = name[i - 1]!;
+      const next = name[i + 1];
+      const prevLower = prev !== prev.toUpperCase();
+      const prevUpper = prev !== prev.toLowerCase();
+      const nextLower = next !== undefined && next !== next.toUpperCase();
+      if (prevLower || (prevUpper && nextLower)) out += '_';
+    }
+    out += c.toLowerCase();
+  }
+  return out;
+}
+
+export const stateFilePath = (stateDir: string, stateName: string): string =>
+  join(stateDir, `${normalizeAppName(stateName)}.json`);
+
+/** Pretty JSON the way the reference writes state files (json.dump indent=2 + newline). */
+export const stateText = (value: unknown): string => pyDumps(value, { indent: 2 }) + '\n';
+
+export function readJsonFile(file: string): unknown {
+  if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') return null;
+  try {
+    return parsePyJson(text);
+  } catch (e) {
+    throw new AppError(`State file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Parsed state object, null when the file is missing or empty; a non-object is an error. */
+export function readStateFile(file: string): Record<string, unknown> | null {
+  const v = readJsonFile(file);
+  if (v === null) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new AppError(`State file ${file} must hold a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+/** tmp file + rename, so readers never see a half-written state. */
+export function writeFileAtomic(file: string, text: string): void {
+  const tmp = file.replace(/\.json$/, '') + '.tmp';
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
+}
+
+export function writeStateFile(file: string, state: unknown): void {
+  writeFileAtomic(file, stateText(state));
+}
+
+export const APP_CLASS_MAP_FILE = 'app_class_map.json';
+
+/** app_class_map.json (state name → scenario class_name); missing or unreadable → {}. */
+export function readAppClassMap(stateDir: string): Record<string, string> {
+  try {
+    const v = JSON.parse(readFileSync(join(stateDir, APP_CLASS_MAP_FILE), 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,262 @@
+// Python `json.dumps` emulation. The reference prints every app output and event line with
+// Python's json module, and byte-level fidelity matters (golden transcripts, other tools that
+// diff the logs). JS numbers do not know int from float, so a float whose value is integral
+// is carried as a PyFloat; parsePyJson keeps literals written with '.' or an exponent as
+// PyFloat so that a seeded `"price": 950` prints 950 and `"timestamp": 1728974530.0` keeps
+// its ".0". Plain JS numbers print as ints when integral and as Python floats otherwise.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { EventLine } from './events.js';
+
+/** A Python float. valueOf/toJSON let it flow through arithmetic and JSON.stringify. */
+export class PyFloat {
+  constructor(readonly value: number) {}
+  valueOf(): number {
+    return this.value;
+  }
+  toJSON(): number {
+    return this.value;
+  }
+  toString(): string {
+    return pyFloatRepr(this.value);
+  }
+}
+
+export const pyFloat = (n: number): PyFloat => new PyFloat(n);
+
+/** The number behind an int, a float or a PyFloat; NaN for anything else. */
+export function num(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (v instanceof PyFloat) return v.value;
+  return Number.NaN;
+}
+
+export const isPyNumber = (v: unknown): v is number | PyFloat => typeof v === 'number' || v instanceof PyFloat;
+
+/** Python `repr(float)`: shortest round-trip digits, ".0" on integral values, e-notation outside 1e-4..1e16. */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const [mant, expStr] = x.toExponential().split('e') as [string, string];
+  const exp = Number(expStr);
+  const neg = mant.startsWith('-');
+  const digits = mant.replace('-', '').replace('.', '');
+  const sign = neg ? '-' : '';
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const e = Math.abs(exp) < 10 ? `0${Math.abs(exp)}` : String(Math.abs(exp));
+    return `${sign}${m}e${exp < 0 ? '-' : '+'}${e}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  if (digits.length <= exp + 1) return `${sign}${digits}${'0'.repeat(exp + 1 - digits.length)}.0`;
+  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+}
+
+function pyNumber(n: number): string {
+  if (Number.isInteger(n) && !Object.is(n, -0)) return String(n).includes('e') ? BigInt(n).toString() : String(n);
+  return pyFloatRepr(n);
+}
+
+/** JSON string literal with ensure_ascii: everything outside ' '..'~' escaped, per UTF-16 unit. */
+export function pyString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x20 && c <= 0x7e) {
+      if (c === 0x22) out += '\\"';
+      else if (c === 0x5c) out += '\\\\';
+      else out += s[i];
+      continue;
+    }
+    switch (c) {
+      case 0x0a: out += '\\n'; break;
+      case 0x0d: out += '\\r'; break;
+      case 0x09: out += '\\t'; break;
+      case 0x08: out += '\\b'; break;
+      case 0x0c: out += '\\f'; break;
+      default: out += '\\u' + c.toString(16).padStart(4, '0');
+    }
+  }
+  return out + '"';
+}
+
+export interface PyDumpsOptions {
+  /** Pretty-print with this many spaces (Python then uses "," + newline and ": "). */
+  indent?: number;
+}
+
+/** Python `json.dumps(value, indent=…)` with default ensure_ascii and separators. */
+export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
+  const indent = opts.indent;
+  const walk = (v: unknown, depth: number): string => {
+    if (v === null || v === undefined) return 'null';
+    if (v === true) return 'true';
+    if (v === false) return 'false';
+    if (typeof v === 'number') return pyNumber(v);
+    if (typeof v === 'bigint') return v.toString();
+    if (v instanceof PyFloat) return pyFloatRepr(v.value);
+    if (typeof v === 'string') return pyString(v);
+    const items: string[] = [];
+    const isArray = Array.isArray(v);
+    if (isArray) for (const x of v) items.push(walk(x, depth + 1));
+    else if (v instanceof Map) for (const [k, x] of v) items.push(`${pyString(String(k))}: ${walk(x, depth + 1)}`);
+    else if (typeof v === 'object') {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+        if (x === undefined) continue;
+        items.push(`${pyString(k)}: ${walk(x, depth + 1)}`);
+      }
+    } else return pyString(String(v));
+    const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
+    if (items.length === 0) return open + close;
+    if (indent === undefined) return open + items.join(', ') + close;
+    const pad = '\n' + ' '.repeat(indent * (depth + 1));
+    return open + pad + items.join(',' + pad) + '\n' + ' '.repeat(indent * depth) + close;
+  };
+  return walk(value, 0);
+}
+
+/** Error thrown by parsePyJson, with a Python-json-like message and the char offset. */
+export class PyJsonError extends Error {
+  override name = 'PyJsonError';
+  constructor(
+    readonly msg: string,
+    readonly text: string,
+    readonly pos: number,
+  ) {
+    const before = text.slice(0, pos);
+    const line = before.split('\n').length;
+    const col = pos - (before.lastIndexOf('\n') + 1) + 1;
+    super(`${msg}: line ${line} column ${col} (char ${pos})`);
+  }
+}
+
+/**
+ * JSON parser that keeps float literals as PyFloat (ints stay numbers). Accepts what Python's
+ * json.loads accepts (NaN, Infinity, -Infinity included); error messages follow Python's.
+ */
+export function parsePyJson(text: string): unknown {
+  let i = 0;
+  const ws = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+  };
+  const fail = (msg: string, at = i): never => {
+    throw new PyJsonError(msg, text, at);
+  };
+  const value = (): unknown => {
+    ws();
+    const c = text[i];
+    if (c === '{') return object();
+    if (c === '[') return array();
+    if (c === '"') return string();
+    if (text.startsWith('null', i)) return (i += 4), null;
+    if (text.startsWith('true', i)) return (i += 4), true;
+    if (text.startsWith('false', i)) return (i += 5), false;
+    if (text.startsWith('NaN', i)) return (i += 3), new PyFloat(Number.NaN);
+    if (text.startsWith('Infinity', i)) return (i += 8), new PyFloat(Infinity);
+    if (text.startsWith('-Infinity', i)) return (i += 9), new PyFloat(-Infinity);
+    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) return fail('Expecting value');
+    i += m[0].length;
+    if (m[1] !== undefined || m[2] !== undefined) return new PyFloat(Number(m[0]));
+    const n = Number(m[0]);
+    return Number.isSafeInteger(n) ? n : BigInt(m[0]);
+  };
+  const string = (): string => {
+    const start = i;
+    i++;
+    let out = '';
+    for (;;) {
+      if (i >= text.length) fail('Unterminated string starting at', start);
+      const c = text[i]!;
+      if (c === '"') return i++, out;
+      if (c === '\\') {
+        const e = text[i + 1];
+        const map: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+        if (e !== undefined && e in map) {
+          out += map[e];
+          i += 2;
+        } else if (e === 'u') {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid \\uXXXX escape', i + 1);
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+        } else fail('Invalid \\escape', i);
+      } else {
+        if (c.charCodeAt(0) < 0x20) fail('Invalid control character at', i);
+        out += c;
+        i++;
+      }
+    }
+  };
+  const array = (): unknown[] => {
+    i++;
+    const out: unknown[] = [];
+    ws();
+    if (text[i] === ']') return i++, out;
+    for (;;) {
+      out.push(value());
+      ws();
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (text[i] === ']') return i++, out;
+      fail("Expecting ',' delimiter");
+    }
+  };
+  const object = (): Record<string, unknown> => {
+    i++;
+    const out: Record<string, unknown> = {};
+    ws();
+    if (text[i] === '}') return i++, out;
+    for (;;) {
+      ws();
+      if (text[i] !== '"') fail('Expecting property name enclosed in double quotes');
+      const k = string();
+      ws();
+      if (text[i] !== ':') fail("Expecting ':' delimiter");
+      i++;
+      const v = value();
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      ws();
+      if (text[i] === ',') {
+        i++;
+        ws();
+        continue;
+      }
+      if (text[i] === '}') return i++, out;
+      fail("Expecting ',' delimiter");
+    }
+  };
+  const v = value();
+  ws();
+  if (i < text.length) fail('Extra data');
+  return v;
+}
+
+const EVENT_KEYS = ['t', 'app', 'fn', 'args', 'w', 'ret', 'event_id', 'sim_t'] as const;
+
+/** One events.jsonl line (no newline) in the reference form: fixed key order, `t` always a float. */
+export function formatEventLine(line: EventLine): string {
+  const ordered: Record<string, unknown> = {};
+  for (const k of EVENT_KEYS) {
+    const v = line[k];
+    if (v === undefined) continue;
+    if ((k === 'event_id' || k === 'sim_t') && v === null) continue;
+    ordered[k] = k === 't' ? new PyFloat(num(v)) : v;
+  }
+  return pyDumps(ordered);
+}
+
+/** Appends lines to events.jsonl in a single write (O_APPEND), so a batch is never torn apart. */
+export function appendEventLines(file: string, lines: readonly EventLine[]): void {
+  if (lines.length === 0) return;
+  const text = lines.map((l) => formatEventLine(l) + '\n').join('');
+  const fd = openSync(file, 'a');
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
