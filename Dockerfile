@@ -17,6 +17,8 @@ COPY rootfs/ /
 COPY setup.sh /tmp/gaia2-setup.sh
 RUN bash /tmp/gaia2-setup.sh && rm -f /tmp/gaia2-setup.sh
 
+ARG CONTEXT_HASH=dev
+LABEL gaia2.context-hash=${CONTEXT_HASH}
 ENV GAIA2_STATE_DIR=/var/gaia2/state
 ENTRYPOINT []
 CMD ["bash", "/opt/gaia2-init-entrypoint.sh"]

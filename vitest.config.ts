@@ -1,12 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
-// Unit suites run in parallel; suites that drive real containers live in test/e2e and are
-// slower, so they get long timeouts and run one file at a time (see scripts/test.mjs).
+// Two projects: fast unit suites in parallel, and end-to-end suites that drive real
+// containers, one file at a time (they share the engine and two cores), with long timeouts.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', '**/node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

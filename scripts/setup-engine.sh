@@ -9,6 +9,15 @@ set -euo pipefail
 
 SOCK=${GAIA2_PODMAN_SOCK:-/run/podman/podman.sock}
 
+# An engine that already answers (Docker, or a podman service) is all we need.
+dh=${DOCKER_HOST:-}
+for s in "${dh#unix://}" /var/run/docker.sock "$SOCK"; do
+  if [ -n "$s" ] && [ -S "$s" ] && curl -sf --max-time 2 --unix-socket "$s" http://d/_ping >/dev/null 2>&1; then
+    echo "setup-engine: engine API answers on unix://$s"
+    exit 0
+  fi
+done
+
 need_install=()
 command -v podman >/dev/null || need_install+=(podman)
 command -v runc >/dev/null || need_install+=(runc)

@@ -52,11 +52,15 @@ export class DockerApiEngine implements ContainerEngine {
   }
 
   async imageExists(ref: string): Promise<boolean> {
+    return (await this.imageLabels(ref)) !== null;
+  }
+
+  async imageLabels(ref: string): Promise<Record<string, string> | null> {
     try {
-      await this.docker.getImage(ref).inspect();
-      return true;
+      const info = await this.docker.getImage(ref).inspect();
+      return info.Config?.Labels ?? {};
     } catch (e) {
-      if ((e as { statusCode?: number }).statusCode === 404) return false;
+      if ((e as { statusCode?: number }).statusCode === 404) return null;
       throw wrapEngineError(e, `inspecting image ${ref}`);
     }
   }

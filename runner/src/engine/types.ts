@@ -70,6 +70,8 @@ export interface ContainerEngine {
   /** Throws EngineError('engine_unavailable') quickly when the engine does not answer. */
   ping(): Promise<void>;
   imageExists(ref: string): Promise<boolean>;
+  /** Labels of a local image; null when the image does not exist. */
+  imageLabels(ref: string): Promise<Record<string, string> | null>;
   create(spec: ContainerSpec): Promise<ContainerHandle>;
   listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]>;
   remove(id: string): Promise<void>;

@@ -1,9 +1,12 @@
 // Builds the agent image: bundles the image JS, assembles a small build context
 // (Dockerfile, Node binary, dist/image, rootfs, setup.sh) and builds it through the engine.
+// The context's content hash is stored as an image label, so ensureImage() rebuilds only
+// when something that goes into the image changed.
 // Base image: --base-image / GAIA2_BASE_IMAGE, else a local Debian bookworm, else a pull,
 // else the offline debootstrap base (scripts/build-base-image.sh) when no registry answers.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, rm, copyFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, rm, copyFile, readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +18,7 @@ const run = promisify(execFile);
 export const DEFAULT_IMAGE = 'localhost/gaia2-agent:latest';
 export const OFFLINE_BASE = 'localhost/gaia2-base:bookworm';
 const PUBLIC_BASE = 'docker.io/library/debian:bookworm-slim';
+const HASH_LABEL = 'gaia2.context-hash';
 
 export interface BuildImageOptions {
   projectRoot: string;
@@ -34,18 +38,15 @@ export async function chooseBaseImage(engine: ContainerEngine, projectRoot: stri
   return OFFLINE_BASE;
 }
 
-export async function buildImage(engine: ContainerEngine, opts: BuildImageOptions): Promise<string> {
-  const log = opts.log ?? (() => {});
+/** Bundles and assembles the build context; returns its directory and content hash. */
+async function prepareContext(opts: BuildImageOptions, log: (s: string) => void): Promise<{ ctx: string; hash: string }> {
   const root = opts.projectRoot;
-  const tag = opts.tag ?? DEFAULT_IMAGE;
   if (!opts.skipBundle) {
     log('bundling JS (scripts/build.mjs)');
     await run(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, maxBuffer: 16 << 20 });
   }
   if (!existsSync(join(root, 'dist/image'))) throw new Error('dist/image is missing after the bundle step');
-  const base = opts.baseImage ?? process.env.GAIA2_BASE_IMAGE ?? (await chooseBaseImage(engine, root, log));
   const node = await ensureNodeBinary(join(root, '.cache'), log);
-
   const ctx = join(root, 'build', 'image-context');
   await rm(ctx, { recursive: true, force: true });
   await mkdir(join(ctx, 'node/bin'), { recursive: true });
@@ -54,8 +55,60 @@ export async function buildImage(engine: ContainerEngine, opts: BuildImageOption
   await cp(join(root, 'dist/image'), join(ctx, 'dist/image'), { recursive: true });
   await cp(join(root, 'agent-image/rootfs'), join(ctx, 'rootfs'), { recursive: true });
   await copyFile(join(root, 'agent-image/setup.sh'), join(ctx, 'setup.sh'));
+  return { ctx, hash: await hashTree(ctx) };
+}
 
+async function hashTree(dir: string): Promise<string> {
+  const h = createHash('sha256');
+  const walk = async (d: string, rel: string): Promise<void> => {
+    const entries = (await readdir(d, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p, `${rel}${e.name}/`);
+      else {
+        h.update(`${rel}${e.name}\0`);
+        h.update(await readFile(p));
+      }
+    }
+  };
+  await walk(dir, '');
+  return h.digest('hex').slice(0, 16);
+}
+
+/** Builds the image unconditionally. */
+export async function buildImage(engine: ContainerEngine, opts: BuildImageOptions): Promise<string> {
+  const log = opts.log ?? (() => {});
+  const { ctx, hash } = await prepareContext(opts, log);
+  return buildFromContext(engine, opts, ctx, hash, log);
+}
+
+/** Builds the image only when it is missing or was built from different content. */
+export async function ensureImage(engine: ContainerEngine, opts: BuildImageOptions): Promise<{ tag: string; built: boolean }> {
+  const log = opts.log ?? (() => {});
+  const tag = opts.tag ?? DEFAULT_IMAGE;
+  const { ctx, hash } = await prepareContext(opts, log);
+  const labels = await engine.imageLabels(tag);
+  if (labels && labels[HASH_LABEL] === hash) return { tag, built: false };
+  log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
+  await buildFromContext(engine, opts, ctx, hash, log);
+  return { tag, built: true };
+}
+
+async function buildFromContext(
+  engine: ContainerEngine,
+  opts: BuildImageOptions,
+  ctx: string,
+  hash: string,
+  log: (s: string) => void,
+): Promise<string> {
+  const tag = opts.tag ?? DEFAULT_IMAGE;
+  const base = opts.baseImage ?? process.env.GAIA2_BASE_IMAGE ?? (await chooseBaseImage(engine, opts.projectRoot, log));
   log(`building ${tag} on ${base}`);
-  await engine.build({ contextDir: ctx, tag, buildArgs: { BASE_IMAGE: base }, onProgress: (l) => log(l) });
+  await engine.build({
+    contextDir: ctx,
+    tag,
+    buildArgs: { BASE_IMAGE: base, CONTEXT_HASH: hash },
+    onProgress: (l) => log(l),
+  });
   return tag;
 }

@@ -1,2 +1,2 @@
-export { buildImage, chooseBaseImage, DEFAULT_IMAGE, OFFLINE_BASE } from './build-image.js';
+export { buildImage, ensureImage, chooseBaseImage, DEFAULT_IMAGE, OFFLINE_BASE } from './build-image.js';
 export { projectRoot } from './project-root.js';
