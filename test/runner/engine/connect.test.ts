@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { connectEngine } from '../../../runner/src/engine/index.js';
+import { parseDockerHost } from '../../../runner/src/engine/discover.js';
+import { demuxLogs } from '../../../runner/src/engine/docker-api.js';
+
+describe('engine discovery', () => {
+  it('fails fast with a clear error when DOCKER_HOST points nowhere', async () => {
+    const t0 = Date.now();
+    await expect(connectEngine({ host: 'unix:///tmp/gaia2-no-engine.sock' })).rejects.toMatchObject({
+      kind: 'engine_unavailable',
+      message: expect.stringContaining('not reachable'),
+    });
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('fails fast against a TCP address where nothing listens', async () => {
+    const t0 = Date.now();
+    await expect(connectEngine({ host: 'tcp://127.0.0.1:1' })).rejects.toMatchObject({ kind: 'engine_unavailable' });
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
+  it('parses DOCKER_HOST forms and rejects others', () => {
+    expect(parseDockerHost('unix:///run/x.sock')).toMatchObject({ socketPath: '/run/x.sock' });
+    expect(parseDockerHost('tcp://10.1.2.3:2376')).toMatchObject({ host: '10.1.2.3', port: 2376, protocol: 'http' });
+    expect(() => parseDockerHost('ftp://x')).toThrow(/not a unix/);
+  });
+
+  it('strips stream headers from container logs', () => {
+    const frame = (t: number, s: string) => {
+      const b = Buffer.from(s);
+      const h = Buffer.alloc(8);
+      h[0] = t;
+      h.writeUInt32BE(b.length, 4);
+      return Buffer.concat([h, b]);
+    };
+    expect(demuxLogs(Buffer.concat([frame(1, 'out\n'), frame(2, 'err\n')]))).toBe('out\nerr\n');
+    expect(demuxLogs(Buffer.from('plain text'))).toBe('plain text');
+  });
+});
