@@ -1,0 +1,1 @@
+export { calendarApp } from './commands.js';

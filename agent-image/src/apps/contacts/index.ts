@@ -1,0 +1,1 @@
+export { contactsApp } from './commands.js';
