@@ -89,6 +89,14 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
 
   let container: ContainerHandle | null = null;
   let artifacts = new Map<string, Buffer>();
+  // Where the time goes, for the result and for bench/: engine work vs the scenario's own.
+  const timings: Record<string, number> = {};
+  let mark = Date.now();
+  const lap = (name: string) => {
+    const now = Date.now();
+    timings[name] = now - mark;
+    mark = now;
+  };
   try {
     container = await o.engine.create({
       image: o.image,
@@ -102,22 +110,27 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
       files: [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o600 }],
     });
+    lap('create_ms');
     await container.start();
     log(`${id}: started ${container.name}`);
     const ep = await container.endpoint(port);
     const client = new AdapterClient(`http://${ep.host}:${ep.port}`, token);
+    lap('start_ms');
     await waitHealthy(client, container, o);
+    lap('health_ms');
     if (scenario.events.length === 0) {
       const task = firstUserTask(scenario);
       if (task) await client.notify(task);
     }
     await pollUntilDone(client, container, o, observed);
+    lap('scenario_ms');
   } catch (e) {
     if (e instanceof RunFailure || e instanceof EngineError) observed.failure = { kind: e.kind, message: redact(e.message) };
     else observed.failure = { kind: 'internal_error', message: redact((e as Error).stack ?? String(e)) };
     log(`${id}: ${observed.failure.kind}: ${observed.failure.message}`);
   } finally {
     if (container) {
+      mark = Date.now();
       try {
         artifacts = await collectArtifacts(container);
       } catch (e) {
@@ -127,7 +140,9 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
         const logs = await container.logs(200);
         if (logs) artifacts.set('container.log', Buffer.from(logs));
       }
+      lap('collect_ms');
       await container.remove().catch((e) => log(`${id}: remove failed: ${(e as Error).message}`));
+      lap('remove_ms');
     }
   }
 
@@ -144,7 +159,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       // keep what /status said
     }
   }
-  const result = buildResult(observed);
+  const result: ScenarioResult = { ...buildResult(observed), timings };
   if (o.outputDir) {
     artifacts.set('agent_response.txt', Buffer.from(observed.agentResponse ?? ''));
     if (!artifacts.has('events.jsonl')) artifacts.set('events.jsonl', Buffer.from(''));

@@ -1,0 +1,49 @@
+// Runner overhead for one scenario run, as a ratio against the bare engine lifecycle
+// measured in the same run:
+//   baseline  = `podman run --rm -p 127.0.0.1::8090 <image> true` (create, start, exit, remove)
+//   runner    = runScenario() total minus the scenario's own work (health → terminal status)
+// Goal (issue A): runner / baseline ≤ 1.2.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectEngine } from '../runner/src/engine/index.js';
+import { DEFAULT_IMAGE } from '../runner/src/image/index.js';
+import { runScenario, DEFAULT_TIMEOUTS } from '../runner/src/run/index.js';
+
+const image = process.env.GAIA2_BENCH_IMAGE ?? DEFAULT_IMAGE;
+const scenario = join(import.meta.dirname, '..', 'examples/scenarios/execution/exec_shopping_bottle_order.json');
+const N = Number(process.env.BENCH_N ?? 5);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const bare: number[] = [];
+for (let i = 0; i < N; i++) {
+  const t0 = performance.now();
+  execFileSync('podman', ['run', '--rm', '-p', '127.0.0.1::8090', '--entrypoint', 'true', image], { stdio: 'ignore' });
+  bare.push(performance.now() - t0);
+}
+
+const engine = await connectEngine();
+const total: number[] = [];
+const overhead: number[] = [];
+for (let i = 0; i < N; i++) {
+  const out = mkdtempSync(join(tmpdir(), 'gaia2-bench-'));
+  const t0 = performance.now();
+  const r = await runScenario({
+    engine, image, scenarioFile: scenario, outputDir: out, env: {}, agent: 'oracle', network: 'bridge',
+    timeouts: DEFAULT_TIMEOUTS, labels: { 'gaia2.bench': 'runner-overhead' },
+  });
+  const ms = performance.now() - t0;
+  if (r.status !== 'pass') throw new Error(`oracle run did not pass: ${r.error ?? r.failure_reasons}`);
+  const t = r.timings as Record<string, number>;
+  total.push(ms);
+  overhead.push(ms - (t.scenario_ms ?? 0));
+}
+await engine.close();
+
+const b = median(bare);
+const o = median(overhead);
+console.log(`bare podman run --rm lifecycle   median ${b.toFixed(0)} ms  (n=${N})`);
+console.log(`runScenario total                median ${median(total).toFixed(0)} ms`);
+console.log(`runner overhead (minus scenario) median ${o.toFixed(0)} ms`);
+console.log(`ratio overhead / bare            ${(o / b).toFixed(2)}  (goal ≤ 1.2)`);
