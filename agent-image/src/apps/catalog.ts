@@ -1,8 +1,14 @@
 // Every implemented app. To add one: export an AppDef from ./<app>/index.ts and list it here.
+import { cabsApp } from './cabs/index.js';
+import { cityApp } from './city/index.js';
+import { cloudDriveApp } from './cloud-drive/index.js';
 import { calendarApp } from './calendar/index.js';
 import { contactsApp } from './contacts/index.js';
+import { emailsApp } from './emails/index.js';
 import type { AppDef } from './framework/types.js';
+import { rentAFlatApp } from './rent-a-flat/index.js';
+import { shoppingApp } from './shopping/index.js';
 
-export const APPS: AppDef[] = [calendarApp, contactsApp];
+export const APPS: AppDef[] = [calendarApp, contactsApp, emailsApp, rentAFlatApp, shoppingApp, cabsApp, cityApp, cloudDriveApp];
 
 export const appForCli = (cli: string): AppDef | undefined => APPS.find((a) => a.cli === cli);

@@ -1,0 +1,1 @@
+export { cabsApp } from './commands.js';

@@ -1,0 +1,1 @@
+export { cityApp } from './commands.js';

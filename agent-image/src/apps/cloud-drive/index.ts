@@ -1,0 +1,1 @@
+export { cloudDriveApp } from './commands.js';

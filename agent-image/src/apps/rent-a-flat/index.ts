@@ -1,0 +1,1 @@
+export { rentAFlatApp } from './commands.js';

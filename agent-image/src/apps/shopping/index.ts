@@ -1,0 +1,1 @@
+export { shoppingApp } from './commands.js';

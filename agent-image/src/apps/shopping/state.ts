@@ -1,0 +1,39 @@
+// shopping.json: products (with item variants), cart, orders and discount codes keyed by item
+// id. Stored objects keep their own key order; only missing top-level maps are defaulted.
+import { fail } from '../framework/errors.js';
+
+export type Obj = Record<string, unknown>;
+
+export interface ShopState extends Obj {
+  products: Record<string, Obj>;
+  cart: Record<string, Obj>;
+  orders: Record<string, Obj>;
+  discount_codes: Record<string, Record<string, unknown>>;
+}
+
+const isRecord = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+export function loadShopState(raw: Obj | null): ShopState {
+  const s: Obj = raw ?? {};
+  for (const key of ['products', 'cart', 'orders', 'discount_codes']) {
+    if (s[key] === undefined) s[key] = {};
+    else if (!isRecord(s[key])) fail(`shopping.json: "${key}" is not an object`);
+  }
+  return s as ShopState;
+}
+
+/** The variants map of a product ({} when absent). */
+export const variantsOf = (product: Obj): Obj => (isRecord(product.variants) ? product.variants : {});
+
+/** The variant with this item id, searched across all products in order. */
+export function findItem(s: ShopState, itemId: string): Obj | null {
+  for (const product of Object.values(s.products)) {
+    const variants = variantsOf(product);
+    if (has(variants, itemId)) return isRecord(variants[itemId]) ? (variants[itemId] as Obj) : {};
+  }
+  return null;
+}
+
+/** The reference's reading of an availability string: false only for false/0/no. */
+export const availabilityFromText = (v: unknown): boolean => !['false', '0', 'no'].includes(String(v).toLowerCase());
