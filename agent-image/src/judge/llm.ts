@@ -1,0 +1,46 @@
+// The soft checks' LLM: a tiny interface the judge codes against, and its implementation
+// over the shared provider layer (agent-image/src/llm).
+import { completeText, createModel, ProviderError, type CreateModelOptions } from '../llm/index.js';
+
+/** One completion. null = no usable answer (the candidate is then inconclusive → rejected). */
+export interface JudgeLlm {
+  complete(system: string, user: string): Promise<string | null>;
+}
+
+export type JudgeErrorKind = 'judge_error' | 'provider_error';
+
+/**
+ * A failure that must not become a verdict: the judge could not do its job (rate limit or
+ * auth failure after retries, unreachable provider, a bug). Runs end as errors, retryable.
+ */
+export class JudgeError extends Error {
+  override name = 'JudgeError';
+  constructor(
+    message: string,
+    readonly kind: JudgeErrorKind,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
+
+// Provider failures that say nothing about the agent: they stop judging instead of
+// silently failing (or passing) the candidate. Bad requests and unusable replies stay
+// "no answer" as in the reference.
+const INFRA_REASONS = new Set(['auth', 'rate_limit', 'server', 'network']);
+
+/** JudgeLlm over createModel/completeText: temperature 0, retries with backoff in the fetch layer. */
+export function createJudgeLlm(cfg: CreateModelOptions): JudgeLlm {
+  const llm = createModel({ ...cfg, thinking: cfg.thinking ?? 'off' });
+  return {
+    async complete(system, user) {
+      try {
+        return await completeText(llm, system, user);
+      } catch (err) {
+        if (err instanceof ProviderError && !INFRA_REASONS.has(err.reason)) return null;
+        if (err instanceof ProviderError) throw new JudgeError(`judge LLM: ${err.message}`, 'provider_error', err.reason);
+        throw new JudgeError(`judge LLM: ${(err as Error).message ?? String(err)}`, 'judge_error');
+      }
+    },
+  };
+}
