@@ -65,7 +65,22 @@ export class DockerApiEngine implements ContainerEngine {
     }
   }
 
+  private flavour?: Promise<'podman' | 'docker'>;
+
+  /** Podman adds host.containers.internal itself and (4.x) rejects "host-gateway". */
+  private engineFlavour(): Promise<'podman' | 'docker'> {
+    this.flavour ??= this.docker.version().then(
+      (v) => ((v.Components ?? []).some((c) => /podman/i.test(c.Name)) ? 'podman' : 'docker'),
+      () => 'docker' as const,
+    );
+    return this.flavour;
+  }
+
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
+    const extraHosts =
+      spec.extraHosts && (await this.engineFlavour()) === 'podman'
+        ? spec.extraHosts.filter((h) => !h.endsWith(':host-gateway'))
+        : spec.extraHosts;
     const portKey = spec.publishPort ? `${spec.publishPort}/tcp` : undefined;
     const bridge = spec.network === 'bridge';
     let container: Docker.Container;
@@ -81,7 +96,7 @@ export class DockerApiEngine implements ContainerEngine {
         HostConfig: {
           NetworkMode: spec.network,
           PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
-          ExtraHosts: spec.extraHosts,
+          ExtraHosts: extraHosts?.length ? extraHosts : undefined,
         },
       });
     } catch (e) {
