@@ -1,7 +1,7 @@
 // The `cabs` CLI (reference CabApp): visible ride commands plus the hidden ENV commands the
 // event daemon runs (cancel-ride, end-ride, update-ride-status).
 import { fail } from '../framework/errors.js';
-import { option } from '../framework/options.js';
+import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef, OptionDef } from '../framework/types.js';
 import {
   currentRideStatus,
@@ -14,7 +14,7 @@ import {
 } from './ops.js';
 import { dumpCabState, loadCabState, type CabState } from './state.js';
 
-const text = (name: string, help: string, required = false): OptionDef => option(name, 'text', help, { required });
+const text = (name: string, help: string, required = false): OptionDef => opt(name, help, { required });
 
 const START = text('start_location', 'Starting point of the ride', true);
 const END = text('end_location', 'Ending point of the ride', true);

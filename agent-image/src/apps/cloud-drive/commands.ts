@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fail } from '../framework/errors.js';
-import { option } from '../framework/options.js';
+import { opt } from '../framework/options.js';
 import type { AppDef, CommandDef, OptionDef } from '../framework/types.js';
 import {
   charCount,
@@ -29,7 +29,7 @@ const path = (dest: string, help: string, extra: Partial<OptionDef> = {}): Optio
   help,
   ...extra,
 });
-const flag = (name: string, help: string): OptionDef => option(name, 'flag', help);
+const flag = (name: string, help: string): OptionDef => opt(name, help, { type: 'flag' });
 
 /** OS errors of a write become one line naming the path and the reason. */
 function osError(what: string, e: unknown): never {

@@ -2,14 +2,13 @@
 // commands add-new-apartment, update-apartment and delete-apartment.
 import { parsePyJson } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
-import { option } from '../framework/options.js';
+import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef, OptionDef } from '../framework/types.js';
 import { matches, parseAmenities, type FlatSearch } from './search.js';
 import { dumpFlatState, loadFlatState, savedApartment, toApartment, type Apartment, type FlatState } from './state.js';
 
-const opt = option;
 
-const APARTMENT_ID = opt('apartment_id', 'text', 'Apartment ID to look up', { required: true });
+const APARTMENT_ID = opt('apartment_id', 'Apartment ID to look up', { required: true });
 const load = (ctx: AppContext): FlatState => loadFlatState(ctx.loadState() ?? {});
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -28,21 +27,21 @@ function amenityList(parsed: unknown): string[] | null {
 }
 
 const SEARCH_OPTIONS: OptionDef[] = [
-  opt('name', 'text', 'Name of the apartment'),
-  opt('location', 'text', 'Desired location'),
-  opt('zip_code', 'text', 'Zip code of the location'),
-  opt('min_price', 'float', 'Minimum price'),
-  opt('max_price', 'float', 'Maximum price'),
-  opt('number_of_bedrooms', 'integer', 'Number of bedrooms'),
-  opt('number_of_bathrooms', 'integer', 'Number of bathrooms'),
-  opt('property_type', 'text', 'Type of property (Apartment, Condo, House, Studio)'),
-  opt('square_footage', 'integer', 'Minimum square footage'),
-  opt('furnished_status', 'text', 'Furnished, Unfurnished, or Semi-furnished'),
-  opt('floor_level', 'text', 'Ground floor, Upper floors, Penthouse, Basement'),
-  opt('pet_policy', 'text', 'Pets allowed, No pets, Cats allowed, Dogs allowed'),
-  opt('lease_term', 'text', 'Month-to-month, 6 months, 1 year, Long term lease'),
-  opt('amenities', 'text', 'Comma-separated list of desired amenities, or JSON array'),
-  opt('saved_only', 'flag', 'Search only saved apartments'),
+  opt('name', 'Name of the apartment'),
+  opt('location', 'Desired location'),
+  opt('zip_code', 'Zip code of the location'),
+  opt('min_price', 'Minimum price', { type: 'float' }),
+  opt('max_price', 'Maximum price', { type: 'float' }),
+  opt('number_of_bedrooms', 'Number of bedrooms', { type: 'integer' }),
+  opt('number_of_bathrooms', 'Number of bathrooms', { type: 'integer' }),
+  opt('property_type', 'Type of property (Apartment, Condo, House, Studio)'),
+  opt('square_footage', 'Minimum square footage', { type: 'integer' }),
+  opt('furnished_status', 'Furnished, Unfurnished, or Semi-furnished'),
+  opt('floor_level', 'Ground floor, Upper floors, Penthouse, Basement'),
+  opt('pet_policy', 'Pets allowed, No pets, Cats allowed, Dogs allowed'),
+  opt('lease_term', 'Month-to-month, 6 months, 1 year, Long term lease'),
+  opt('amenities', 'Comma-separated list of desired amenities, or JSON array'),
+  opt('saved_only', 'Search only saved apartments', { type: 'flag' }),
 ];
 
 const visible: CommandDef[] = [
@@ -148,19 +147,19 @@ const hidden: CommandDef[] = [
     hidden: true,
     help: '[ENV] Add a new apartment listing.',
     options: [
-      opt('name', 'text', 'Apartment name.', req),
-      opt('location', 'text', 'Location.', req),
-      opt('zip_code', 'text', 'Zip code.', req),
-      opt('price', 'float', 'Monthly price.', req),
-      opt('number_of_bedrooms', 'integer', 'Number of bedrooms.', req),
-      opt('number_of_bathrooms', 'integer', 'Number of bathrooms.', req),
-      opt('square_footage', 'integer', 'Square footage.', req),
-      opt('property_type', 'text', 'Property type.', { default: '' }),
-      opt('furnished_status', 'text', 'Furnished status.', { default: '' }),
-      opt('floor_level', 'text', 'Floor level.', { default: '' }),
-      opt('pet_policy', 'text', 'Pet policy.', { default: '' }),
-      opt('lease_term', 'text', 'Lease term.', { default: '' }),
-      opt('amenities', 'text', 'JSON list of amenities.'),
+      opt('name', 'Apartment name.', req),
+      opt('location', 'Location.', req),
+      opt('zip_code', 'Zip code.', req),
+      opt('price', 'Monthly price.', { type: 'float', ...req }),
+      opt('number_of_bedrooms', 'Number of bedrooms.', { type: 'integer', ...req }),
+      opt('number_of_bathrooms', 'Number of bathrooms.', { type: 'integer', ...req }),
+      opt('square_footage', 'Square footage.', { type: 'integer', ...req }),
+      opt('property_type', 'Property type.', { default: '' }),
+      opt('furnished_status', 'Furnished status.', { default: '' }),
+      opt('floor_level', 'Floor level.', { default: '' }),
+      opt('pet_policy', 'Pet policy.', { default: '' }),
+      opt('lease_term', 'Lease term.', { default: '' }),
+      opt('amenities', 'JSON list of amenities.'),
     ],
     run(o, ctx) {
       let amenities: unknown = [];
@@ -202,7 +201,7 @@ const hidden: CommandDef[] = [
     write: true,
     hidden: true,
     help: '[ENV] Update an apartment price.',
-    options: [{ ...APARTMENT_ID, help: 'Apartment ID to update.' }, opt('new_price', 'float', 'New price.', req)],
+    options: [{ ...APARTMENT_ID, help: 'Apartment ID to update.' }, opt('new_price', 'New price.', { type: 'float', ...req })],
     run(o, ctx) {
       const s = load(ctx);
       const id = o.apartment_id as string;

@@ -2,7 +2,7 @@
 // hidden ENV commands that change the catalogue, discount codes and order status.
 import { parsePyJson } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
-import { option } from '../framework/options.js';
+import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef } from '../framework/types.js';
 import {
   addToCart,
@@ -16,9 +16,8 @@ import {
 } from './ops.js';
 import { availabilityFromText, findItem, has, loadShopState, type Obj, type ShopState } from './state.js';
 
-const opt = option;
-const OFFSET = opt('offset', 'integer', 'Offset to start listing from.', { default: 0 });
-const LIMIT = opt('limit', 'integer', 'Number of products to list.', { default: 10 });
+const OFFSET = opt('offset', 'Offset to start listing from.', { type: 'integer', default: 0 });
+const LIMIT = opt('limit', 'Number of products to list.', { type: 'integer', default: 10 });
 
 const load = (ctx: AppContext): ShopState => loadShopState(ctx.loadState());
 const ok = (extra: Obj): Obj => ({ status: 'success', ...extra });
@@ -40,7 +39,7 @@ const visible: CommandDef[] = [
     fn: 'get_product_details',
     write: false,
     help: 'Get product details for a given product ID.',
-    options: [opt('product_id', 'text', 'Product ID to get details for.', { required: true })],
+    options: [opt('product_id', 'Product ID to get details for.', { required: true })],
     run(o, ctx) {
       const s = load(ctx);
       const id = o.product_id as string;
@@ -54,7 +53,7 @@ const visible: CommandDef[] = [
     write: false,
     help: 'Search for products by name (case-insensitive substring match).',
     options: [
-      opt('product_name', 'text', 'Product name to search for (case-insensitive substring match).', { required: true }),
+      opt('product_name', 'Product name to search for (case-insensitive substring match).', { required: true }),
       OFFSET,
       LIMIT,
     ],
@@ -69,8 +68,8 @@ const visible: CommandDef[] = [
     write: true,
     help: 'Add an item to the cart.',
     options: [
-      opt('item_id', 'text', 'Item (variant) ID to add to cart.', { required: true }),
-      opt('quantity', 'integer', 'Quantity to add (default 1).', { default: 1 }),
+      opt('item_id', 'Item (variant) ID to add to cart.', { required: true }),
+      opt('quantity', 'Quantity to add (default 1).', { type: 'integer', default: 1 }),
     ],
     run(o, ctx) {
       const s = load(ctx);
@@ -86,8 +85,8 @@ const visible: CommandDef[] = [
     write: true,
     help: 'Remove an item from the cart.',
     options: [
-      opt('item_id', 'text', 'Item (variant) ID to remove from cart.', { required: true }),
-      opt('quantity', 'integer', 'Quantity to remove (default 1).', { default: 1 }),
+      opt('item_id', 'Item (variant) ID to remove from cart.', { required: true }),
+      opt('quantity', 'Quantity to remove (default 1).', { type: 'integer', default: 1 }),
     ],
     run(o, ctx) {
       const s = load(ctx);
@@ -113,7 +112,7 @@ const visible: CommandDef[] = [
     fn: 'checkout',
     write: true,
     help: 'Checkout the current cart and create an order.',
-    options: [opt('discount_code', 'text', 'Optional discount code to apply.')],
+    options: [opt('discount_code', 'Optional discount code to apply.')],
     run(o, ctx) {
       const s = load(ctx);
       const code = (o.discount_code as string | null | undefined) ?? null;
@@ -128,7 +127,7 @@ const visible: CommandDef[] = [
     fn: 'get_discount_code_info',
     write: false,
     help: 'Get information about a specific discount code.',
-    options: [opt('discount_code', 'text', 'Discount code to look up.', { required: true })],
+    options: [opt('discount_code', 'Discount code to look up.', { required: true })],
     run(o, ctx) {
       const code = o.discount_code as string;
       const info = discountCodeInfo(load(ctx), code);
@@ -162,7 +161,7 @@ const visible: CommandDef[] = [
     fn: 'get_order_details',
     write: false,
     help: 'Get details for a specific order.',
-    options: [opt('order_id', 'text', 'Order ID to get details for.', { required: true })],
+    options: [opt('order_id', 'Order ID to get details for.', { required: true })],
     run(o, ctx) {
       const found = order(load(ctx), o.order_id as string);
       return { output: ok({ order: found }), args: { order_id: o.order_id }, ret: found };
@@ -173,7 +172,7 @@ const visible: CommandDef[] = [
     fn: 'cancel_order',
     write: true,
     help: "Cancel an order. Only orders with status 'processed' or 'shipped' can be cancelled.",
-    options: [opt('order_id', 'text', 'Order ID to cancel.', { required: true })],
+    options: [opt('order_id', 'Order ID to cancel.', { required: true })],
     run(o, ctx) {
       const s = load(ctx);
       const id = o.order_id as string;
@@ -200,7 +199,7 @@ const hidden: CommandDef[] = [
     write: true,
     hidden: true,
     help: '[ENV] Add a new product to the catalog.',
-    options: [opt('name', 'text', 'Product name.', { required: true })],
+    options: [opt('name', 'Product name.', { required: true })],
     run(o, ctx) {
       const s = load(ctx);
       const id = ctx.newId();
@@ -216,10 +215,10 @@ const hidden: CommandDef[] = [
     hidden: true,
     help: '[ENV] Add an item variant to a product.',
     options: [
-      opt('product_id', 'text', 'Product ID to add item to.', { required: true }),
-      opt('price', 'float', 'Item price.', { required: true }),
-      opt('options', 'text', 'JSON dict of item options.', { default: '{}' }),
-      opt('available', 'text', 'Whether item is available.', { default: 'True' }),
+      opt('product_id', 'Product ID to add item to.', { required: true }),
+      opt('price', 'Item price.', { type: 'float', required: true }),
+      opt('options', 'JSON dict of item options.', { default: '{}' }),
+      opt('available', 'Whether item is available.', { default: 'True' }),
     ],
     run(o, ctx) {
       const s = load(ctx);
@@ -241,9 +240,9 @@ const hidden: CommandDef[] = [
     hidden: true,
     help: "[ENV] Update an item's price and/or availability.",
     options: [
-      opt('item_id', 'text', 'Item ID to update.', { required: true }),
-      opt('new_price', 'float', 'New price.'),
-      opt('new_availability', 'text', 'New availability (True/False).'),
+      opt('item_id', 'Item ID to update.', { required: true }),
+      opt('new_price', 'New price.', { type: 'float' }),
+      opt('new_availability', 'New availability (True/False).'),
     ],
     run(o, ctx) {
       const price = o.new_price ?? null;
@@ -265,8 +264,8 @@ const hidden: CommandDef[] = [
     hidden: true,
     help: '[ENV] Add a discount code for an item.',
     options: [
-      opt('item_id', 'text', 'Item ID for the discount.', { required: true }),
-      opt('discount_code', 'text', 'JSON dict {code: discount_pct}.', { required: true }),
+      opt('item_id', 'Item ID for the discount.', { required: true }),
+      opt('discount_code', 'JSON dict {code: discount_pct}.', { required: true }),
     ],
     run(o, ctx) {
       const s = load(ctx);
@@ -289,8 +288,8 @@ const hidden: CommandDef[] = [
     hidden: true,
     help: "[ENV] Update an order's status.",
     options: [
-      opt('order_id', 'text', 'Order ID to update.', { required: true }),
-      opt('status', 'text', 'New status.', { default: 'shipped' }),
+      opt('order_id', 'Order ID to update.', { required: true }),
+      opt('status', 'New status.', { default: 'shipped' }),
     ],
     run(o, ctx) {
       const s = load(ctx);
