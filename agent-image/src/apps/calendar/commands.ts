@@ -2,6 +2,7 @@
 import { parsePyJson } from '../../contract/pyjson.js';
 import { pySlice } from '../framework/py-builtins.js';
 import { fail } from '../framework/errors.js';
+import { intOpt, opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef, OptionDef } from '../framework/types.js';
 import {
   eventView,
@@ -14,14 +15,8 @@ import {
   type CalendarEvent,
 } from './state.js';
 
-const text = (name: string, help: string, extra: Partial<OptionDef> = {}): OptionDef => ({
-  name,
-  flags: [`--${name.replace(/_/g, '-')}`],
-  type: 'text',
-  help,
-  ...extra,
-});
-const int = (name: string, dflt: number, help: string): OptionDef => ({ ...text(name, help), type: 'integer', default: dflt });
+const text = opt;
+const int = (name: string, dflt: number, help: string): OptionDef => intOpt(name, dflt, help);
 
 const EVENT_OPTIONS: OptionDef[] = [
   text('title', 'Title of the event.', { default: 'Event' }),

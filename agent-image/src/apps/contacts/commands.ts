@@ -2,16 +2,10 @@
 import { parsePyJson } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
 import { pySlice } from '../framework/py-builtins.js';
-import type { AppDef, CommandDef, OptionDef } from '../framework/types.js';
+import { opt } from '../framework/options.js';
+import type { AppDef, CommandDef } from '../framework/types.js';
 import { EDITABLE, contactView, findContact, loadContacts, validateFields, viewLimit, type Contact } from './state.js';
 
-const opt = (name: string, help: string, extra: Partial<OptionDef> = {}): OptionDef => ({
-  name,
-  flags: [`--${name.replace(/_/g, '-')}`],
-  type: 'text',
-  help,
-  ...extra,
-});
 const CONTACT_ID = opt('contact_id', 'Id of the contact.', { required: true });
 
 const FIELD_HELP: Record<(typeof EDITABLE)[number], string> = {

@@ -1,0 +1,1 @@
+export { emailsApp } from './commands.js';

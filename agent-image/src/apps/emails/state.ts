@@ -1,0 +1,92 @@
+// email_client_v2.json: {"user_email", "view_limit", "folders": {NAME: {"folder_name", "emails": [Email]}}}.
+// In memory each folder is a list in file order; saving writes every folder newest first.
+// Folders missing from the state are not created (reference behaviour).
+import { PyFloat, num, pyFloat } from '../../contract/pyjson.js';
+import { BadParameter, fail } from '../framework/errors.js';
+import { pyStr } from '../framework/python.js';
+import type { AppContext } from '../framework/types.js';
+
+export type Email = Record<string, unknown>;
+
+export interface Mailbox {
+  raw: Record<string, unknown>;
+  userEmail: string;
+  folders: Map<string, Email[]>;
+}
+
+const DEFAULT_FOLDERS = ['INBOX', 'SENT', 'DRAFT', 'TRASH'];
+
+export function loadMailbox(ctx: AppContext): Mailbox {
+  const raw = ctx.loadState() ?? {
+    user_email: 'user@example.com',
+    view_limit: 5,
+    folders: Object.fromEntries(DEFAULT_FOLDERS.map((f) => [f, { folder_name: f, emails: [] }])),
+  };
+  const folders = new Map<string, Email[]>();
+  const src = raw.folders && typeof raw.folders === 'object' && !Array.isArray(raw.folders) ? (raw.folders as Record<string, unknown>) : {};
+  for (const [name, folder] of Object.entries(src)) {
+    const list = (folder as { emails?: unknown } | null)?.emails;
+    const byId = new Map<string, Email>();
+    if (Array.isArray(list)) {
+      for (const e of list) if (e && typeof e === 'object' && typeof (e as Email).email_id === 'string') byId.set((e as Email).email_id as string, e as Email);
+    }
+    folders.set(name, [...byId.values()]);
+  }
+  const userEmail = typeof raw.user_email === 'string' ? raw.user_email : 'user@example.com';
+  return { raw, userEmail, folders };
+}
+
+/** Newest first; ties keep their order (Python's sort is stable). */
+export const newestFirst = (emails: readonly Email[]): Email[] => [...emails].sort((a, b) => num(b.timestamp) - num(a.timestamp));
+
+export function saveMailbox(ctx: AppContext, box: Mailbox): void {
+  const folders: Record<string, unknown> = {};
+  for (const [name, emails] of box.folders) folders[name] = { folder_name: name, emails: newestFirst(emails) };
+  ctx.saveState({ ...box.raw, user_email: box.raw.user_email ?? box.userEmail, folders });
+}
+
+export function folder(box: Mailbox, name: unknown): Email[] {
+  const upper = String(name).toUpperCase();
+  const f = box.folders.get(upper);
+  if (!f) return fail(`Folder ${upper} not found`);
+  return f;
+}
+
+export const findIn = (emails: readonly Email[], id: string): Email | undefined => emails.find((e) => e.email_id === id);
+
+export function newEmail(ctx: AppContext, fields: Omit<Email, 'email_id' | 'timestamp'>): Email {
+  return {
+    sender: fields.sender,
+    recipients: fields.recipients,
+    subject: fields.subject,
+    content: fields.content,
+    email_id: ctx.newId(),
+    parent_id: fields.parent_id ?? null,
+    cc: fields.cc ?? [],
+    attachments: fields.attachments ?? {},
+    timestamp: pyFloat(ctx.now),
+    is_read: fields.is_read,
+  };
+}
+
+const pyTypeName = (v: unknown): string =>
+  v === null ? 'NoneType' : typeof v === 'string' ? 'str' : typeof v === 'boolean' ? 'bool' : typeof v === 'number' ? 'int' : Array.isArray(v) ? 'list' : v instanceof PyFloat ? 'float' : 'dict';
+
+/** Click callback of the JSON-list options: usage error on bad JSON or a non-list, items as str. */
+export function jsonList(parse: (t: string) => unknown) {
+  return (raw: unknown): unknown => {
+    let v: unknown;
+    try {
+      v = parse(String(raw));
+    } catch {
+      throw new BadParameter(`Invalid JSON list: ${String(raw)}`);
+    }
+    if (!Array.isArray(v)) throw new BadParameter(`Expected a JSON list, got: ${pyTypeName(v)}`);
+    return v.map((x) => (typeof x === 'string' ? x : pyStr(x)));
+  };
+}
+
+export function checkAddresses(list: unknown, field: string): void {
+  if (!Array.isArray(list)) return;
+  for (const a of list) if (!String(a).includes('@')) fail(`'${String(a)}' is not a valid email address for ${field}.`);
+}
