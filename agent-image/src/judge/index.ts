@@ -21,7 +21,7 @@ export {
   agentEventId,
   type CompletedEvent,
 } from './events.js';
-export { createJudgeLlm, JudgeError, type JudgeLlm, type JudgeErrorKind } from './llm.js';
+export { createJudgeLlm, JudgeError, type JudgeLlm, type JudgeLlmConfig, type JudgeErrorKind } from './llm.js';
 export type { JudgmentRecord, MatchDetail, JudgedEventSummary } from './record.js';
 export { pyStr, pyRepr } from './pystr.js';
 export { normpath, normalizeStr, normalizeArg } from './normalize.js';

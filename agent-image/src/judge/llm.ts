@@ -1,6 +1,8 @@
 // The soft checks' LLM: a tiny interface the judge codes against, and its implementation
 // over the shared provider layer (agent-image/src/llm).
-import { completeText, createModel, ProviderError, type CreateModelOptions } from '../llm/index.js';
+import { completeText, createModel, ProviderError, type CreateModelOptions, type Thinking } from '../llm/index.js';
+
+export type JudgeLlmConfig = Omit<CreateModelOptions, 'thinking'> & { thinking?: Thinking };
 
 /** One completion. null = no usable answer (the candidate is then inconclusive → rejected). */
 export interface JudgeLlm {
@@ -30,8 +32,9 @@ export class JudgeError extends Error {
 const INFRA_REASONS = new Set(['auth', 'rate_limit', 'server', 'network']);
 
 /** JudgeLlm over createModel/completeText: temperature 0, retries with backoff in the fetch layer. */
-export function createJudgeLlm(cfg: CreateModelOptions): JudgeLlm {
-  const llm = createModel({ ...cfg, thinking: cfg.thinking ?? 'off' });
+export function createJudgeLlm(cfg: JudgeLlmConfig): JudgeLlm {
+  // Verdicts are short; an explicit cap also keeps the SDK from guessing one per model.
+  const llm = createModel({ ...cfg, thinking: cfg.thinking ?? 'off', maxTokens: cfg.maxTokens ?? 2048 });
   return {
     async complete(system, user) {
       try {

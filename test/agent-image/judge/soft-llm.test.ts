@@ -1,0 +1,84 @@
+// Soft checks end to end: Judge → createJudgeLlm → provider layer → scripted local LLM server.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadScenarioText } from '../../../agent-image/src/scenario/index.js';
+import { createJudgeLlm, judgeEventLog } from '../../../agent-image/src/judge/index.js';
+import { fail, say, startFakeLlm, type FakeFormat, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
+import { GOLDEN_DIR, readEventLines } from './golden.js';
+
+const SCENARIO = 'scenarios/search/search_email_flight_code.json';
+const scenario = loadScenarioText(readFileSync(join(GOLDEN_DIR, SCENARIO), 'utf8'), SCENARIO);
+const WRONG = readEventLines('cases/search_email_flight_code/wrong_answer_text.events.jsonl');
+const ORACLE = readEventLines('cases/search_email_flight_code/oracle.events.jsonl');
+
+let fake: FakeLlm | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const WIRES: Array<{ format: FakeFormat; provider: 'openai-compat' | 'anthropic' }> = [
+  { format: 'openai-chat', provider: 'openai-compat' },
+  { format: 'anthropic', provider: 'anthropic' },
+];
+
+async function judgeWith(format: FakeFormat, provider: 'openai-compat' | 'anthropic', script: FakeScriptItem[], lines = WRONG) {
+  fake = await startFakeLlm({ format, script });
+  const llm = createJudgeLlm({ provider, model: 'judge-m', apiKey: 'sk-judge-test', baseUrl: fake.url, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+  return judgeEventLog(scenario, lines, { llm });
+}
+
+describe.each(WIRES)('soft checks over $format', ({ format, provider }) => {
+  it('accept: a [[Success]] verdict passes the reply, with one deterministic call', async () => {
+    const v = await judgeWith(format, provider, [say('The reference code is K7QX2M.\nVerdict: [[Success]]')]);
+    expect(v.judge_mode).toBe('llm');
+    expect([v.success, v.status]).toEqual([true, 'complete']);
+    expect(fake!.requests).toHaveLength(1);
+    const body = JSON.stringify(fake!.requests[0]!.body);
+    expect(body).toContain('content: Your booking code is AR-55120.');
+    expect(body).toContain('content: Your booking confirmation code is K7QX2M');
+    expect(fake!.requests[0]!.body.temperature).toBe(0);
+  });
+
+  it('reject: a [[Failure]] verdict fails the turn and keeps the judge output', async () => {
+    const v = await judgeWith(format, provider, [say('Wrong code.\nVerdict: [[Failure]]')]);
+    expect([v.success, v.status]).toEqual([false, 'stopped']);
+    expect(v.failure_reason).toMatch(
+      /^Cannot match AgentUserInterface__send_message_to_user \(Event-AGENT-[0-9a-f-]+\): AGENT-AgentUserInterface\.send_message_to_user-[0-9a-f]{8}: user_message_checker \(agent_args=\{'content': 'Your booking code is AR-55120\.'\}\)$/,
+    );
+    expect(v.turns[0]!.match_details![0]!.judge_output).toContain('[[Failure]]');
+  });
+
+  it('malformed reply (no marker): inconclusive, so the candidate is rejected', async () => {
+    const v = await judgeWith(format, provider, [say('Looks about right to me.')]);
+    expect(v.success).toBe(false);
+    expect(v.failure_reason).toContain('inconclusive (user_message_checker:inconclusive)');
+  });
+
+  it('429 then success: retried after the wait, then judged', async () => {
+    const v = await judgeWith(format, provider, [fail(429, 0), say('Verdict: [[Success]]')]);
+    expect([v.success, v.status]).toEqual([true, 'complete']);
+    expect(fake!.requests).toHaveLength(2);
+  });
+
+  it('401: a typed provider error, no verdict', async () => {
+    const v = await judgeWith(format, provider, [fail(401)]);
+    expect(v.success).toBeNull();
+    expect(v.status).toBe('error');
+    expect(v.error_kind).toBe('provider_error');
+    expect(v.error).not.toContain('sk-judge-test');
+    expect(fake!.requests).toHaveLength(1);
+  });
+
+  it('429 until retries run out: provider_error, never a pass or a crash', async () => {
+    const v = await judgeWith(format, provider, Array.from({ length: 8 }, () => fail(429, 0)));
+    expect([v.success, v.status, v.error_kind]).toEqual([null, 'error', 'provider_error']);
+  });
+
+  it('normalised equality skips the LLM entirely', async () => {
+    const v = await judgeWith(format, provider, [], ORACLE);
+    expect(v.success).toBe(true);
+    expect(fake!.requests).toHaveLength(0);
+  });
+});
