@@ -1,0 +1,120 @@
+// Connects an AgentSession to the world daemon: each delivered message starts a run (or, with
+// steering, joins the active one), every run ends with exactly one reply, and provider
+// failures end the run as an error, never as an answer.
+import type { ToolSet } from 'ai';
+import type { MessageMsg, ShutdownMsg, UsageMsg, WelcomeMsg } from '../../contract/agent-protocol.js';
+import { cliSpecs } from '../../apps/index.js';
+import type { LlmModel } from '../../llm/index.js';
+import { createFunctionTools, createTimeTool, TIME_TOOL_NAME, type CliRunResult } from './function-tools.js';
+import type { AgentOptions } from './options.js';
+import { buildSystemPrompt } from './prompt.js';
+import { AgentSession, type RunResult, type StepInfo } from './session.js';
+import { createShellTool, SHELL_TOOL_NAME } from './shell-tool.js';
+
+/** What the agent needs from the daemon connection (agents/client.ts DaemonConnection). */
+export interface AgentHost {
+  readonly welcome: Pick<WelcomeMsg, 'tools' | 'sim_time'>;
+  onMessage(handler: (m: MessageMsg) => void): void;
+  onShutdown(handler: (m: ShutdownMsg | null) => void): void;
+  ready(): void;
+  reply(runId: string, content: string, state?: 'final' | 'error'): void;
+  cli(argv: string[]): Promise<CliRunResult>;
+  time(): Promise<{ sim_time: string; epoch: number }>;
+  usage(u: Omit<UsageMsg, 'type'>): void;
+  progress(text?: string, runId?: string): void;
+  log(text: string, level?: 'debug' | 'info' | 'warn' | 'error'): void;
+}
+
+export function buildTools(host: AgentHost, options: AgentOptions): ToolSet {
+  if (options.tools === 'shell') {
+    return {
+      [SHELL_TOOL_NAME]: createShellTool({
+        binDir: options.binDir,
+        cwd: options.workdir,
+        timeoutMs: options.shellTimeoutMs,
+        maxOutputChars: options.maxOutputChars,
+      }),
+    };
+  }
+  return {
+    ...createFunctionTools({ specs: cliSpecs(), visible: host.welcome.tools, run: (argv) => host.cli(argv), maxOutputChars: options.maxOutputChars }),
+    [TIME_TOOL_NAME]: createTimeTool(async () => (await host.time()).sim_time),
+  };
+}
+
+/** The reply for a run that did not end with an answer. */
+export function failureReply(r: RunResult, maxSteps: number): string {
+  if (r.stopReason === 'step_limit') return `Error: step limit reached (${maxSteps} model calls) without a final answer`;
+  if (r.stopReason === 'context_length') return `Error: the conversation no longer fits the model's context window (${r.error?.message ?? ''})`;
+  return `Error: ${r.error?.message ?? 'the model call failed'}`;
+}
+
+export interface AgentOutcome {
+  runs: number;
+  shutdown: ShutdownMsg | null;
+}
+
+/** Plays runs until the daemon shuts down; resolves then. */
+export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOptions): Promise<AgentOutcome> {
+  const session = new AgentSession({
+    llm,
+    tools: buildTools(host, options),
+    maxSteps: options.maxSteps,
+    stream: options.stream,
+  });
+  const queue: MessageMsg[] = [];
+  let active: { runId: string; inbox: string[] } | null = null;
+  let busy = false;
+  let runs = 0;
+  const abort = new AbortController();
+
+  return new Promise<AgentOutcome>((resolve) => {
+    const next = async (): Promise<void> => {
+      if (busy || abort.signal.aborted) return;
+      const m = queue.shift();
+      if (!m) return;
+      busy = true;
+      active = { runId: m.run_id, inbox: [] };
+      const run = active;
+      runs += 1;
+      try {
+        const system = buildSystemPrompt({ apps: host.welcome.tools, mode: options.tools, simTime: m.sim_time, workdir: options.workdir });
+        const drain = () => run.inbox.splice(0);
+        const onStep = (s: StepInfo) => {
+          host.usage({ run_id: run.runId, model: llm.modelId, input_tokens: s.inputTokens, output_tokens: s.outputTokens });
+          host.progress(`step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`, run.runId);
+        };
+        const r = await session.run(m.text, system, { drainInbox: drain, onStep, signal: abort.signal });
+        if (r.stopReason === 'aborted') return;
+        if (r.stopReason === 'replied') {
+          host.reply(run.runId, r.text);
+        } else {
+          host.log(`run ${run.runId} stopped: ${r.stopReason}${r.error ? ` (${r.error.reason}, HTTP ${r.error.status})` : ''}`, 'error');
+          host.reply(run.runId, failureReply(r, options.maxSteps), 'error');
+        }
+      } catch (err) {
+        // A bug of ours must still end the run, or the daemon waits for ever.
+        host.log(`default agent failed: ${llm.redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}`, 'error');
+        host.reply(run.runId, `Error: internal agent error: ${llm.redact(err instanceof Error ? err.message : String(err))}`, 'error');
+      } finally {
+        active = null;
+        busy = false;
+        void next();
+      }
+    };
+
+    host.onMessage((m) => {
+      if (m.steer && active && m.run_id === active.runId) {
+        active.inbox.push(m.text);
+        return;
+      }
+      queue.push(m);
+      void next();
+    });
+    host.onShutdown((s) => {
+      abort.abort();
+      resolve({ runs, shutdown: s });
+    });
+    host.ready();
+  });
+}
