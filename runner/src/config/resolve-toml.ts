@@ -2,6 +2,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
+import { DEFAULT_IMAGE } from '../image/index.js';
 import { ConfigError } from './errors.js';
 import { readConfigFile } from './load-toml.js';
 import { resolveConfigPath } from './paths.js';
@@ -59,7 +60,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   const a = data.agent;
   const agentKey = resolveSecret({ value: a.api_key, envName: a.api_key_env }, { value: 'api_key', env: '[agent].api_key_env', table: '[agent]' }, env);
   const agent = resolveAgent(
-    { ...a, name: a.name, apiKey: agentKey, baseUrl: a.base_url, script: path(a.script, '[agent].script') },
+    { ...a, image: a.image ?? DEFAULT_IMAGE, name: a.name, apiKey: agentKey, baseUrl: a.base_url, script: path(a.script, '[agent].script') },
     { image: '[agent].image', provider: '[agent].provider', model: '[agent].model', name: '[agent].name', script: '[agent].script' },
   );
   if (agent.script) mustExist(agent.script, '[agent].script');

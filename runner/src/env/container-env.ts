@@ -51,11 +51,9 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   const profile = detectProfile(plan.agent.image);
 
   env[ENV.thinking] = plan.agent.thinking;
-  env[ENV.agent] = plan.agent.name;
   if (plan.run.notificationMode !== 'message') env[ENV.notificationMode] = plan.run.notificationMode;
   if (plan.run.timeSpeed !== null) env[ENV.timeSpeed] = Number.isInteger(plan.run.timeSpeed) ? plan.run.timeSpeed.toFixed(1) : String(plan.run.timeSpeed);
   env[ENV.idleTimeout] = String(plan.run.activityTimeout);
-  env[ENV.judgeFinalTurn] = '1';
 
   if (plan.judge) {
     env[ENV.judgeModel] = plan.judge.model;
@@ -124,17 +122,4 @@ function applyProxies(env: Record<string, string>, hostEnv: Record<string, strin
     }
   }
   if (any) env.NO_PROXY = env.no_proxy = [...noProxy].join(',');
-}
-
-/** `FAKETIME` format of the reference: UTC `YYYY-MM-DD HH:MM:SS`. */
-export function faketimeFor(startTime: number): string {
-  return new Date(startTime * 1000).toISOString().slice(0, 19).replace('T', ' ');
-}
-
-/** Per-scenario additions on top of the base env. */
-export function scenarioEnv(base: Record<string, string>, o: { startTime: number | null; withTrace: boolean }): Record<string, string> {
-  const env = { ...base };
-  if (o.withTrace) env[ENV.traceFile] = '/tmp/trace.jsonl';
-  if (o.startTime && !env[ENV.faketime]) env[ENV.faketime] = faketimeFor(o.startTime);
-  return env;
 }

@@ -2,10 +2,16 @@
 // command; keep this file a plain list.
 import type { Command } from 'commander';
 import { register as buildImage } from './build-image.js';
+import { register as run } from './run.js';
+import { register as runDataset } from './run-dataset.js';
+import { register as runConfig } from './run-config.js';
+import { register as report } from './report.js';
+import { register as clean } from './clean.js';
+import { register as doctor } from './doctor.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, report, clean, doctor];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);

@@ -1,0 +1,176 @@
+// Command-line flags of `run` and `run-dataset` → RunPlan. Same validation as the TOML
+// (resolve-parts.ts) with flag names in the messages; numbers are checked (spec §10.12).
+import { Command, Option } from 'commander';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_IMAGE } from '../image/index.js';
+import { isHfId } from '../dataset/index.js';
+import { ConfigError } from './errors.js';
+import { AGENT_NAMES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
+import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { normaliseSplits } from './splits.js';
+
+export interface AgentFlags {
+  image: string;
+  agent?: (typeof AGENT_NAMES)[number];
+  script?: string;
+  runtime: string;
+  adapterPort: string;
+  timeout: string;
+  healthTimeout: string;
+  activityTimeout: string;
+  provider?: string;
+  model?: string;
+  apiKey?: string;
+  apiKeyEnv?: string;
+  baseUrl?: string;
+  thinking: (typeof THINKING_LEVELS)[number];
+  judgeModel?: string;
+  judgeProvider?: string;
+  judgeBaseUrl?: string;
+  judgeApiKey?: string;
+  judgeApiKeyEnv?: string;
+  volume?: string[];
+  outputDir?: string;
+  logLevel: string;
+  notificationMode: (typeof NOTIFICATION_MODES)[number];
+  timeSpeed?: string;
+  network: (typeof NETWORK_MODES)[number];
+}
+
+export interface DatasetFlags extends AgentFlags {
+  dataset: string;
+  splits?: string;
+  limit?: string;
+  concurrency: string;
+  output?: string;
+  passAt: string;
+  retry?: boolean;
+  nonRecursive?: boolean;
+  subset?: string;
+  revision: string;
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+export function addAgentOptions(cmd: Command): Command {
+  return cmd
+    .option('-i, --image <image>', 'agent image', DEFAULT_IMAGE)
+    .addOption(new Option('--agent <name>', 'who plays: oracle (replays the answer), default (LLM agent), scripted (--script)').choices(AGENT_NAMES))
+    .option('--script <file>', 'JSON command list for --agent scripted')
+    .option('--runtime <cli>', 'container CLI of the reference runner (podman|docker); recorded in run_config.json', 'podman')
+    .option('--adapter-port <port>', 'adapter port inside the container (host networking)', String(RUN_DEFAULTS.adapterPort))
+    .option('--timeout <seconds>', 'scenario timeout (raised to duration + 60 s when the scenario declares one)', String(RUN_DEFAULTS.timeout))
+    .option('--health-timeout <seconds>', 'wait this long for the agent to be ready', String(RUN_DEFAULTS.healthTimeout))
+    .option('--activity-timeout <seconds>', 'stop a run with no progress for this long', String(RUN_DEFAULTS.activityTimeout))
+    .option('--provider <name>', 'agent LLM provider (anthropic, openai, google, gemini, openai-compat, openrouter)')
+    .option('--model <id>', 'agent model id')
+    .option('--api-key <key>', 'agent API key (prefer --api-key-env: argv is visible to other users)')
+    .option('--api-key-env <VAR>', 'name of the variable holding the agent API key')
+    .option('--base-url <url>', 'agent base URL (127.0.0.1/localhost is rewritten to the host gateway in bridge mode)')
+    .addOption(new Option('--thinking <level>', 'reasoning effort').choices(THINKING_LEVELS).default('low'))
+    .option('--judge-model <id>', 'judge model (default $GAIA2_JUDGE_MODEL; none = hard checks only)')
+    .option('--judge-provider <name>', 'judge provider (default $GAIA2_JUDGE_PROVIDER)')
+    .option('--judge-base-url <url>', 'judge base URL (default $GAIA2_JUDGE_BASE_URL)')
+    .option('--judge-api-key <key>', 'judge API key (prefer --judge-api-key-env)')
+    .option('--judge-api-key-env <VAR>', 'name of the variable holding the judge API key')
+    .option('--volume <spec>', 'recorded for compatibility; the engine API copies files instead of bind mounts', collect)
+    .option('--output-dir <dir>', 'artifact root (result.json, events, traces, reports)')
+    .option('--log-level <level>', 'log level', 'INFO')
+    .addOption(new Option('--notification-mode <mode>', 'how environment notifications reach the agent').choices(NOTIFICATION_MODES).default('message'))
+    .option('--time-speed <factor>', 'simulated clock speed factor (> 0)')
+    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'));
+}
+
+export function addDatasetOptions(cmd: Command): Command {
+  return addAgentOptions(cmd)
+    .requiredOption('-d, --dataset <path|org/name>', 'scenario dir, .jsonl, single JSON, or Hugging Face dataset id')
+    .option('--splits <list>', 'comma-separated splits (execution,search,ambiguity,adaptability,time or all)')
+    .option('--revision <rev>', 'Hugging Face revision (branch, tag or commit)', 'main')
+    .option('--limit <n>', 'run only the first N scenarios (after --subset)')
+    .option('-j, --concurrency <n>', 'containers in parallel', '1')
+    .option('-o, --output <file>', 'extra copy of results.jsonl (always written to <output-dir>/results.jsonl)')
+    .option('--pass-at <n>', 'independent runs per scenario (run_1 … run_N)', '1')
+    .option('--retry', 'rerun only runs without a judged result (infrastructure errors, missing)')
+    .option('--non-recursive', 'only the top level of a dataset directory')
+    .option('--subset <manifest>', 'subset manifest JSON ({"splits": {"<split>": [ids]}})');
+}
+
+function int(v: string | undefined, flag: string, min = 1): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^-?\d+$/.test(v.trim())) throw new ConfigError(`${flag} must be an integer (got ${JSON.stringify(v)})`);
+  const n = Number(v);
+  checkMin(n, min, flag);
+  return n;
+}
+
+function existing(p: string, flag: string): string {
+  const abs = resolve(p);
+  if (!existsSync(abs)) throw new ConfigError(`${flag} does not exist: ${abs}`);
+  return abs;
+}
+
+function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> {
+  const apiKey = resolveSecret({ value: f.apiKey, envName: f.apiKeyEnv }, { value: '--api-key', env: '--api-key-env', table: 'the command line' }, env);
+  const agent = resolveAgent(
+    { name: f.agent, image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, volumes: f.volume, script: f.script ? existing(f.script, '--script') : null },
+    { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script' },
+  );
+  const judgeKey = resolveSecret(
+    { value: f.judgeApiKey ?? (env.GAIA2_JUDGE_API_KEY?.trim() || undefined), envName: f.judgeApiKey ? undefined : f.judgeApiKeyEnv },
+    { value: '--judge-api-key', env: '--judge-api-key-env', table: 'the command line' },
+    env,
+  );
+  const judge = resolveJudge(
+    {
+      provider: f.judgeProvider?.trim() || env.GAIA2_JUDGE_PROVIDER?.trim() || undefined,
+      model: f.judgeModel?.trim() || env.GAIA2_JUDGE_MODEL?.trim() || undefined,
+      baseUrl: f.judgeBaseUrl?.trim() || env.GAIA2_JUDGE_BASE_URL?.trim() || undefined,
+      apiKey: judgeKey,
+    },
+    { provider: '--judge-provider / GAIA2_JUDGE_PROVIDER', model: '--judge-model / GAIA2_JUDGE_MODEL' },
+  );
+  const timeSpeed = f.timeSpeed === undefined ? null : Number(f.timeSpeed);
+  if (timeSpeed !== null) checkMin(timeSpeed, 0, '--time-speed', true);
+  return {
+    configPath: null,
+    agent,
+    judge,
+    run: {
+      ...RUN_DEFAULTS,
+      timeout: int(f.timeout, '--timeout')!,
+      healthTimeout: int(f.healthTimeout, '--health-timeout')!,
+      activityTimeout: int(f.activityTimeout, '--activity-timeout')!,
+      adapterPort: int(f.adapterPort, '--adapter-port')!,
+      outputDir: f.outputDir ? resolve(f.outputDir) : null,
+      logLevel: f.logLevel,
+      notificationMode: f.notificationMode,
+      timeSpeed,
+      network: f.network,
+    },
+  };
+}
+
+export function planFromRunFlags(f: AgentFlags & { scenario: string }, env: Record<string, string | undefined>): RunPlan {
+  const target: Target = { kind: 'scenario', scenario: existing(f.scenario, '--scenario') };
+  return { command: 'run', target, ...commonPlan(f, env) };
+}
+
+export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string | undefined>): RunPlan {
+  const common = commonPlan(f, env);
+  const splits = f.splits === undefined ? null : normaliseSplits(f.splits.split(','), '--splits');
+  const limit = int(f.limit, '--limit') ?? null;
+  const subset = f.subset ? existing(f.subset, '--subset') : null;
+  let target: Target;
+  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit };
+  else target = { kind: 'local', path: existing(f.dataset, '--dataset'), recursive: !f.nonRecursive, splits, subset, limit };
+  const run = {
+    ...common.run,
+    concurrency: int(f.concurrency, '--concurrency')!,
+    passAt: int(f.passAt, '--pass-at')!,
+    retry: Boolean(f.retry),
+    output: f.output ? resolve(f.output) : null,
+  };
+  if (run.passAt > 1 && !run.outputDir) throw new ConfigError('--pass-at > 1 requires --output-dir');
+  return { command: 'run-dataset', target, ...common, run };
+}

@@ -1,0 +1,198 @@
+// Runs a plan's scenarios: (scenario, run k) tasks in one bounded queue, retry selection,
+// crash-safe outputs, Ctrl-C handling (abort → running containers stop, nothing new
+// starts, the directory stays resumable with --retry), and the final report.
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import { ConfigError } from '../config/errors.js';
+import type { RunPlan } from '../config/plan.js';
+import type { ResolvedDataset } from '../dataset/index.js';
+import { LABELS, type ContainerEngine } from '../engine/index.js';
+import { buildBaseEnv } from '../env/container-env.js';
+import { writeJsonAtomic } from '../fsutil/atomic.js';
+import type { Progress } from '../progress/index.js';
+import { buildReport, classify, loadRunRecords, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
+import type { ScenarioRunOptions } from '../run/index.js';
+import { redact } from '../secrets/redact.js';
+import { runPool } from './pool.js';
+import { allocatePort } from './ports.js';
+import { ResultsBook } from './results-file.js';
+import { previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
+import { buildTasks, selectForRetry, type Task } from './tasks.js';
+
+export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
+
+export interface ExecuteDeps {
+  engine: ContainerEngine;
+  runScenario: RunScenarioFn;
+  progress: Progress;
+  hostEnv?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  /** Status poll interval passed to each run (tests use small values). */
+  pollIntervalMs?: number;
+}
+
+export interface ExecuteOutcome {
+  runId: string;
+  results: ScenarioResult[];
+  report: Report;
+  reportText: string;
+  /** Tasks run by this invocation / skipped because already judged. */
+  ran: number;
+  kept: number;
+  interrupted: boolean;
+}
+
+export function newRunId(): string {
+  return `g2-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Moves a previous attempt's artifacts aside so a rerun starts clean (spec §10.21). */
+function archiveAttempt(dir: string): void {
+  if (!existsSync(dir)) return;
+  const dest = join(dirname(dir), '.attempts', basename(dir), new Date().toISOString().replace(/[:.]/g, '-'));
+  mkdirSync(dirname(dest), { recursive: true });
+  renameSync(dir, dest);
+}
+
+function crashResult(t: Task, e: unknown, plan: RunPlan): ScenarioResult {
+  return {
+    scenario_id: t.entry.id,
+    success: null,
+    status: 'error',
+    error_kind: 'internal_error',
+    error: redact(e instanceof Error ? e.message : String(e)),
+    scenario_file: t.entry.file,
+    ...(t.entry.split ? { split: t.entry.split } : {}),
+    ...(t.runIndex ? { run_index: t.runIndex } : {}),
+    image: plan.agent.image,
+    agent: plan.agent.name,
+  };
+}
+
+export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps): Promise<ExecuteOutcome> {
+  const hostEnv = deps.hostEnv ?? process.env;
+  const out = plan.run.outputDir;
+  const passAt = plan.run.passAt;
+  if (plan.run.retry && (!out || !existsSync(out) || !statSync(out).isDirectory()))
+    throw new ConfigError('--retry requires --output-dir pointing to an existing run');
+  if (passAt > 1 && !out) throw new ConfigError('--pass-at > 1 requires --output-dir');
+  const log = (l: string) => deps.progress.log(l);
+  const base = buildBaseEnv(plan, hostEnv);
+  for (const n of base.notices) log(n);
+
+  const runId = newRunId();
+  const all = buildTasks(ds.entries, passAt, out);
+  let tasks = all;
+  let kept = 0;
+  if (plan.run.retry) {
+    const sel = selectForRetry(all);
+    tasks = sel.rerun;
+    kept = sel.passed + sel.failed;
+    log(`Retry: ${tasks.length} run(s) to redo (${sel.passed} passed, ${sel.failed} failed kept)`);
+    for (const old of previousRunIds(out!, passAt)) await removeLabelled(deps.engine, old, log);
+  }
+
+  const book = new ResultsBook(out, passAt, plan.run.output && plan.run.output !== (out && join(out, 'results.jsonl')) ? plan.run.output : null);
+  if (out) {
+    // Seed with what is already on disk so results.jsonl is the merged set after a retry.
+    for (const r of loadRunRecords(out)) book.set(keyOf(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
+    const now = new Date();
+    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now };
+    if (passAt > 1) {
+      for (let k = 1; k <= passAt; k++) {
+        const d = join(out, `run_${k}`);
+        await writeRunConfig(d, runConfigRecord(plan, ds, { ...extras, runNumber: k }, readRunConfig(d), hostEnv));
+      }
+    } else await writeRunConfig(out, runConfigRecord(plan, ds, extras, readRunConfig(out), hostEnv));
+  }
+
+  const reservedPorts = new Set<number>();
+  const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
+  deps.progress.start(tasks.length);
+  let ran = 0;
+  await runPool(
+    tasks,
+    plan.run.concurrency,
+    async (t) => {
+      if (t.dir && plan.run.retry) archiveAttempt(t.dir);
+      let result: ScenarioResult;
+      try {
+        const port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;
+        result = await deps.runScenario({
+          engine: deps.engine,
+          image: plan.agent.image,
+          scenarioFile: t.entry.file,
+          outputDir: t.dir,
+          env: { ...base.env },
+          agent: plan.agent.name,
+          network: plan.run.network,
+          timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: plan.run.activityTimeout },
+          labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
+          ...(t.runIndex ? { runIndex: t.runIndex } : {}),
+          ...(t.entry.split ? { split: t.entry.split } : {}),
+          ...(port ? { adapterPort: port } : {}),
+          ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
+          ...(deps.signal ? { signal: deps.signal } : {}),
+          log,
+        });
+        if (port) reservedPorts.delete(port);
+        if (!result.judge_mode && classify(result) !== 'error') {
+          result = { ...result, judge_mode: plan.judge ? 'llm' : 'hard-only' };
+          if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
+        }
+      } catch (e) {
+        result = crashResult(t, e, plan);
+        log(`${t.label} crashed: ${result.error}`);
+        if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
+      }
+      ran++;
+      book.set(keyOf(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
+      await book.flush();
+      deps.progress.done(t.label, classify(result), typeof result.error_kind === 'string' ? result.error_kind : undefined);
+    },
+    deps.signal,
+  );
+  deps.progress.stop();
+  const interrupted = Boolean(deps.signal?.aborted);
+  if (interrupted) {
+    log(`Interrupted: ${tasks.length - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
+    await removeLabelled(deps.engine, runId, log);
+  }
+  await book.flush();
+
+  let records: RunRecord[];
+  if (out) records = loadRunRecords(out, log);
+  else
+    records = book.all().map((r, i) => ({
+      path: `#${i}`,
+      key: join(ds.entries.find((e) => e.file === r.scenario_file)?.relDir ?? '', r.scenario_id),
+      runIndex: typeof r.run_index === 'number' ? r.run_index : 1,
+      split: typeof r.split === 'string' ? r.split : null,
+      status: classify(r),
+      result: r,
+    }));
+  const report = buildReport(records, out ?? '(not saved: no output dir)', passAt);
+  const reportText = out ? await saveReport(out, report) : redact(renderText(report));
+  return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
+}
+
+function keyOf(runIndex: number | null, key: string): string {
+  return runIndex ? `run_${String(runIndex).padStart(4, '0')}/${key}` : key;
+}
+
+/** Removes containers that carry a run id (leftovers of a killed runner, or Ctrl-C). */
+export async function removeLabelled(engine: ContainerEngine, runId: string, log: (l: string) => void): Promise<number> {
+  let n = 0;
+  try {
+    for (const c of await engine.listByLabels({ [LABELS.runId]: runId })) {
+      await engine.remove(c.id).catch(() => {});
+      n++;
+    }
+  } catch (e) {
+    log(`could not list containers of run ${runId}: ${(e as Error).message}`);
+  }
+  if (n) log(`Removed ${n} container(s) of run ${runId}`);
+  return n;
+}

@@ -1,0 +1,88 @@
+// run_config.json (spec §7.6, key order kept) with our additions: run_id (container labels),
+// agent, network, judge_mode, pass_at, activity_timeout, schema_version. A retry keeps the
+// first started_at and adds resumed_at; num_scenarios is always the full selection.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunPlan } from '../config/plan.js';
+import type { ResolvedDataset } from '../dataset/index.js';
+import { writeJsonAtomic } from '../fsutil/atomic.js';
+import { redactValue } from '../secrets/redact.js';
+
+export function readRunConfig(dir: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(readFileSync(join(dir, 'run_config.json'), 'utf8'));
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface RunConfigExtras {
+  runId: string;
+  numScenarios: number;
+  retryCount: number | null;
+  runNumber?: number;
+  now: Date;
+}
+
+export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: RunConfigExtras, previous: Record<string, unknown> | null, env: Record<string, string | undefined>): Record<string, unknown> {
+  const t = plan.target;
+  const rec: Record<string, unknown> = {
+    schema_version: 1,
+    command: plan.command,
+    run_id: x.runId,
+    started_at: typeof previous?.started_at === 'string' && x.retryCount !== null ? previous.started_at : x.now.toISOString(),
+    ...(x.retryCount !== null ? { resumed_at: x.now.toISOString() } : {}),
+    user: env.USER ?? '',
+    image: plan.agent.image,
+    runtime: plan.agent.runtime,
+    agent: plan.agent.name,
+    provider: plan.agent.provider,
+    model: plan.agent.model,
+    base_url: plan.agent.baseUrl,
+    judge_model: plan.judge?.model ?? null,
+    judge_provider: plan.judge?.provider ?? null,
+    judge_base_url: plan.judge?.baseUrl ?? null,
+    judge_mode: plan.judge ? 'llm' : 'hard-only',
+    timeout: plan.run.timeout,
+    health_timeout: plan.run.healthTimeout,
+    activity_timeout: plan.run.activityTimeout,
+    network: plan.run.network,
+    concurrency: plan.run.concurrency,
+    pass_at: plan.run.passAt,
+    limit: t.kind === 'scenario' ? null : t.limit,
+  };
+  if (plan.configPath) rec.config_path = plan.configPath;
+  if (t.kind === 'hf') {
+    rec.dataset = t.repo;
+    rec.revision = t.revision;
+    rec.dataset_cache_dir = ds?.cacheDir;
+  } else if (t.kind === 'local') rec.dataset = t.path;
+  else rec.scenario = t.scenario;
+  if (t.kind !== 'scenario') {
+    if (t.subset) rec.subset = t.subset;
+    if (ds?.splits) rec.splits = ds.splits;
+    rec.num_scenarios = x.numScenarios;
+    if (x.retryCount !== null) rec.retry_num_scenarios = x.retryCount;
+  }
+  if (x.runNumber !== undefined) {
+    rec.run_number = x.runNumber;
+    rec.total_runs = plan.run.passAt;
+  }
+  return redactValue(rec);
+}
+
+export async function writeRunConfig(dir: string, rec: Record<string, unknown>): Promise<void> {
+  await writeJsonAtomic(join(dir, 'run_config.json'), rec);
+}
+
+export function previousRunIds(dir: string, passAt: number): string[] {
+  const dirs = [dir, ...Array.from({ length: passAt }, (_, i) => join(dir, `run_${i + 1}`))];
+  const ids = new Set<string>();
+  for (const d of dirs) {
+    if (!existsSync(d)) continue;
+    const id = readRunConfig(d)?.run_id;
+    if (typeof id === 'string') ids.add(id);
+  }
+  return [...ids];
+}

@@ -1,0 +1,87 @@
+// What the run commands share: resolve the dataset, print the plan, connect to the engine,
+// check the image, wire Ctrl-C, execute, print the report, choose the exit code.
+// Exit codes: 0 every run judged (and, for `run`, passed); 1 `run` failed; 3 infrastructure
+// errors remain (rerun with --retry); 130 interrupted; 2 bad input (thrown ConfigError etc.).
+import type { RunPlan } from '../config/plan.js';
+import { formatSummary } from '../config/summary.js';
+import { resolveDataset, type ResolvedDataset } from '../dataset/index.js';
+import { connectEngine, EngineError, type ContainerEngine } from '../engine/index.js';
+import { createProgress, type Progress } from '../progress/index.js';
+import { runScenario } from '../run/index.js';
+import { redact } from '../secrets/redact.js';
+import { executePlan, type ExecuteOutcome, type RunScenarioFn } from './execute.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, errors: 3, interrupted: 130 } as const;
+
+export interface SessionIO {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env?: Record<string, string | undefined>;
+  /** Injected in tests; default: discovered engine and the real scenario run. */
+  engine?: ContainerEngine;
+  runScenario?: RunScenarioFn;
+  progress?: Progress;
+  signal?: AbortSignal;
+  pollIntervalMs?: number;
+}
+
+export async function prepareDataset(plan: RunPlan, io: SessionIO): Promise<ResolvedDataset> {
+  return resolveDataset(plan.target, { env: io.env ?? process.env, log: (l) => io.err(l + '\n') });
+}
+
+export function printSummary(plan: RunPlan, ds: ResolvedDataset | null, io: SessionIO): void {
+  io.out(formatSummary(plan, plan.target.kind === 'scenario' || !ds ? null : ds.entries.length).join('\n') + '\n');
+}
+
+/** Runs a prepared plan; returns the exit code and the outcome (null when nothing ran). */
+export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: SessionIO): Promise<{ code: number; outcome: ExecuteOutcome | null }> {
+  if (ds.entries.length === 0) {
+    io.err('No scenarios to run (empty dataset, or nothing matched --subset/--splits).\n');
+    return { code: EXIT.ok, outcome: null };
+  }
+  const engine = io.engine ?? (await connectEngine({ env: (io.env ?? process.env) as NodeJS.ProcessEnv }));
+  const ac = new AbortController();
+  io.signal?.addEventListener('abort', () => ac.abort(), { once: true });
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      io.err('\nInterrupted: stopping this run’s containers (Ctrl-C again to exit at once)…\n');
+      ac.abort();
+    } else process.exit(EXIT.interrupted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    if (!(await engine.imageExists(plan.agent.image)))
+      throw new EngineError('image_missing', `image ${plan.agent.image} not found in the engine; build it with: gaia2-runner build-image --tag ${plan.agent.image}`);
+    const outcome = await executePlan(plan, ds, {
+      engine,
+      runScenario: io.runScenario ?? runScenario,
+      progress: io.progress ?? createProgress(),
+      hostEnv: io.env ?? process.env,
+      signal: ac.signal,
+      ...(io.pollIntervalMs ? { pollIntervalMs: io.pollIntervalMs } : {}),
+    });
+    return { code: exitCodeOf(plan, outcome), outcome };
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (!io.engine) await engine.close();
+  }
+}
+
+function exitCodeOf(plan: RunPlan, o: ExecuteOutcome): number {
+  if (o.interrupted) return EXIT.interrupted;
+  const g = o.report.overall;
+  if (g.errors > 0) return EXIT.errors;
+  if (plan.command === 'run' || (plan.command === 'run-config' && plan.target.kind === 'scenario')) return g.failed > 0 ? EXIT.failed : EXIT.ok;
+  return EXIT.ok;
+}
+
+export function printOutcome(plan: RunPlan, o: ExecuteOutcome, io: SessionIO): void {
+  if (plan.target.kind === 'scenario' && o.results[0]) io.out(redact(JSON.stringify(o.results[0], null, 2)) + '\n');
+  io.out(o.reportText);
+  if (plan.run.outputDir) io.out(`Results: ${plan.run.outputDir}/results.jsonl, report: ${plan.run.outputDir}/report.md\n`);
+  if (o.report.overall.errors > 0 && plan.run.outputDir) io.out(`Some runs ended in infrastructure errors; rerun only those with --retry.\n`);
+}

@@ -1,0 +1,131 @@
+// Aggregates run records into the report: per split and overall, macro and micro.
+import type { RunRecord } from './collect.js';
+import { mean, median, passAtK, passHatK, standardError } from './metrics.js';
+
+export interface GroupStats {
+  scenarios: number;
+  runs: number;
+  judged: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  errors_by_kind: Record<string, number>;
+  /** passed / judged over all runs of the group; null when nothing was judged. */
+  success_rate: number | null;
+  /** STD of the per-run-index success rates / √(number of run indices). */
+  success_rate_se: number | null;
+  per_run: Array<{ run: number; judged: number; passed: number; success_rate: number | null }>;
+  /** k → mean over scenarios with ≥ k judged runs; `scenarios_counted` says how many. */
+  pass_at_k: Record<string, { value: number | null; scenarios_counted: number }>;
+  pass_hat_k: Record<string, { value: number | null; scenarios_counted: number }>;
+  duration_seconds: { total: number; mean: number | null; median: number | null; known: number };
+  tokens: { input: number; output: number; known_runs: number };
+  cost_usd: number | null;
+}
+
+export interface Report {
+  schema_version: 1;
+  generated_at: string;
+  output_dir: string;
+  num_runs: number;
+  judge_mode: 'llm' | 'hard-only' | 'mixed' | 'unknown';
+  overall: GroupStats;
+  splits: Record<string, GroupStats>;
+  /** Mean over splits of their success rate / pass@k / pass^k. */
+  macro: { success_rate: number | null; pass_at_k: Record<string, number | null>; pass_hat_k: Record<string, number | null> };
+}
+
+export function groupStats(records: readonly RunRecord[], numRuns: number): GroupStats {
+  const byScenario = new Map<string, { n: number; c: number }>();
+  const errors_by_kind: Record<string, number> = {};
+  let passed = 0, failed = 0, errors = 0;
+  const durations: number[] = [];
+  const tokens = { input: 0, output: 0, known_runs: 0 };
+  let cost: number | null = null;
+  for (const r of records) {
+    const s = byScenario.get(r.key) ?? { n: 0, c: 0 };
+    byScenario.set(r.key, s);
+    if (r.status === 'error') {
+      errors++;
+      const kind = String(r.result.error_kind ?? 'unknown');
+      errors_by_kind[kind] = (errors_by_kind[kind] ?? 0) + 1;
+    } else {
+      s.n++;
+      if (r.status === 'pass') {
+        s.c++;
+        passed++;
+      } else failed++;
+    }
+    if (typeof r.result.duration_seconds === 'number') durations.push(r.result.duration_seconds);
+    const u = r.result.usage;
+    if (u && typeof u.input_tokens === 'number') {
+      tokens.input += u.input_tokens;
+      tokens.output += u.output_tokens ?? 0;
+      tokens.known_runs++;
+      if (typeof u.cost_usd === 'number') cost = (cost ?? 0) + u.cost_usd;
+    }
+  }
+  const per_run = [];
+  for (let k = 1; k <= numRuns; k++) {
+    const rs = records.filter((r) => r.runIndex === k && r.status !== 'error');
+    const p = rs.filter((r) => r.status === 'pass').length;
+    per_run.push({ run: k, judged: rs.length, passed: p, success_rate: rs.length ? p / rs.length : null });
+  }
+  const rates = per_run.map((r) => r.success_rate).filter((x): x is number => x !== null);
+  const judged = passed + failed;
+  const pass_at_k: GroupStats['pass_at_k'] = {};
+  const pass_hat_k: GroupStats['pass_hat_k'] = {};
+  for (let k = 1; k <= numRuns; k++) {
+    const at = [...byScenario.values()].map((s) => passAtK(s.n, s.c, k)).filter((x): x is number => x !== null);
+    const hat = [...byScenario.values()].map((s) => passHatK(s.n, s.c, k)).filter((x): x is number => x !== null);
+    pass_at_k[k] = { value: mean(at), scenarios_counted: at.length };
+    pass_hat_k[k] = { value: mean(hat), scenarios_counted: hat.length };
+  }
+  return {
+    scenarios: byScenario.size,
+    runs: records.length,
+    judged,
+    passed,
+    failed,
+    errors,
+    errors_by_kind,
+    success_rate: judged ? passed / judged : null,
+    success_rate_se: rates.length ? standardError(rates) : null,
+    per_run,
+    pass_at_k,
+    pass_hat_k,
+    duration_seconds: { total: durations.reduce((a, b) => a + b, 0), mean: mean(durations), median: median(durations), known: durations.length },
+    tokens,
+    cost_usd: cost,
+  };
+}
+
+const SPLIT_ORDER = ['execution', 'search', 'ambiguity', 'adaptability', 'time'];
+export function orderSplits(names: Iterable<string>): string[] {
+  const known = SPLIT_ORDER.filter((s) => [...names].includes(s));
+  return [...known, ...[...names].filter((s) => !SPLIT_ORDER.includes(s)).sort()];
+}
+
+export function buildReport(records: readonly RunRecord[], outputDir: string, numRunsHint = 1): Report {
+  const numRuns = Math.max(numRunsHint, ...records.map((r) => r.runIndex), 1);
+  const splitNames = orderSplits(new Set(records.map((r) => r.split).filter((s): s is string => !!s)));
+  const splits: Record<string, GroupStats> = {};
+  for (const s of splitNames) splits[s] = groupStats(records.filter((r) => r.split === s), numRuns);
+  const macroOf = (f: (g: GroupStats) => number | null) => mean(Object.values(splits).map(f).filter((x): x is number => x !== null));
+  const modes = new Set(records.map((r) => r.result.judge_mode).filter(Boolean));
+  const macro: Report['macro'] = { success_rate: macroOf((g) => g.success_rate), pass_at_k: {}, pass_hat_k: {} };
+  for (let k = 1; k <= numRuns; k++) {
+    macro.pass_at_k[k] = macroOf((g) => g.pass_at_k[k]!.value);
+    macro.pass_hat_k[k] = macroOf((g) => g.pass_hat_k[k]!.value);
+  }
+  return {
+    schema_version: 1,
+    generated_at: new Date().toISOString(),
+    output_dir: outputDir,
+    num_runs: numRuns,
+    judge_mode: modes.size === 0 ? 'unknown' : modes.size > 1 ? 'mixed' : ([...modes][0] as 'llm' | 'hard-only'),
+    overall: groupStats(records, numRuns),
+    splits,
+    macro,
+  };
+}
