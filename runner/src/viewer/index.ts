@@ -1,0 +1,34 @@
+// Static trace viewer: per-run index, pass@N dashboard, one trace.html per scenario run.
+// Public API for the runner (buildViewer) and for `serve` (buildViewerDetailed).
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildExperiment, type BuildOutcome } from './build/experiment.js';
+import { runDirsOf } from './build/fs-util.js';
+import { buildRun } from './build/run.js';
+
+export { buildComparison } from './build/compare-page.js';
+export { parseTraceJsonl } from './trace/index.js';
+export type { CanonicalCall, ParsedTrace } from './trace/index.js';
+
+export interface ViewerOptions {
+  /** Rebuild only scenario pages whose artifacts changed (default true). */
+  incremental?: boolean;
+}
+
+export const isPassAtNRoot = (dir: string): boolean => runDirsOf(dir).length > 0;
+
+/** Pages written and the absolute paths of those whose content changed. */
+export function buildViewerDetailed(outputDir: string, opts: ViewerOptions = {}): BuildOutcome {
+  const dir = resolve(outputDir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`viewer: ${dir} is not a directory`);
+  const incremental = opts.incremental !== false;
+  if (isPassAtNRoot(dir)) return buildExperiment(dir, incremental);
+  const r = buildRun(dir, { incremental });
+  return { pages: r.pages, written: r.written };
+}
+
+/** Works on a pass@1 run dir or a pass@N root (run_1 … run_N). */
+export async function buildViewer(outputDir: string, opts: ViewerOptions = {}): Promise<{ pages: number; rebuilt: number }> {
+  const r = buildViewerDetailed(outputDir, opts);
+  return { pages: r.pages, rebuilt: r.written.length };
+}

@@ -1,0 +1,137 @@
+// Canonical LLM calls → conversation items. Each request repeats (most of) the history, so
+// only the messages that are new since the previous call are drawn. "New" is decided by
+// comparing message contents, not counts, so compaction, retries and Responses-API chains
+// (previous_response_id) do not hide or duplicate messages. Tool calls pair with their
+// results by id (by name and order when a provider sends no ids).
+import type { Block, CanonicalCall, Message } from '../trace/index.js';
+import { totalInput } from '../trace/index.js';
+import type { TimelineItem, ViewBlock } from './types.js';
+
+export const MAX_TEXT = 100_000;
+
+export const cap = (s: string, n = MAX_TEXT): string =>
+  s.length <= n ? s : `${s.slice(0, n)}\n[… ${s.length - n} more characters in the raw file]`;
+
+type ToolItem = Extract<TimelineItem, { k: 'tool' }>;
+
+function blockKey(b: Block): string {
+  switch (b.type) {
+    case 'text':
+      return `t:${b.text}`;
+    case 'tool_use':
+      return `u:${b.id || `${b.name}:${JSON.stringify(b.input)}`}`;
+    case 'tool_result':
+      return `r:${b.id}:${b.content}`;
+    case 'raw':
+      return `x:${b.rawType}`;
+    default:
+      return ''; // thinking is often stripped from echoed history
+  }
+}
+
+const messageKey = (m: Message): string => `${m.role}\u0000${m.blocks.map(blockKey).join('\u0001')}`;
+
+export interface CallGroup {
+  /** Epoch ms of the call (NaN when the row has no timestamp). */
+  time: number;
+  items: TimelineItem[];
+}
+
+export function conversationGroups(calls: CanonicalCall[]): CallGroup[] {
+  const groups: CallGroup[] = [];
+  const openTools: ToolItem[] = [];
+  const toolsById = new Map<string, ToolItem>();
+  let prevKeys: string[] = [];
+  let prevRequestLen = 0;
+
+  const placeBlocks = (role: string, blocks: Block[], seq: number, out: TimelineItem[]): void => {
+    let pending: ViewBlock[] = [];
+    const flush = (): void => {
+      if (pending.length) out.push({ k: 'msg', role, blocks: pending, seq });
+      pending = [];
+    };
+    for (const b of blocks) {
+      if (b.type === 'tool_use') {
+        flush();
+        const item: ToolItem = { k: 'tool', id: b.id, name: b.name, input: b.input, result: null, isError: false, seq };
+        out.push(item);
+        openTools.push(item);
+        if (b.id) toolsById.set(b.id, item);
+      } else if (b.type === 'tool_result') {
+        const target = (b.id && toolsById.get(b.id)) || openTools.find((t) => t.result === null && (!b.name || t.name === b.name));
+        if (target && target.result === null) {
+          target.result = cap(b.content);
+          target.isError = b.isError === true;
+          openTools.splice(openTools.indexOf(target), 1);
+        } else {
+          flush();
+          out.push({ k: 'tool', id: b.id, name: b.name ?? '(result)', input: null, result: cap(b.content), isError: b.isError === true, seq });
+        }
+      } else if (b.type === 'raw') {
+        pending.push({ type: 'raw', rawType: b.rawType });
+      } else {
+        pending.push({ type: b.type, text: cap(b.text) });
+      }
+    }
+    flush();
+  };
+
+  for (const call of calls) {
+    const items: TimelineItem[] = [];
+    const u = call.usage;
+    items.push({
+      k: 'call',
+      seq: call.seq,
+      t: call.timestamp ?? '',
+      model: call.model,
+      latencyMs: call.latencyMs,
+      usage: u,
+      costUsd: call.costUsd,
+      status: call.status,
+      stop: call.stopReason,
+      error: call.error ? `${call.error.title}${call.error.title && call.error.detail ? ': ' : ''}${cap(call.error.detail, 2000)}` : '',
+      unparsed: call.unparsed ?? '',
+      retried: call.retried,
+    });
+    const keys = call.requestMessages.map(messageKey);
+    let common = 0;
+    while (common < keys.length && common < prevKeys.length && keys[common] === prevKeys[common]) common++;
+    if (prevKeys.length && common < prevRequestLen && common < keys.length) {
+      items.push({ k: 'context', seq: call.seq, note: `This request does not repeat ${prevKeys.length - common} earlier message(s): the context was compacted, truncated, or chained by id.` });
+    }
+    for (let i = common; i < keys.length; i++) {
+      const m = call.requestMessages[i]!;
+      // The previous response echoed back in its original position is already drawn.
+      if (common === prevRequestLen && i === common && m.role === 'assistant' && prevKeys.length > 0) continue;
+      placeBlocks(m.role, m.blocks, call.seq, items);
+    }
+    if (!call.retried) placeBlocks('assistant', call.response.blocks, call.seq, items);
+    prevKeys = [...keys, messageKey(call.response)];
+    prevRequestLen = keys.length;
+    groups.push({ time: call.timestamp ? Date.parse(call.timestamp) : Number.NaN, items });
+  }
+  return groups;
+}
+
+export function callTotals(calls: CanonicalCall[]): { llmCalls: number; tokensIn: number; tokensOut: number; latencyMs: number; costUsd: number | null; model: string } {
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let latencyMs = 0;
+  let cost = 0;
+  let costKnown = calls.length > 0;
+  for (const c of calls) {
+    tokensIn += totalInput(c.usage);
+    tokensOut += c.usage.output;
+    latencyMs += c.latencyMs;
+    if (c.costUsd === null) costKnown = false;
+    else cost += c.costUsd;
+  }
+  return {
+    llmCalls: calls.filter((c) => !c.retried).length,
+    tokensIn,
+    tokensOut,
+    latencyMs,
+    costUsd: costKnown ? cost : null,
+    model: calls.find((c) => c.model)?.model ?? '',
+  };
+}

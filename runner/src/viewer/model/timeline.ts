@@ -1,0 +1,71 @@
+// The trace page's timeline: conversation groups, events.jsonl lines (notifications, user
+// messages, replies, app actions) and the judge's verdicts, in time order.
+import { isEnvLine, isReplyLine, isUserLine, AUI_APP, SEND_MESSAGE_TO_AGENT, type EventLine } from '../../../../agent-image/src/contract/index.js';
+import { cap, type CallGroup } from './conversation.js';
+import type { TimelineItem } from './types.js';
+
+type EventItem = Extract<TimelineItem, { k: 'event' }>;
+type Verdict = Extract<TimelineItem, { k: 'verdict' }>;
+
+function eventKind(e: EventLine): EventItem['kind'] {
+  if (isEnvLine(e)) return 'env';
+  if (isUserLine(e) || (e.app === AUI_APP && e.fn === SEND_MESSAGE_TO_AGENT)) return 'user';
+  if (isReplyLine(e)) return 'reply';
+  return 'action';
+}
+
+const capJson = (v: unknown): unknown => {
+  const s = typeof v === 'string' ? v : JSON.stringify(v ?? null);
+  return s.length > 20_000 ? cap(s, 20_000) : v;
+};
+
+export function eventItems(events: EventLine[]): EventItem[] {
+  return events.map((e) => ({
+    k: 'event',
+    kind: eventKind(e),
+    t: typeof e.t === 'number' ? e.t : Number.NaN,
+    simT: typeof e.sim_t === 'string' ? e.sim_t : '',
+    app: String(e.app ?? ''),
+    fn: String(e.fn ?? ''),
+    args: capJson(e.args),
+    ret: capJson(e.ret),
+    write: e.w === true,
+    eventId: typeof e.event_id === 'string' ? e.event_id : '',
+  }));
+}
+
+/**
+ * Events go before the first call group that started after them; groups without a
+ * timestamp take the previous group's time so order is kept.
+ */
+export function mergeTimeline(task: string, taskSimT: string, groups: CallGroup[], events: EventItem[], verdicts: Verdict[]): TimelineItem[] {
+  const out: TimelineItem[] = [];
+  if (task) out.push({ k: 'task', text: cap(task), simT: taskSimT });
+  let ei = 0;
+  let lastTime = Number.NEGATIVE_INFINITY;
+  for (const g of groups) {
+    const time = Number.isNaN(g.time) ? lastTime : g.time;
+    lastTime = time;
+    while (ei < events.length && events[ei]!.t * 1000 <= time) out.push(events[ei++]!);
+    out.push(...g.items);
+  }
+  while (ei < events.length) out.push(events[ei++]!);
+  return placeVerdicts(out, verdicts);
+}
+
+/** Verdict k goes right after the agent's k-th reply (the turn boundary), else at the end. */
+function placeVerdicts(items: TimelineItem[], verdicts: Verdict[]): TimelineItem[] {
+  if (!verdicts.length) return items;
+  const out: TimelineItem[] = [];
+  const pending = [...verdicts];
+  let replies = 0;
+  for (const item of items) {
+    out.push(item);
+    if (item.k === 'event' && item.kind === 'reply') {
+      while (pending.length && pending[0]!.turn <= replies) out.push(pending.shift()!);
+      replies++;
+    }
+  }
+  out.push(...pending);
+  return out;
+}

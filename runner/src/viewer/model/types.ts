@@ -1,0 +1,73 @@
+// The JSON the pages embed. The client renders it through text nodes only.
+import type { Usage } from '../trace/index.js';
+
+export type ViewStatus = 'pass' | 'fail' | 'error' | 'running';
+
+/** One row of a run index; also cached in the incremental manifest. */
+export interface IndexRow {
+  id: string;
+  href: string;
+  split: string;
+  status: ViewStatus;
+  errorKind: string;
+  model: string;
+  llmCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number | null;
+  durationS: number | null;
+  latencyMs: number;
+  toolCalls: number;
+  turn: string;
+  info: string;
+}
+
+export type ViewBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'raw'; rawType: string };
+
+export interface Comparison {
+  oracleId: string;
+  oracleTool: string;
+  matched: boolean;
+  reason: string;
+  oracleArgs: Record<string, unknown> | null;
+  agentTool: string;
+  agentArgs: Record<string, unknown> | null;
+  judgeOutput: string;
+}
+
+export type TimelineItem =
+  | { k: 'task'; text: string; simT: string }
+  | { k: 'call'; seq: number; t: string; model: string; latencyMs: number; usage: Usage; costUsd: number | null; status: number; stop: string; error: string; unparsed: string; retried: boolean }
+  | { k: 'msg'; role: string; blocks: ViewBlock[]; seq: number }
+  | { k: 'tool'; id: string; name: string; input: unknown; result: string | null; isError: boolean; seq: number }
+  | { k: 'context'; note: string; seq: number }
+  | { k: 'event'; kind: 'env' | 'user' | 'reply' | 'action'; t: number; simT: string; app: string; fn: string; args: unknown; ret: unknown; write: boolean; eventId: string }
+  | { k: 'verdict'; turn: number; success: boolean; reason: string; comparisons: Comparison[] };
+
+export interface TraceView {
+  page: 'trace';
+  id: string;
+  runName: string;
+  homeHref: string;
+  prevHref: string;
+  nextHref: string;
+  row: IndexRow;
+  result: {
+    failureReasons: string[];
+    error: string;
+    errorKind: string;
+    judgeMode: string;
+    timedOut: boolean;
+    agentResponse: string;
+    startedAt: string;
+    finishedAt: string;
+  };
+  daemon: { status: string; turn: number; nbTurns: number; simTime: string; reason: string } | null;
+  oracle: Array<{ id: string; type: string; tool: string; args: Record<string, unknown>; deps: string[] }>;
+  items: TimelineItem[];
+  badLines: Array<{ line: number; text: string }>;
+  rawFiles: Array<{ name: string; size: number }>;
+}
