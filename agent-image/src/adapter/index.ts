@@ -1,0 +1,5 @@
+// Adapter HTTP server: createAdapterServer({backend, token}), listen(server, port),
+// daemonBackend(world) and fileBackend(statusFile) (status-only, after a daemon crash).
+export { createAdapterServer, listen, type AdapterBackend, type AdapterOptions } from './server.js';
+export { MessageBuffer } from './message-buffer.js';
+export { daemonBackend, fileBackend } from './backends.js';

@@ -1,0 +1,108 @@
+// The adapter HTTP contract (spec/container.md §2.2, DESIGN.md §2) on 0.0.0.0:$GAIA2_ADAPTER_PORT.
+// It answers from the first moment (connected:false until the agent is ready, W5), and
+// mutating routes require "Authorization: Bearer <GAIA2_ADAPTER_TOKEN>" when a token is set.
+import http from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { MUTATING_ROUTES, ROUTES } from '../contract/routes.js';
+import type { DaemonStatus } from '../contract/status.js';
+import { MessageBuffer } from './message-buffer.js';
+import { readBody } from '../world/http-body.js';
+
+export interface AdapterBackend {
+  status(): DaemonStatus | null;
+  connected(): boolean;
+  /** Extra /health fields (agent name, …). */
+  info(): Record<string, unknown>;
+  /** Delivers a message to the agent; returns the run id, or null when it cannot. */
+  post(text: string, kind: 'user' | 'notification'): string | null;
+}
+
+export interface AdapterOptions {
+  backend: AdapterBackend;
+  token?: string | null;
+  buffer?: MessageBuffer;
+}
+
+const MAX_BODY = 1 << 20;
+
+function json(res: http.ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });
+  res.end(text);
+}
+
+function authorized(req: http.IncomingMessage, token: string): boolean {
+  const h = req.headers.authorization ?? '';
+  const m = /^Bearer\s+(.+)$/i.exec(h);
+  if (!m) return false;
+  const a = Buffer.from(m[1]!.trim());
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function createAdapterServer(opts: AdapterOptions): { server: http.Server; buffer: MessageBuffer } {
+  const buffer = opts.buffer ?? new MessageBuffer();
+  const { backend } = opts;
+  const token = opts.token || null;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://adapter');
+    const path = url.pathname;
+    if (req.method === 'GET' && path === ROUTES.health) {
+      const connected = backend.connected();
+      return json(res, 200, {
+        ok: connected,
+        connected,
+        ...backend.info(),
+        buffer: { size: buffer.length, lastSeq: buffer.lastSeq },
+        sseClients: buffer.sseClients,
+      });
+    }
+    if (req.method === 'GET' && path === ROUTES.status) {
+      return json(res, 200, backend.status() ?? { status: 'waiting' });
+    }
+    if (req.method === 'GET' && path === ROUTES.messages) {
+      const after = Number(url.searchParams.get('after') ?? '0') || 0;
+      return json(res, 200, { ok: true, messages: buffer.after(after), lastSeq: buffer.lastSeq });
+    }
+    if (req.method === 'GET' && path === ROUTES.events) {
+      buffer.subscribe(res);
+      return;
+    }
+    if (req.method === 'POST' && MUTATING_ROUTES.has(path)) {
+      if (token && !authorized(req, token)) return json(res, 401, { ok: false, error: 'Unauthorized' });
+      void readBody(req, MAX_BODY).then((raw) => {
+        if (raw === null) return json(res, 400, { ok: false, error: 'Body too large' });
+        let body: unknown;
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return json(res, 400, { ok: false, error: 'Invalid JSON' });
+        }
+        const msg = (body as { message?: unknown } | null)?.message;
+        if (typeof msg !== 'string' || msg.trim() === '') {
+          return json(res, 400, { ok: false, error: 'Missing or empty "message" field' });
+        }
+        if (!backend.connected()) return json(res, 503, { ok: false, error: 'Not connected to agent backend' });
+        const runId = backend.post(msg.trim(), path === ROUTES.sendNotifications ? 'notification' : 'user');
+        if (runId === null) return json(res, 503, { ok: false, error: 'Not connected to agent backend' });
+        return json(res, 200, { ok: true, runId });
+      });
+      return;
+    }
+    return json(res, 404, { error: 'Not found' });
+  });
+  server.on('close', () => buffer.closeAll());
+  return { server, buffer };
+}
+
+/** Listens on host:port (port 0 = any); resolves with the bound port. */
+export function listen(server: http.Server, port: number, host = '0.0.0.0'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      const a = server.address();
+      resolve(typeof a === 'object' && a ? a.port : port);
+    });
+  });
+}

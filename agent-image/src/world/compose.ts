@@ -1,0 +1,78 @@
+// Builds a ready-to-start world from a scenario: seeds app state, loads the scenario model,
+// creates the judge (when the reference would) and the daemon, and attaches the in-process
+// oracle when asked. Used by the image entry point, tests and benchmarks alike.
+import { readFileSync } from 'node:fs';
+import { initWorld, resolveScenarioTools } from '../apps/index.js';
+import { Judge, type JudgeLlm } from '../judge/index.js';
+import { loadScenario, type LoadedScenario } from '../scenario/index.js';
+import { parsePyJson } from '../contract/pyjson.js';
+import { OracleAgent } from '../agents/oracle/oracle-agent.js';
+import { WorldDaemon, type WorldDaemonOptions } from './daemon.js';
+import { DaemonLog } from './daemon-log.js';
+import type { DaemonSettings } from './config.js';
+import { readUserDetails, writeUserDetails } from './user-details.js';
+
+export interface ComposeOptions {
+  /** Scenario JSON text or parsed value, and a name for error messages. */
+  scenario: string | unknown;
+  scenarioFile?: string;
+  stateDir: string;
+  settings: DaemonSettings;
+  /** Soft-check engine; none → hard checks only. */
+  judgeLlm?: JudgeLlm | null;
+  fsBackingDir?: string;
+  faketimeFile?: string | null;
+  log?: DaemonLog;
+  /** Skip seeding (state already initialised). */
+  skipInit?: boolean;
+  ids?: () => string;
+}
+
+export interface ComposedWorld {
+  world: WorldDaemon;
+  scenario: LoadedScenario;
+  /** Agent-visible CLI names of the scenario's apps, sorted. */
+  tools: string[];
+  oracle: OracleAgent | null;
+}
+
+export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
+  const file = o.scenarioFile ?? '<scenario>';
+  const raw = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
+  const scenario = loadScenario(raw, file);
+  if (!o.skipInit) await initWorld(raw, o.stateDir, { fsBackingDir: o.fsBackingDir });
+  const tools = Object.keys(resolveScenarioTools(raw).tools).sort();
+  const s = o.settings;
+  // The reference builds a judge only for multi-turn scenarios or when the final turn is
+  // judged, and never for a scenario without oracle actions.
+  const userDetails = readUserDetails(o.stateDir) ?? scenario.userDetails;
+  if (userDetails) writeUserDetails(o.stateDir, userDetails);
+  const wantJudge = (scenario.nbTurns > 1 || s.judgeFinalTurn) && scenario.oracleEvents.length > 0;
+  const judge = wantJudge
+    ? new Judge(scenario, { llm: o.judgeLlm ?? null, userDetails })
+    : null;
+  const opts: WorldDaemonOptions = {
+    scenario,
+    stateDir: o.stateDir,
+    clockMode: s.clockMode,
+    speed: scenario.timeIncrement * s.timeSpeed,
+    judge,
+    judgeFinalTurn: s.judgeFinalTurn,
+    fixes: s.fixes,
+    idleTimeoutSec: s.idleTimeoutSec,
+    connectTimeoutSec: s.connectTimeoutSec,
+    faketimeFile: o.faketimeFile ?? null,
+    log: o.log,
+    ids: o.ids,
+  };
+  const world = new WorldDaemon(opts);
+  let oracle: OracleAgent | null = null;
+  if (s.agent === 'oracle') {
+    oracle = new OracleAgent(world, scenario);
+    world.attachAgent(oracle);
+  }
+  return { world, scenario, tools, oracle };
+}
+
+/** Reads a scenario file (JSON) for composeWorld. */
+export const readScenarioFile = (path: string): string => readFileSync(path, 'utf8');

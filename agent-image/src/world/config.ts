@@ -1,0 +1,68 @@
+// Daemon settings from the environment (names in contract/paths.ts ENV and below). Each
+// error names the variable at fault.
+import { ENV } from '../contract/paths.js';
+import { CLOCK_MODES, type ClockMode } from './clock.js';
+
+export const AGENTS = ['oracle', 'default', 'scripted'] as const;
+export type AgentName = (typeof AGENTS)[number];
+
+/** Switches from reference quirks to corrected behaviour (docs/contract.md). */
+export const FIX_ENV = {
+  /** 1: judge the final turn up to the last reply; close only once the agent is idle after a reply (W1). */
+  finalTurnLastReply: 'GAIA2_FIX_W1',
+  /** 1: a chained ENV event fires its own delay after its parent, not at start + delay (W2). */
+  chainedEnvTiming: 'GAIA2_FIX_W2',
+} as const;
+
+export const CONNECT_TIMEOUT_ENV = 'GAIA2_CONNECT_TIMEOUT';
+
+export interface DaemonSettings {
+  agent: AgentName;
+  clockMode: ClockMode;
+  /** GAIA2_TIME_SPEED (multiplies the scenario's time increment). */
+  timeSpeed: number;
+  judgeFinalTurn: boolean;
+  idleTimeoutSec: number;
+  connectTimeoutSec: number;
+  fixes: { finalTurnLastReply: boolean; chainedEnvTiming: boolean };
+}
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+const truthy = (v: string | undefined): boolean => !!v && !['', '0', 'false', 'no', 'off'].includes(v.trim().toLowerCase());
+
+function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return dflt;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new SettingsError(`${name} must be a positive number (got "${raw}")`);
+  return n;
+}
+
+export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSettings {
+  const agentRaw = (env[ENV.agent] ?? '').trim().toLowerCase() || 'default';
+  if (!(AGENTS as readonly string[]).includes(agentRaw)) {
+    throw new SettingsError(`${ENV.agent} must be one of ${AGENTS.join(', ')} (got "${agentRaw}")`);
+  }
+  const agent = agentRaw as AgentName;
+  const modeRaw = (env[ENV.clockMode] ?? '').trim().toLowerCase();
+  if (modeRaw && !(CLOCK_MODES as readonly string[]).includes(modeRaw)) {
+    throw new SettingsError(`${ENV.clockMode} must be one of ${CLOCK_MODES.join(', ')} (got "${modeRaw}")`);
+  }
+  // LLM agents live in real time; replays skip idle waits.
+  const clockMode = (modeRaw || (agent === 'default' ? 'realtime' : 'fast-forward')) as ClockMode;
+  return {
+    agent,
+    clockMode,
+    timeSpeed: positive(env, ENV.timeSpeed, 1),
+    judgeFinalTurn: truthy(env[ENV.judgeFinalTurn]),
+    idleTimeoutSec: positive(env, ENV.idleTimeout, 300),
+    connectTimeoutSec: positive(env, CONNECT_TIMEOUT_ENV, 120),
+    fixes: {
+      finalTurnLastReply: truthy(env[FIX_ENV.finalTurnLastReply]),
+      chainedEnvTiming: truthy(env[FIX_ENV.chainedEnvTiming]),
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// daemon_status.json: written atomically (tmp + rename, trailing newline) so the runner's
+// `podman cp` fallback never reads half a file (spec/container.md §2.6).
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { DaemonStatus } from '../contract/status.js';
+
+export function writeStatusFile(path: string, status: DaemonStatus): void {
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, JSON.stringify(status) + '\n');
+  renameSync(tmp, path);
+}
+
+/** The status file's content, or null when missing or unreadable (the adapter then says "waiting"). */
+export function readStatusFile(path: string): DaemonStatus | null {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as DaemonStatus;
+    return v && typeof v === 'object' && typeof v.status === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
