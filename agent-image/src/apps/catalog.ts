@@ -5,10 +5,12 @@ import { cloudDriveApp } from './cloud-drive/index.js';
 import { calendarApp } from './calendar/index.js';
 import { contactsApp } from './contacts/index.js';
 import { emailsApp } from './emails/index.js';
+import { messagesApp } from './messages/index.js';
+import { chatsApp } from './chats/index.js';
 import type { AppDef } from './framework/types.js';
 import { rentAFlatApp } from './rent-a-flat/index.js';
 import { shoppingApp } from './shopping/index.js';
 
-export const APPS: AppDef[] = [calendarApp, contactsApp, emailsApp, rentAFlatApp, shoppingApp, cabsApp, cityApp, cloudDriveApp];
+export const APPS: AppDef[] = [calendarApp, contactsApp, emailsApp, messagesApp, chatsApp, rentAFlatApp, shoppingApp, cabsApp, cityApp, cloudDriveApp];
 
 export const appForCli = (cli: string): AppDef | undefined => APPS.find((a) => a.cli === cli);

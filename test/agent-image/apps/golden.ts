@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { formatEventLine, parsePyJson } from '../../../agent-image/src/contract/pyjson.js';
+import { PyFloat, formatEventLine, parsePyJson } from '../../../agent-image/src/contract/pyjson.js';
 import { initWorld, runCli } from '../../../agent-image/src/apps/index.js';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/golden/cli');
@@ -64,6 +64,7 @@ export async function setupWorld(t: Transcript): Promise<{ stateDir: string; ids
 
 /** Deep copy with every list of strings sorted (for lists that come from Python sets). */
 function sortStringLists(v: unknown): unknown {
+  if (v instanceof PyFloat) return v.value;
   if (Array.isArray(v)) {
     const items = v.map(sortStringLists);
     return items.every((x) => typeof x === 'string') ? [...(items as string[])].sort() : items;
