@@ -1,0 +1,105 @@
+// The default agent against the real world daemon over the agent socket: the task arrives
+// through the protocol, tool calls become app actions in events.jsonl, the reply ends the turn.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import type net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectToDaemon } from '../../../../agent-image/src/agents/client.js';
+import { DEFAULT_AGENT_OPTIONS, runDefaultAgent, type AgentOptions } from '../../../../agent-image/src/agents/default/index.js';
+import { createModel } from '../../../../agent-image/src/llm/index.js';
+import { composeWorld } from '../../../../agent-image/src/world/compose.js';
+import { settingsFromEnv } from '../../../../agent-image/src/world/config.js';
+import type { ReplyInfo } from '../../../../agent-image/src/world/daemon.js';
+import { serveAgentSocket } from '../../../../agent-image/src/world/sockets.js';
+import { call, fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../../../helpers/fake-llm/index.js';
+import { SCENARIO_FILE, stubBin } from './helpers.js';
+
+const KEY = 'sk-runtime-SECRET-987654';
+let fake: FakeLlm | undefined;
+let server: net.Server | undefined;
+afterEach(async () => {
+  await fake?.close();
+  server?.close();
+  fake = undefined;
+  server = undefined;
+});
+
+async function play(script: FakeScriptItem[], options: Partial<AgentOptions>) {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-runtime-'));
+  const stateDir = join(dir, 'state');
+  const { world, tools } = await composeWorld({
+    scenario: readFileSync(SCENARIO_FILE, 'utf8'),
+    scenarioFile: 'search_cab_cheapest_airport.json',
+    stateDir,
+    settings: settingsFromEnv({ GAIA2_AGENT: 'default', GAIA2_CLOCK_MODE: 'fast-forward' }),
+  });
+  const socketPath = join(dir, 'agent.sock');
+  server = await serveAgentSocket(world, socketPath, tools);
+  const replies: ReplyInfo[] = [];
+  world.onReply((r) => replies.push(r));
+  world.start();
+
+  fake = await startFakeLlm({ format: 'anthropic', script });
+  const traceFile = join(dir, 'trace.jsonl');
+  const llm = createModel({ provider: 'anthropic', model: 'claude-test', apiKey: KEY, baseUrl: fake.url, thinking: 'off', traceFile });
+  const conn = await connectToDaemon({ agent: 'default', socketPath, steer: true, connectTimeoutMs: 5000 });
+  const outcome = runDefaultAgent(conn, llm, { ...DEFAULT_AGENT_OPTIONS, workdir: dir, ...options });
+  const status = await world.finished();
+  const result = await outcome;
+  conn.close();
+  const events = readFileSync(join(stateDir, 'events.jsonl'), 'utf8');
+  return { status, result, events, replies, traceFile, tools };
+}
+
+describe('default agent over the daemon protocol', () => {
+  it('functions mode: the task arrives, the function call is an app action, the reply ends the turn', async () => {
+    const { status, result, events, replies, traceFile, tools } = await play(
+      [
+        call('cabs__get_quotation', { start_location: 'Kertesz utca 14, 1073 Budapest', end_location: 'Liszt Ferenc Airport Terminal 2B', service_type: 'Default' }),
+        call('cabs__order_ride', { start_location: 'Kertesz utca 14, 1073 Budapest', end_location: 'Liszt Ferenc Airport Terminal 2B', service_type: 'Default' }),
+        say('Booked a Default ride to Terminal 2B - it was the cheapest option.'),
+      ],
+      { tools: 'functions' },
+    );
+    expect(replies).toEqual([{ runId: expect.any(String), content: 'Booked a Default ride to Terminal 2B - it was the cheapest option.', state: 'final' }]);
+    expect(result.runs).toBe(1);
+    expect(['complete', 'stopped']).toContain(status.status);
+    expect(result.shutdown?.status).toBe(status.status);
+    // The task reached the model, with only the scenario's apps offered as functions.
+    const first = fake!.requests[0]!.body;
+    expect(JSON.stringify(first.messages)).toContain('Liszt Ferenc Airport Terminal 2B right now and book the cheapest service');
+    const offered: string[] = first.tools.map((t: any) => t.name);
+    expect(offered).toContain('cabs__order_ride');
+    expect(offered).toContain('current_time');
+    expect(offered.every((n) => n === 'current_time' || tools.some((cli) => n.startsWith(cli.replace(/-/g, '_') + '__')))).toBe(true);
+    // The order is an agent action in the event log, followed by the reply.
+    const lines = events.trim().split('\n').map((l) => JSON.parse(l));
+    const order = lines.findIndex((l) => l.fn === 'order_ride');
+    const reply = lines.findIndex((l) => l.fn === 'send_message_to_user');
+    expect(order).toBeGreaterThan(-1);
+    expect(reply).toBeGreaterThan(order);
+    // One trace line per LLM call.
+    expect(readFileSync(traceFile, 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('shell mode: commands run through bash with the CLIs on PATH', async () => {
+    const bin = stubBin({ cabs: { stdout: '{"quotation": 12.5}' } });
+    const { replies } = await play([call('shell', { command: 'cabs get-quotation --service-type Default' }), say('It costs 12.5.')], {
+      tools: 'shell',
+      binDir: bin,
+    });
+    expect(replies.map((r) => r.content)).toEqual(['It costs 12.5.']);
+    expect(JSON.stringify(fake!.requests[1]!.body.messages)).toContain('{\\"quotation\\": 12.5}');
+  });
+
+  it('a 401 from the provider ends the run as an error reply, never as an answer, with no key in it', async () => {
+    const { replies, events, traceFile } = await play([fail(401), say('never sent')], { tools: 'shell', binDir: stubBin({}) });
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.state).toBe('error');
+    expect(replies[0]!.content).toMatch(/^Error: anthropic API error 401/);
+    expect(fake!.requests).toHaveLength(1);
+    expect(events).not.toContain(KEY);
+    expect(readFileSync(traceFile, 'utf8')).not.toContain(KEY);
+  });
+});
