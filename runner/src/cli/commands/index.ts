@@ -8,10 +8,11 @@ import { register as runConfig } from './run-config.js';
 import { register as report } from './report.js';
 import { register as clean } from './clean.js';
 import { register as doctor } from './doctor.js';
+import { register as world } from './world.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, report, clean, doctor];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, report, clean, doctor, world];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);
