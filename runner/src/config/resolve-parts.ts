@@ -12,7 +12,7 @@ export interface SecretInput {
 }
 
 /** A literal secret or the name of a variable holding it; both at once is an error. */
-export function resolveSecret(s: SecretInput, names: { value: string; env: string; table: string }, env: Record<string, string | undefined>): SecretRef | null {
+export function resolveSecret(s: SecretInput, names: { value: string; env: string; table: string; envLabel?: string }, env: Record<string, string | undefined>): SecretRef | null {
   if (s.value && s.envName) throw new ConfigError(`${names.table} cannot set both ${names.value} and ${names.env}`);
   if (s.value) {
     registerSecret(s.value);
@@ -20,7 +20,7 @@ export function resolveSecret(s: SecretInput, names: { value: string; env: strin
   }
   if (s.envName) {
     const v = env[s.envName]?.trim();
-    if (!v) throw new ConfigError(`${names.env} references an unset env var: ${s.envName}`);
+    if (!v) throw new ConfigError(`${names.envLabel ?? names.env} references an unset env var: ${s.envName}`);
     registerSecret(v);
     return { value: v, source: s.envName };
   }

@@ -58,14 +58,14 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   }
 
   const a = data.agent;
-  const agentKey = resolveSecret({ value: a.api_key, envName: a.api_key_env }, { value: 'api_key', env: '[agent].api_key_env', table: '[agent]' }, env);
+  const agentKey = resolveSecret({ value: a.api_key, envName: a.api_key_env }, { value: 'api_key', env: 'api_key_env', table: '[agent]', envLabel: '[agent].api_key_env' }, env);
   const agent = resolveAgent(
     { ...a, image: a.image ?? DEFAULT_IMAGE, name: a.name, apiKey: agentKey, baseUrl: a.base_url, script: path(a.script, '[agent].script') },
     { image: '[agent].image', provider: '[agent].provider', model: '[agent].model', name: '[agent].name', script: '[agent].script' },
   );
   if (agent.script) mustExist(agent.script, '[agent].script');
   const jt = data.judge ?? {};
-  const judgeKey = resolveSecret({ value: jt.api_key, envName: jt.api_key_env }, { value: 'api_key', env: '[judge].api_key_env', table: '[judge]' }, env);
+  const judgeKey = resolveSecret({ value: jt.api_key, envName: jt.api_key_env }, { value: 'api_key', env: 'api_key_env', table: '[judge]', envLabel: '[judge].api_key_env' }, env);
   const judge = resolveJudge({ provider: jt.provider, model: jt.model, baseUrl: jt.base_url, apiKey: judgeKey }, { provider: '[judge].provider', model: '[judge].model' });
 
   const r = data.run ?? {};

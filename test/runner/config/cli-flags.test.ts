@@ -1,0 +1,79 @@
+// Flags → plan: spec §9 test_cli_judge_config.py rules, with the judge optional (hard checks only).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planFromDatasetFlags, planFromRunFlags, type AgentFlags, type DatasetFlags } from '../../../runner/src/config/cli-flags.js';
+import { writeScenario } from '../dataset/make-scenario.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'flags-'));
+const scenario = writeScenario(join(dir, 's.json'), 's');
+const base: AgentFlags & { scenario: string } = {
+  scenario,
+  image: 'localhost/gaia2-agent:latest',
+  runtime: 'podman',
+  adapterPort: '8090',
+  timeout: '600',
+  healthTimeout: '120',
+  activityTimeout: '600',
+  thinking: 'low',
+  logLevel: 'INFO',
+  notificationMode: 'message',
+  network: 'bridge',
+};
+const oracle = { ...base, agent: 'oracle' as const };
+
+describe('run flags', () => {
+  it('CLI judge values beat GAIA2_JUDGE_* env values; the key is passed through', () => {
+    const env = { GAIA2_JUDGE_MODEL: 'env-m', GAIA2_JUDGE_PROVIDER: 'env-p', GAIA2_JUDGE_BASE_URL: 'http://env', GAIA2_JUDGE_API_KEY: 'env-key-123' };
+    const p = planFromRunFlags({ ...oracle, judgeModel: 'cli-m', judgeProvider: 'cli-p', judgeBaseUrl: 'http://cli', judgeApiKey: 'cli-key-123' }, env);
+    expect(p.judge).toEqual({ model: 'cli-m', provider: 'cli-p', baseUrl: 'http://cli', apiKey: { value: 'cli-key-123', source: 'explicit' } });
+    const q = planFromRunFlags(oracle, env);
+    expect(q.judge).toMatchObject({ model: 'env-m', provider: 'env-p', baseUrl: 'http://env', apiKey: { value: 'env-key-123' } });
+  });
+
+  it('no judge at all → hard checks only; half a judge → error naming the missing flag', () => {
+    expect(planFromRunFlags(oracle, {}).judge).toBeNull();
+    expect(() => planFromRunFlags({ ...oracle, judgeModel: 'm' }, {})).toThrow(/Missing: --judge-provider \/ GAIA2_JUDGE_PROVIDER/);
+  });
+
+  it('an LLM agent without provider/model is a usage error naming both', () => {
+    expect(() => planFromRunFlags({ ...base, image: 'gaia2-oc' }, {})).toThrow(/Missing: --provider, --model/);
+  });
+
+  it('an oracle image drops provider and model', () => {
+    const p = planFromRunFlags({ ...base, image: 'gaia2-oracle', provider: 'openai', model: 'x' }, {});
+    expect(p.agent).toMatchObject({ name: 'oracle', provider: null, model: null });
+    expect(() => planFromRunFlags({ ...base, image: 'gaia2-oracle', agent: 'default' }, {})).toThrow(/oracle image/);
+  });
+
+  it('numbers are validated (the reference accepted 0 and negatives)', () => {
+    expect(() => planFromRunFlags({ ...oracle, timeout: '0' }, {})).toThrow(/--timeout must be >= 1/);
+    expect(() => planFromRunFlags({ ...oracle, timeout: 'ten' }, {})).toThrow(/--timeout must be an integer/);
+    expect(() => planFromRunFlags({ ...oracle, timeSpeed: '-1' }, {})).toThrow(/--time-speed must be > 0/);
+  });
+
+  it('the key can come from a named variable', () => {
+    const p = planFromRunFlags({ ...base, provider: 'openai', model: 'm', apiKeyEnv: 'MY_KEY' }, { MY_KEY: 'k-from-var' });
+    expect(p.agent.apiKey).toEqual({ value: 'k-from-var', source: 'MY_KEY' });
+    expect(() => planFromRunFlags({ ...base, provider: 'openai', model: 'm', apiKeyEnv: 'NOPE' }, {})).toThrow(/--api-key-env references an unset env var: NOPE/);
+  });
+});
+
+describe('run-dataset flags', () => {
+  const ds: DatasetFlags = { ...oracle, dataset: dir, concurrency: '1', passAt: '1', revision: 'main' };
+  it('pass-at, limit and concurrency are checked; pass@N needs an output dir', () => {
+    expect(() => planFromDatasetFlags({ ...ds, passAt: '0' }, {})).toThrow(/--pass-at must be >= 1/);
+    expect(() => planFromDatasetFlags({ ...ds, passAt: '3' }, {})).toThrow(/--pass-at > 1 requires --output-dir/);
+    expect(() => planFromDatasetFlags({ ...ds, limit: '-2' }, {})).toThrow(/--limit must be >= 1/);
+    expect(() => planFromDatasetFlags({ ...ds, concurrency: '0' }, {})).toThrow(/--concurrency must be >= 1/);
+  });
+
+  it('an HF id becomes an HF target with normalised splits; a path a local one', () => {
+    const p = planFromDatasetFlags({ ...ds, dataset: 'meta-agents-research-environments/gaia2-cli', splits: ' Search ,time,search' }, {});
+    expect(p.target).toMatchObject({ kind: 'hf', splits: ['search', 'time'], revision: 'main' });
+    expect(() => planFromDatasetFlags({ ...ds, splits: 'all,search' }, {})).toThrow(/cannot combine 'all'/);
+    expect(planFromDatasetFlags(ds, {}).target).toMatchObject({ kind: 'local', path: dir, recursive: true });
+    expect(() => planFromDatasetFlags({ ...ds, dataset: join(dir, 'missing') }, {})).toThrow(/--dataset does not exist/);
+  });
+});

@@ -1,0 +1,148 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
+import { resolveDataset } from '../../../runner/src/dataset/index.js';
+import { executePlan } from '../../../runner/src/orchestrator/index.js';
+import { LABELS } from '../../../runner/src/engine/index.js';
+import { writeScenario } from '../dataset/make-scenario.js';
+import { fakeEngine, fakeRuns, recordingProgress, type Outcome } from './fakes.js';
+
+let root: string;
+let data: string;
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'orch-'));
+  data = join(root, 'data');
+  writeScenario(join(data, 'search/s_a.json'), 's_a');
+  writeScenario(join(data, 'search/s_b.json'), 's_b');
+  writeScenario(join(data, 'time/t_a.json'), 't_a');
+});
+
+function plan(run: Partial<RunPlan['run']> = {}): RunPlan {
+  return {
+    command: 'run-dataset',
+    configPath: null,
+    target: { kind: 'local', path: data, recursive: true, splits: null, subset: null, limit: null },
+    agent: { name: 'oracle', image: 'localhost/gaia2-agent:latest', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
+    judge: null,
+    run: { ...RUN_DEFAULTS, outputDir: join(root, 'out'), ...run },
+  };
+}
+
+async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number) => Outcome, o: { signal?: AbortSignal; ms?: number | ((id: string) => number); engine?: ReturnType<typeof fakeEngine> } = {}) {
+  const engine = o.engine ?? fakeEngine();
+  const runs = fakeRuns(decide, { ms: o.ms, engine });
+  const progress = recordingProgress();
+  const ds = await resolveDataset(p.target, { env: {} });
+  const outcome = await executePlan(p, ds, { engine, runScenario: runs.fn, progress, hostEnv: {}, signal: o.signal });
+  return { outcome, runs, progress, engine };
+}
+
+const readJson = (f: string) => JSON.parse(readFileSync(f, 'utf8'));
+const lines = (f: string) => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+describe('pass@N queue', () => {
+  it('interleaves (scenario, run) pairs run-major in one bounded queue and lays out run_k dirs', async () => {
+    const { outcome, runs, progress } = await exec(plan({ passAt: 3, concurrency: 2 }), () => 'pass');
+    expect(runs.calls).toHaveLength(9);
+    expect(runs.maxInFlight).toBe(2);
+    expect(runs.calls.slice(0, 3).every((c) => c.runIndex === 1)).toBe(true);
+    expect(runs.calls.map((c) => c.runIndex)).toEqual([1, 1, 1, 2, 2, 2, 3, 3, 3]);
+    expect(progress.total).toBe(9);
+    const out = join(root, 'out');
+    for (let k = 1; k <= 3; k++) {
+      expect(readJson(join(out, `run_${k}/search/s_a/result.json`)).run_index).toBe(k);
+      expect(readJson(join(out, `run_${k}/run_config.json`))).toMatchObject({ run_number: k, total_runs: 3, num_scenarios: 3, agent: 'oracle', judge_mode: 'hard-only' });
+      expect(lines(join(out, `run_${k}/results.jsonl`))).toHaveLength(3);
+    }
+    expect(lines(join(out, 'results.jsonl'))).toHaveLength(9);
+    expect(existsSync(join(out, 'run_config.json'))).toBe(false);
+    expect(outcome.report.overall).toMatchObject({ runs: 9, passed: 9, errors: 0 });
+    expect(readJson(join(out, 'report.json')).num_runs).toBe(3);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('pass^3');
+    // every container carries the run id label
+    expect(new Set(runs.calls.map((c) => c.labels[LABELS.runId]))).toEqual(new Set([outcome.runId]));
+    expect(runs.calls[0]!.split).toBe('search');
+  });
+
+  it('fills judge_mode "hard-only" into judged results when no judge LLM is configured', async () => {
+    await exec(plan(), (id) => (id === 's_a' ? 'pass' : 'fail'));
+    expect(readJson(join(root, 'out/search/s_a/result.json')).judge_mode).toBe('hard-only');
+  });
+
+  it('a run function that throws becomes a typed internal_error result on disk', async () => {
+    const { outcome, progress } = await exec(plan(), (id) => (id === 's_b' ? 'throw' : 'pass'));
+    expect(readJson(join(root, 'out/search/s_b/result.json'))).toMatchObject({ status: 'error', error_kind: 'internal_error', success: null });
+    expect(outcome.report.overall.errors_by_kind).toEqual({ internal_error: 1 });
+    expect(progress.lines.join('\n')).toContain('crashed');
+  });
+});
+
+describe('retry', () => {
+  it('reruns only infrastructure errors, never benchmark failures; merges results.jsonl; archives the old attempt', async () => {
+    const first = await exec(plan(), (id) => (id === 's_a' ? 'pass' : id === 's_b' ? 'fail' : { status: 'error', kind: 'health_timeout' }));
+    expect(first.outcome.report.overall).toMatchObject({ passed: 1, failed: 1, errors: 1 });
+    const second = await exec(plan({ retry: true }), () => 'pass');
+    expect(second.runs.calls.map((c) => c.scenarioFile.replace(/^.*\//, ''))).toEqual(['t_a.json']);
+    expect(second.outcome).toMatchObject({ ran: 1, kept: 2 });
+    const out = join(root, 'out');
+    expect(readJson(join(out, 'search/s_b/result.json')).status).toBe('fail');
+    expect(readJson(join(out, 'time/t_a/result.json')).status).toBe('pass');
+    expect(lines(join(out, 'results.jsonl')).map((r) => r.status)).toEqual(['pass', 'fail', 'pass']);
+    expect(second.outcome.report.overall).toMatchObject({ passed: 2, failed: 1, errors: 0 });
+    // stale files of the failed attempt are moved aside, not mixed with the new ones
+    expect(readdirSync(join(out, 'time/t_a')).sort()).toEqual(['artifact-attempt-1.txt', 'result.json']);
+    expect(readdirSync(join(out, 'time/.attempts/t_a'))).toHaveLength(1);
+    const rc = readJson(join(out, 'run_config.json'));
+    expect(rc).toMatchObject({ num_scenarios: 3, retry_num_scenarios: 1 });
+    expect(rc.resumed_at).toBeTypeOf('string');
+  });
+
+  it('raising pass_at with --retry runs only the new runs', async () => {
+    await exec(plan({ passAt: 2 }), () => 'pass');
+    const { runs } = await exec(plan({ passAt: 4, retry: true }), () => 'fail');
+    expect(runs.calls.map((c) => c.runIndex)).toEqual([3, 3, 3, 4, 4, 4]);
+    const r = readJson(join(root, 'out/report.json'));
+    expect(r.overall).toMatchObject({ runs: 12, passed: 6, failed: 6 });
+    expect(r.overall.pass_at_k['4'].value).toBe(1);
+    expect(r.overall.pass_hat_k['4'].value).toBe(0);
+  });
+
+  it('--retry without an existing output dir is a usage error', async () => {
+    await expect(exec(plan({ retry: true }), () => 'pass')).rejects.toThrow(/--retry requires --output-dir pointing to an existing run/);
+  });
+});
+
+describe('interruption', () => {
+  it('Ctrl-C: nothing new starts, this run’s containers are removed, finished results stay; --retry completes the rest', async () => {
+    const ac = new AbortController();
+    const engine = fakeEngine();
+    const p = exec(plan({ concurrency: 2 }), (id) => {
+      if (id === 's_a') ac.abort(); // Ctrl-C while s_b is still running
+      return 'pass';
+    }, { signal: ac.signal, ms: (id) => (id === 's_a' ? 5 : 2000), engine });
+    const { outcome, runs } = await p;
+    expect(outcome.interrupted).toBe(true);
+    expect(runs.calls.length).toBe(2); // s_a finished, s_b interrupted mid-run, t_a never started
+    expect(engine.containers).toHaveLength(0);
+    const out = join(root, 'out');
+    expect(readJson(join(out, 'search/s_a/result.json')).status).toBe('pass');
+    expect(readJson(join(out, 'search/s_b/result.json'))).toMatchObject({ status: 'error', error_kind: 'interrupted' });
+    expect(existsSync(join(out, 'time/t_a/result.json'))).toBe(false);
+    const again = await exec(plan({ retry: true }), () => 'pass');
+    expect(again.runs.calls.map((c) => c.scenarioFile.replace(/^.*\//, ''))).toEqual(['s_b.json', 't_a.json']);
+    expect(again.outcome.report.overall).toMatchObject({ passed: 3, errors: 0 });
+  });
+
+  it('a retry removes leftover containers of the killed previous run', async () => {
+    await exec(plan(), () => ({ status: 'error', kind: 'container_exited' }));
+    const prevId = readJson(join(root, 'out/run_config.json')).run_id as string;
+    const engine = fakeEngine();
+    engine.add({ [LABELS.runId]: prevId, [LABELS.managed]: '1' }, 'leftover');
+    engine.add({ [LABELS.runId]: 'someone-else', [LABELS.managed]: '1' }, 'other');
+    const { progress } = await exec(plan({ retry: true }), () => 'pass', { engine });
+    expect(engine.containers.map((c) => c.labels[LABELS.runId])).toEqual(['someone-else']);
+    expect(progress.lines.join('\n')).toContain(`Removed 1 container(s) of run ${prevId}`);
+  });
+});

@@ -1,0 +1,132 @@
+// Test doubles injected into the orchestrator: a scenario run function that writes
+// result.json like the real one, an in-memory engine, and a progress sink that records.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ScenarioResult, RunStatus } from '../../../agent-image/src/contract/result.js';
+import type { ContainerEngine, ContainerInfo } from '../../../runner/src/engine/index.js';
+import type { Progress } from '../../../runner/src/progress/index.js';
+import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
+
+export type Outcome = RunStatus | { status: 'error'; kind: string } | 'throw';
+
+export interface FakeRuns {
+  fn: (o: ScenarioRunOptions) => Promise<ScenarioResult>;
+  calls: ScenarioRunOptions[];
+  maxInFlight: number;
+}
+
+/** `decide(id, runIndex, attempt)` picks each run's outcome; runs take `ms` milliseconds. */
+export function fakeRuns(decide: (id: string, run: number, attempt: number) => Outcome, o: { ms?: number | ((id: string) => number); engine?: FakeEngine } = {}): FakeRuns {
+  let inFlight = 0;
+  const attempts = new Map<string, number>();
+  const state: FakeRuns = {
+    calls: [],
+    maxInFlight: 0,
+    fn: async (opts) => {
+      state.calls.push(opts);
+      inFlight++;
+      state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+      const id = opts.scenarioFile.replace(/^.*\//, '').replace(/\.json$/, '');
+      const container = o.engine?.add(opts.labels, id);
+      try {
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, typeof o.ms === 'function' ? o.ms(id) : (o.ms ?? 5));
+          opts.signal?.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+        });
+        const key = `${id}#${opts.runIndex ?? 1}`;
+        const attempt = (attempts.get(key) ?? 0) + 1;
+        attempts.set(key, attempt);
+        const out = opts.signal?.aborted ? ({ status: 'error', kind: 'interrupted' } as const) : decide(id, opts.runIndex ?? 1, attempt);
+        if (out === 'throw') throw new Error('bug in the run lifecycle');
+        const status = typeof out === 'string' ? out : out.status;
+        const result: ScenarioResult = {
+          scenario_id: id,
+          success: status === 'pass' ? true : status === 'fail' ? false : null,
+          status,
+          ...(typeof out === 'object' ? { error_kind: out.kind as ScenarioResult['error_kind'], error: `boom ${out.kind}` } : {}),
+          scenario_file: opts.scenarioFile,
+          ...(opts.split ? { split: opts.split } : {}),
+          ...(opts.runIndex ? { run_index: opts.runIndex } : {}),
+          duration_seconds: 1.5,
+          usage: { input_tokens: 10, output_tokens: 5 },
+        };
+        if (opts.outputDir) {
+          mkdirSync(opts.outputDir, { recursive: true });
+          writeFileSync(join(opts.outputDir, 'result.json'), JSON.stringify(result, null, 2));
+          writeFileSync(join(opts.outputDir, `artifact-attempt-${attempt}.txt`), 'x');
+        }
+        return result;
+      } finally {
+        inFlight--;
+        if (container && !opts.signal?.aborted) o.engine?.removeNow(container);
+      }
+    },
+  };
+  return state;
+}
+
+export interface FakeEngine extends ContainerEngine {
+  containers: ContainerInfo[];
+  add(labels: Record<string, string>, id: string): string;
+  removeNow(id: string): void;
+}
+
+export function fakeEngine(): FakeEngine {
+  const containers: ContainerInfo[] = [];
+  let n = 0;
+  const e: FakeEngine = {
+    name: 'fake',
+    capabilities: { publishPorts: true, archives: true, build: false, hostNetwork: true },
+    containers,
+    add(labels, id) {
+      const cid = `c${n++}`;
+      containers.push({ id: cid, name: `gaia2-${id}`, image: 'img', state: 'running', labels });
+      return cid;
+    },
+    removeNow(id) {
+      const i = containers.findIndex((c) => c.id === id);
+      if (i >= 0) containers.splice(i, 1);
+    },
+    async ping() {},
+    async imageExists() {
+      return true;
+    },
+    async create() {
+      throw new Error('not used');
+    },
+    async listByLabels(labels) {
+      return containers.filter((c) => Object.entries(labels).every(([k, v]) => c.labels[k] === v));
+    },
+    async remove(id) {
+      e.removeNow(id);
+    },
+    async imageLabels() {
+      return {};
+    },
+    async pull() {
+      return false;
+    },
+    async build() {},
+    async close() {},
+  } as FakeEngine;
+  return e;
+}
+
+export function recordingProgress(): Progress & { lines: string[]; done_: string[]; total: number } {
+  const p = {
+    lines: [] as string[],
+    done_: [] as string[],
+    total: -1,
+    start(total: number) {
+      p.total = total;
+    },
+    done(label: string, status: string) {
+      p.done_.push(`${label}:${status}`);
+    },
+    log(line: string) {
+      p.lines.push(line);
+    },
+    stop() {},
+  };
+  return p;
+}
