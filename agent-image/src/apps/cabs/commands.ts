@@ -22,6 +22,19 @@ const SERVICE = text('service_type', 'Type of service (Default, Premium, Van)', 
 const RIDE_TIME = text('ride_time', 'Ride time in YYYY-MM-DD HH:MM:SS format');
 
 const load = (ctx: AppContext): CabState => loadCabState(ctx.loadState() ?? {});
+/** Loads the state, applies `op`, saves (reads too: quotes and delay updates are persisted). */
+function persisted<T>(ctx: AppContext, op: (s: CabState) => T): T {
+  const s = load(ctx);
+  const out = op(s);
+  ctx.saveState(dumpCabState(s));
+  return out;
+}
+const quoteArgs = (o: Record<string, unknown>, withService: boolean): Record<string, unknown> => ({
+  start_location: o.start_location,
+  end_location: o.end_location,
+  ...(withService ? { service_type: o.service_type } : {}),
+  ride_time: o.ride_time,
+});
 const str = (v: unknown): string => v as string;
 const optStr = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 
@@ -33,11 +46,10 @@ const visible: CommandDef[] = [
     help: 'Calculate price and estimated delay for a ride.',
     options: [START, END, SERVICE, RIDE_TIME],
     run(o, ctx) {
-      const s = load(ctx);
-      const ride = getQuotation(s, str(o.start_location), str(o.end_location), str(o.service_type), optStr(o.ride_time), ctx.now);
-      ctx.saveState(dumpCabState(s));
-      const args = { start_location: o.start_location, end_location: o.end_location, service_type: o.service_type, ride_time: o.ride_time };
-      return { output: { status: 'success', data: ride }, args, ret: ride };
+      const ride = persisted(ctx, (s) =>
+        getQuotation(s, str(o.start_location), str(o.end_location), str(o.service_type), optStr(o.ride_time), ctx.now),
+      );
+      return { output: { status: 'success', data: ride }, args: quoteArgs(o, true), ret: ride };
     },
   },
   {
@@ -47,11 +59,8 @@ const visible: CommandDef[] = [
     help: 'List all rides available between two locations.',
     options: [START, END, RIDE_TIME],
     run(o, ctx) {
-      const s = load(ctx);
-      const rides = listRides(s, str(o.start_location), str(o.end_location), optStr(o.ride_time), ctx.now);
-      ctx.saveState(dumpCabState(s));
-      const args = { start_location: o.start_location, end_location: o.end_location, ride_time: o.ride_time };
-      return { output: { status: 'success', data: rides }, args, ret: rides };
+      const rides = persisted(ctx, (s) => listRides(s, str(o.start_location), str(o.end_location), optStr(o.ride_time), ctx.now));
+      return { output: { status: 'success', data: rides }, args: quoteArgs(o, false), ret: rides };
     },
   },
   {
@@ -61,11 +70,10 @@ const visible: CommandDef[] = [
     help: 'Order a ride and return ride details.',
     options: [START, END, SERVICE, RIDE_TIME],
     run(o, ctx) {
-      const s = load(ctx);
-      const shown = orderRide(s, str(o.start_location), str(o.end_location), str(o.service_type), optStr(o.ride_time), ctx.now);
-      ctx.saveState(dumpCabState(s));
-      const args = { start_location: o.start_location, end_location: o.end_location, service_type: o.service_type, ride_time: o.ride_time };
-      return { output: { status: 'success', data: shown }, args, ret: shown };
+      const shown = persisted(ctx, (s) =>
+        orderRide(s, str(o.start_location), str(o.end_location), str(o.service_type), optStr(o.ride_time), ctx.now),
+      );
+      return { output: { status: 'success', data: shown }, args: quoteArgs(o, true), ret: shown };
     },
   },
   {
@@ -75,9 +83,7 @@ const visible: CommandDef[] = [
     help: 'Cancel the current ride.',
     options: [],
     run(_o, ctx) {
-      const s = load(ctx);
-      const message = userCancelRide(s);
-      ctx.saveState(dumpCabState(s));
+      const message = persisted(ctx, userCancelRide);
       return { output: { status: 'success', message }, args: {}, ret: message };
     },
   },
@@ -88,9 +94,7 @@ const visible: CommandDef[] = [
     help: 'Check the status of the current ride.',
     options: [],
     run(_o, ctx) {
-      const s = load(ctx);
-      const ride = currentRideStatus(s, ctx.now);
-      ctx.saveState(dumpCabState(s));
+      const ride = persisted(ctx, (s) => currentRideStatus(s, ctx.now));
       return { output: { status: 'success', data: ride }, args: {}, ret: ride };
     },
   },
