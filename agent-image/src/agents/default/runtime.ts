@@ -49,6 +49,8 @@ export function failureReply(r: RunResult, maxSteps: number): string {
   return `Error: ${r.error?.message ?? 'the model call failed'}`;
 }
 
+const HEARTBEAT_MS = 30_000;
+
 export interface AgentOutcome {
   runs: number;
   shutdown: ShutdownMsg | null;
@@ -64,6 +66,9 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
   });
   const queue: MessageMsg[] = [];
   let active: { runId: string; inbox: string[] } | null = null;
+  // Steered input for a run we had already answered (it crossed our reply on the socket):
+  // there is no run left to reply to, so it opens the next run instead of being lost.
+  const carryover: string[] = [];
   let busy = false;
   let runs = 0;
   const abort = new AbortController();
@@ -77,6 +82,8 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
       active = { runId: m.run_id, inbox: [] };
       const run = active;
       runs += 1;
+      // A long model call sends nothing; the heartbeat keeps the daemon's idle timer quiet.
+      const heartbeat = setInterval(() => host.progress('waiting for the model', run.runId), HEARTBEAT_MS);
       try {
         const system = buildSystemPrompt({ apps: host.welcome.tools, mode: options.tools, simTime: m.sim_time, workdir: options.workdir });
         const drain = () => run.inbox.splice(0);
@@ -84,7 +91,8 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
           host.usage({ run_id: run.runId, model: llm.modelId, input_tokens: s.inputTokens, output_tokens: s.outputTokens });
           host.progress(`step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`, run.runId);
         };
-        const r = await session.run(m.text, system, { drainInbox: drain, onStep, signal: abort.signal });
+        const input = [...carryover.splice(0), m.text].join('\n\n');
+        const r = await session.run(input, system, { drainInbox: drain, onStep, signal: abort.signal });
         if (r.stopReason === 'aborted') return;
         if (r.stopReason === 'replied') {
           host.reply(run.runId, r.text);
@@ -97,6 +105,7 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
         host.log(`default agent failed: ${llm.redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}`, 'error');
         host.reply(run.runId, `Error: internal agent error: ${llm.redact(err instanceof Error ? err.message : String(err))}`, 'error');
       } finally {
+        clearInterval(heartbeat);
         active = null;
         busy = false;
         void next();
@@ -104,8 +113,9 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
     };
 
     host.onMessage((m) => {
-      if (m.steer && active && m.run_id === active.runId) {
-        active.inbox.push(m.text);
+      if (m.steer) {
+        if (active && m.run_id === active.runId) active.inbox.push(m.text);
+        else carryover.push(m.text);
         return;
       }
       queue.push(m);
