@@ -1,5 +1,6 @@
 // Status, split and the one-line "info" of a scenario run, from its result.json.
-import { SPLITS } from '../../../../agent-image/src/contract/index.js';
+import { SPLITS, type RunStatus } from '../../../../agent-image/src/contract/index.js';
+import { classify } from '../../report/collect.js';
 import { asArr, asObj, asStr, type Obj } from '../trace/json-util.js';
 import type { ViewStatus } from './types.js';
 
@@ -7,12 +8,7 @@ import type { ViewStatus } from './types.js';
 export function statusOf(result: Obj | null, resultExists: boolean): ViewStatus {
   if (!resultExists) return 'running';
   if (!result) return 'error';
-  const s = result.status;
-  if (s === 'pass' || s === 'fail' || s === 'error') return s;
-  const success = result.success ?? asObj(result.judgment).success;
-  if (success === true) return 'pass';
-  if (success === false) return 'fail';
-  return 'error';
+  return classify({ status: result.status as RunStatus, success: (result.success ?? asObj(result.judgment).success) as boolean | null });
 }
 
 const CANONICAL = new Set<string>(SPLITS);

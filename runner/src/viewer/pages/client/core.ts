@@ -15,12 +15,16 @@ function el(tag, props) {
     else if (k.indexOf('on') === 0) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, String(v));
   }
-  for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+  for (var i = 2; i < arguments.length; i++) appendOne(node, arguments[i]);
   return node;
 }
-function append(node, c) {
+function append(node) {
+  for (var i = 1; i < arguments.length; i++) appendOne(node, arguments[i]);
+  return node;
+}
+function appendOne(node, c) {
   if (c === undefined || c === null || c === false) return;
-  if (Array.isArray(c)) { for (var j = 0; j < c.length; j++) append(node, c[j]); return; }
+  if (Array.isArray(c)) { for (var j = 0; j < c.length; j++) appendOne(node, c[j]); return; }
   node.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
 }
 function safeHref(h) {
