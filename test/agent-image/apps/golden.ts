@@ -76,6 +76,8 @@ function sortStringLists(v: unknown): unknown {
 export interface ReplayOptions {
   /** Steps whose lists come from Python sets: compare JSON with string lists sorted. */
   setSteps?: number[];
+  /** Extra normalisation of our stdout, event lines and stderr (e.g. file times → <FILE_CTIME>). */
+  normalise?: (text: string, step: number) => string;
 }
 
 /** Replays every step and asserts stdout, stderr, exit code and events equal the recording. */
@@ -100,9 +102,10 @@ export async function replayTranscript(t: Transcript, opts: ReplayOptions = {}):
     const argv = step.argv.map((a) => a.replace(/<ID\d+>/g, (p) => back.get(p) ?? p));
     const r = await runCli(argv, { stateDir, simTime: t.clock, eventId: step.env?.GAIA2_EVENT_ID, ids: ids.next });
     // Assign placeholders in the README's order: stdout, then events, then stderr.
-    const stdout = normalise(r.stdout);
-    const events = r.events.map((e) => normalise(formatEventLine(e)));
-    const stderr = normalise(r.stderr).trimEnd();
+    const extra = (text: string): string => (opts.normalise ? opts.normalise(text, i) : text);
+    const stdout = extra(normalise(r.stdout));
+    const events = r.events.map((e) => extra(normalise(formatEventLine(e))));
+    const stderr = extra(normalise(r.stderr)).trimEnd();
     expect(r.exitCode, where).toBe(step.exit_code);
     if (step.stderr.startsWith('Traceback')) {
       // Reference crash: we answer with one clear line instead of a stack trace.

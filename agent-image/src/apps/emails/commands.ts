@@ -1,8 +1,6 @@
 // emails commands (spec/apps.md §2.3). Writes answer {"status": "ok", ...}; folder names are
 // case-insensitive and logged upper-cased.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { resolveDrivePath } from '../framework/drive.js';
+import { resolveDrivePath, saveToDrive } from '../framework/drive.js';
 import { fail } from '../framework/errors.js';
 import { pySlice } from '../framework/py-builtins.js';
 import { opt } from '../framework/options.js';
@@ -128,15 +126,10 @@ const commands: CommandDef[] = [
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
       const e = lookup(box, name, String(o.email_id), ` in ${String(o.folder_name)}`);
-      const dir = resolveDrivePath(ctx.fsRoot, String(o.path_to_save));
-      if (!dir) return fail(`Path escapes sandbox: ${String(o.path_to_save)}`);
-      const saved: string[] = [];
-      for (const [file, b64] of Object.entries((e.attachments as Record<string, unknown> | null) ?? {})) {
-        mkdirSync(dir.abs, { recursive: true });
-        const target = join(dir.abs, file);
-        writeFileSync(target, Buffer.from(String(b64), 'base64'));
-        saved.push(target);
-      }
+      if (!resolveDrivePath(ctx.fsRoot, String(o.path_to_save))) return fail(`Path escapes sandbox: ${String(o.path_to_save)}`);
+      const saved = Object.entries((e.attachments as Record<string, unknown> | null) ?? {}).map(([file, b64]) =>
+        saveToDrive(ctx.fsRoot, String(o.path_to_save), file, Buffer.from(String(b64), 'base64')),
+      );
       return { output: { status: 'ok', downloaded: saved }, args: { email_id: o.email_id, folder_name: name, path_to_save: o.path_to_save }, ret: saved };
     },
   },

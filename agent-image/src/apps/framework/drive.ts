@@ -1,8 +1,8 @@
 // Cloud-drive path resolution shared by cloud-drive and the attachment options of emails and
 // messaging: "~" is the user's home, a leading "/" is dropped, the result must stay inside
 // the drive root (so relative and absolute paths are the same file).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, normalize, relative, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AppError } from './errors.js';
 
 export interface DrivePath {
@@ -12,18 +12,31 @@ export interface DrivePath {
   rewritten: string;
 }
 
+/** The reference's rewrites before joining to the root: "/" → root, "~" and "~/" → home/userhome/, no leading "/". */
+export function rewriteDrivePath(p: string): string {
+  if (p === '/') return '';
+  // The reference applies `^~/?` first, so "~bob/x" also lands in home/userhome/ (bob/x).
+  return p.replace(/^~\/?/, 'home/userhome/').replace(/^\/+/, '');
+}
+
 /** Resolves `p` under `root`; null when it escapes the root. */
 export function resolveDrivePath(root: string, p: string): DrivePath | null {
   const absRoot = resolve(root);
-  let rel = p;
-  if (p === '/') rel = '';
-  else if (/^~\/?/.test(p) && !/^~[^/]/.test(p)) rel = p.replace(/^~\/?/, 'home/userhome/');
-  else if (/^~[^/]/.test(p)) rel = p.replace(/^~([^/]+)\/?/, 'home/$1/');
-  rel = rel.replace(/^\/+/, '');
-  const abs = normalize(join(absRoot, rel)).replace(/[/\\]+$/, '') || absRoot;
+  const rel = rewriteDrivePath(p);
+  const abs = rel === '' ? absRoot : resolve(absRoot, rel);
   const r = relative(absRoot, abs);
-  if (r.startsWith('..') || r.split(sep)[0] === '..' || resolve(abs) !== abs) return null;
-  return { abs: abs === absRoot + sep ? absRoot : abs, rewritten: rel };
+  if (r === '..' || r.startsWith('..' + sep) || isAbsolute(r)) return null;
+  return { abs, rewritten: rel };
+}
+
+/** Writes a downloaded file into drive folder `dir` (created as needed); returns its absolute path. */
+export function saveToDrive(root: string, dir: string, name: string, bytes: Buffer): string {
+  const target = resolveDrivePath(root, dir);
+  if (!target) throw new AppError(`Path escapes sandbox: ${dir}`);
+  mkdirSync(target.abs, { recursive: true });
+  const file = join(target.abs, name);
+  writeFileSync(file, bytes);
+  return file;
 }
 
 /** Reads an attachment given as a drive path: [basename, base64]. Reference error texts. */

@@ -1,10 +1,8 @@
 // MessagingAppV2 commands (spec/apps.md §2.4), shared by `messages` (NAME mode) and `chats`
 // (PHONE_NUMBER mode). Writes and most reads print bare JSON values (ids, lists, null).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parsePyJson } from '../../contract/pyjson.js';
 import { sequenceRatio } from '../framework/difflib.js';
-import { resolveDrivePath } from '../framework/drive.js';
+import { saveToDrive } from '../framework/drive.js';
 import { fail } from '../framework/errors.js';
 import { intOpt, opt } from '../framework/options.js';
 import { pySlice } from '../framework/py-builtins.js';
@@ -136,11 +134,7 @@ export function messagingCommands(flavour: Flavour): CommandDef[] {
       const c = conversation(m, String(o.conversation_id));
       const msg = c.messages.find((x) => x && x.message_id === o.message_id);
       if (!msg || !msg.attachment) return fail('No attachment found in the specified message');
-      const dir = resolveDrivePath(ctx.fsRoot, String(o.download_path));
-      if (!dir) return fail(`Path escapes sandbox: ${String(o.download_path)}`);
-      mkdirSync(dir.abs, { recursive: true });
-      const target = join(dir.abs, String(msg.attachment_name ?? 'attachment'));
-      writeFileSync(target, Buffer.from(String(msg.attachment), 'base64'));
+      const target = saveToDrive(ctx.fsRoot, String(o.download_path), String(msg.attachment_name ?? 'attachment'), Buffer.from(String(msg.attachment), 'base64'));
       return { output: target, args: { conversation_id: o.conversation_id, message_id: o.message_id, download_path: o.download_path } };
     }),
     cmd('read-conversation', 'read_conversation', false, 'Read the messages of a conversation, newest first.', [CONVERSATION_ID, intOpt('offset', 0, 'Index of the first message.'), intOpt('limit', 10, 'Maximum number of messages.'), ...DATES], (o, m) => {
