@@ -38,15 +38,18 @@ export const isUserLine = (e: Pick<EventLine, 'event_id'>): boolean =>
 export const isReplyLine = (e: Pick<EventLine, 'app' | 'fn'>): boolean =>
   e.app === AUI_APP && e.fn === SEND_MESSAGE_TO_USER;
 
-/** Lines of events.jsonl, skipping blanks and a torn (unterminated) last line. */
-export function parseEventsJsonl(text: string): EventLine[] {
+/**
+ * Lines of events.jsonl, skipping blanks and a torn (unterminated) last line. `parseLine`
+ * defaults to JSON.parse; pass parsePyJson (./pyjson.ts) to keep Python floats as PyFloat.
+ */
+export function parseEventsJsonl(text: string, parseLine: (line: string) => unknown = JSON.parse): EventLine[] {
   const complete = text.endsWith('\n') ? text : text.slice(0, text.lastIndexOf('\n') + 1);
   const out: EventLine[] = [];
   for (const raw of complete.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
     try {
-      out.push(JSON.parse(line) as EventLine);
+      out.push(parseLine(line) as EventLine);
     } catch {
       // A malformed complete line is skipped; callers that care count lines themselves.
     }

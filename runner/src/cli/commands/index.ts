@@ -8,14 +8,15 @@ import { register as runConfig } from './run-config.js';
 import { register as report } from './report.js';
 import { register as clean } from './clean.js';
 import { register as doctor } from './doctor.js';
-import { register as world } from './world.js';
 import { register as view } from './view.js';
 import { register as serve } from './serve.js';
 import { register as compare } from './compare.js';
+import { register as world } from './world.js';
+import { register as judge } from './judge.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, report, clean, doctor, world, view, serve, compare];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, report, clean, doctor, judge, world, view, serve, compare];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);

@@ -1,0 +1,116 @@
+// `gaia2-runner judge` as a subprocess: one log (exit codes, JSON verdict, judge LLM over a
+// scripted local server) and re-judging a finished run directory.
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fail, say, startFakeLlm, type FakeLlm } from '../../helpers/fake-llm/index.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const BIN = join(ROOT, 'bin/gaia2-runner.mjs');
+const G = join(ROOT, 'test/fixtures/golden');
+const SCEN = join(G, 'scenarios/search/search_email_flight_code.json');
+const ev = (name: string) => join(G, 'cases/search_email_flight_code', `${name}.events.jsonl`);
+const KEY = 'sk-judge-cli-SECRET-123';
+
+// Async spawn: the fake LLM server lives in this process and must keep answering.
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((res) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'gaia2-judge-cwd-')); // no stray .env
+    const p = spawn(process.execPath, [BIN, 'judge', ...args], { cwd, env: { ...process.env, GAIA2_RUNNER_FROM_SOURCE: '1', ...env } });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('close', (code) => res({ stdout, stderr, code }));
+  });
+}
+
+// Each spawn compiles the CLI through tsx: slow on a loaded machine.
+vi.setConfig({ testTimeout: 180_000 });
+
+let fake: FakeLlm | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+describe('gaia2-runner judge --scenario --events', () => {
+  it('hard-only: exit 1 and the reference failure for an extra write; exit 0 for the oracle log', async () => {
+    const bad = await cli(['--scenario', SCEN, '--events', ev('extra_delete_email'), '--json']);
+    expect(bad.code).toBe(1);
+    const v = JSON.parse(bad.stdout);
+    expect(v).toMatchObject({ success: false, status: 'stopped', judge_mode: 'hard-only', nb_turns: 1 });
+    expect(v.failure_reason).toBe("Tool count mismatch: agent={'EmailClientV2__delete_email': 1}, oracle={}");
+    expect(v.turns).toHaveLength(1);
+    const ok = await cli(['--scenario', SCEN, '--events', ev('oracle')]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('search_email_flight_code: pass [hard-only]\n');
+  });
+
+  it('a judge model needs a provider (usage error, exit 2)', async () => {
+    const r = await cli(['--scenario', SCEN, '--events', ev('oracle'), '--judge-model', 'm']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--judge-model needs --judge-provider');
+  });
+
+  it('soft checks through the judge LLM; the key comes from the named variable and never shows', async () => {
+    fake = await startFakeLlm({ format: 'openai-chat', script: [say('Verdict: [[Failure]]')] });
+    const args = ['--scenario', SCEN, '--events', ev('wrong_answer_text'), '--judge-provider', 'openai-compat', '--judge-model', 'judge-m', '--judge-base-url', fake.url, '--judge-api-key-env', 'MY_JUDGE_KEY', '--json'];
+    const r = await cli(args, { MY_JUDGE_KEY: KEY });
+    expect(r.code).toBe(1);
+    const v = JSON.parse(r.stdout);
+    expect(v.judge_mode).toBe('llm');
+    expect(v.judge).toEqual({ mode: 'llm', provider: 'openai-compat', model: 'judge-m' });
+    expect(v.failure_reason).toContain('user_message_checker (agent_args=');
+    expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+
+    const hard = await cli([...args.slice(0, 4), '--no-llm', '--json']);
+    expect(JSON.parse(hard.stdout)).toMatchObject({ success: true, judge_mode: 'hard-only' });
+  });
+
+  it('401 from the judge LLM: exit 2 with provider_error', async () => {
+    fake = await startFakeLlm({ format: 'openai-chat', script: [fail(401)] });
+    const r = await cli(['--scenario', SCEN, '--events', ev('wrong_answer_text'), '--judge-provider', 'openai-compat', '--judge-model', 'm', '--judge-base-url', fake.url, '--json'], { OPENAI_COMPAT_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ success: null, status: 'error', error_kind: 'provider_error' });
+    expect(r.stdout).not.toContain(KEY);
+  });
+});
+
+describe('gaia2-runner judge --output-dir', () => {
+  it('writes rejudge.json beside each result.json, leaves originals alone, prints both verdicts', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'gaia2-rejudge-'));
+    const runs = [
+      { dir: 'search/a', events: 'extra_delete_email', original: true, scenarioFile: SCEN },
+      { dir: 'search/b', events: 'oracle', original: true, scenarioFile: '/nowhere/scenario.json', copy: true },
+      { dir: 'search/c', events: null, original: null, scenarioFile: SCEN },
+    ];
+    for (const r of runs) {
+      const d = join(root, r.dir);
+      mkdirSync(d, { recursive: true });
+      const result = { scenario_id: 'search_email_flight_code', success: r.original, status: r.original ? 'pass' : 'error', scenario_file: r.scenarioFile };
+      writeFileSync(join(d, 'result.json'), JSON.stringify(result));
+      if (r.events) copyFileSync(ev(r.events), join(d, 'events.jsonl'));
+      if (r.copy) copyFileSync(SCEN, join(d, 'scenario.json'));
+    }
+    const before = readFileSync(join(root, 'search/a/result.json'), 'utf8');
+    const r = await cli(['--output-dir', root]);
+    expect(r.code).toBe(2); // run c has no events.jsonl
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^run\s+original\s+rejudged\s+\[hard-only\]$/);
+    expect(lines[1]).toMatch(/^search\/a\s+pass\s+fail\s+changed$/);
+    expect(lines[2]).toMatch(/^search\/b\s+pass\s+pass$/);
+    expect(lines[3]).toMatch(/^search\/c\s+error\s+error$/);
+    expect(lines[4]).toBe('3 run(s) re-judged, 1 changed, 1 error(s); verdicts in rejudge.json beside each result.json');
+    expect(readFileSync(join(root, 'search/a/result.json'), 'utf8')).toBe(before);
+    const a = JSON.parse(readFileSync(join(root, 'search/a/rejudge.json'), 'utf8'));
+    expect(a).toMatchObject({ scenario_id: 'search_email_flight_code', success: false, status: 'stopped', judge_mode: 'hard-only', original: { success: true, status: 'pass' } });
+    expect(JSON.parse(readFileSync(join(root, 'search/b/rejudge.json'), 'utf8')).success).toBe(true);
+    expect(JSON.parse(readFileSync(join(root, 'search/c/rejudge.json'), 'utf8'))).toMatchObject({ status: 'error', error_kind: 'artifact_error' });
+    expect(existsSync(join(root, 'search/a/rejudge.json'))).toBe(true);
+  });
+});
