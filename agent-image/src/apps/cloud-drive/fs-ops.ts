@@ -4,19 +4,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { pyFloat } from '../../contract/pyjson.js';
-import { resolveDrivePath } from '../framework/drive.js';
+import { resolveDrivePath, rewriteDrivePath } from '../framework/drive.js';
 import { fail } from '../framework/errors.js';
 import { codepointCompare } from '../framework/py-builtins.js';
 
 /** Absolute host path of a drive path; fails for paths that leave the drive. */
 export function real(root: string, p: string): string {
   const r = resolveDrivePath(root, p);
-  return r ? r.abs : fail(`Operation not allowed outside sandbox: ${rewritten(p)}`);
-}
-
-/** The path after the reference's "~" and leading-slash rewrites (as its error text shows it). */
-function rewritten(p: string): string {
-  return p.replace(/^~\/?/, 'home/userhome/').replace(/^\/+/, '');
+  return r ? r.abs : fail(`Operation not allowed outside sandbox: ${rewriteDrivePath(p)}`);
 }
 
 /** "/" + path relative to the root ("/" for the root itself). */
