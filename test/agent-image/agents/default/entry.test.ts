@@ -1,17 +1,13 @@
 // The process entry (agent-image/src/main/agent-default.ts) as the image starts it: settings
 // from the environment, the daemon socket from GAIA2_AGENT_SOCKET, exit when the daemon ends.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { composeWorld } from '../../../../agent-image/src/world/compose.js';
-import { settingsFromEnv } from '../../../../agent-image/src/world/config.js';
-import type { ReplyInfo } from '../../../../agent-image/src/world/daemon.js';
-import { serveAgentSocket } from '../../../../agent-image/src/world/sockets.js';
 import { call, say, startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm/index.js';
-import { SCENARIO_FILE } from './helpers.js';
+import { startWorld } from './helpers.js';
 
 const ENTRY = new URL('../../../../agent-image/src/main/agent-default.ts', import.meta.url).pathname;
 const KEY = 'sk-entry-SECRET-24680';
@@ -23,20 +19,11 @@ afterEach(async () => {
   server?.close();
 });
 
-async function world() {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-entry-'));
-  const composed = await composeWorld({
-    scenario: readFileSync(SCENARIO_FILE, 'utf8'),
-    stateDir: join(dir, 'state'),
-    settings: settingsFromEnv({ GAIA2_AGENT: 'default', GAIA2_CLOCK_MODE: 'fast-forward' }),
-  });
-  const socketPath = join(dir, 'agent.sock');
-  server = await serveAgentSocket(composed.world, socketPath, composed.tools);
-  const replies: ReplyInfo[] = [];
-  composed.world.onReply((r) => replies.push(r));
-  composed.world.start();
-  return { dir, socketPath, world: composed.world, replies };
-}
+const world = async () => {
+  const w = await startWorld();
+  server = w.server;
+  return w;
+};
 
 function startAgent(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY], {

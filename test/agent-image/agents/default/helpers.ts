@@ -2,8 +2,11 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initWorld, runCli } from '../../../../agent-image/src/apps/index.js';
-import { parseScenario } from '../../../../agent-image/src/contract/scenario.js';
 import type { CliRunResult } from '../../../../agent-image/src/agents/default/index.js';
+import { composeWorld } from '../../../../agent-image/src/world/compose.js';
+import { settingsFromEnv } from '../../../../agent-image/src/world/config.js';
+import type { ReplyInfo } from '../../../../agent-image/src/world/daemon.js';
+import { serveAgentSocket } from '../../../../agent-image/src/world/sockets.js';
 
 /** A directory of stub CLIs: each prints its argv as JSON and exits with the given code. */
 export function stubBin(clis: Record<string, { exit?: number; stdout?: string }>): string {
@@ -33,4 +36,20 @@ export async function inProcessApps(): Promise<{ stateDir: string; run: (argv: s
   };
 }
 
-export { parseScenario };
+/** The real world daemon on the golden scenario, serving the agent socket in a temp dir. */
+export async function startWorld() {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-world-run-'));
+  const stateDir = join(dir, 'state');
+  const composed = await composeWorld({
+    scenario: readFileSync(SCENARIO_FILE, 'utf8'),
+    scenarioFile: 'search_cab_cheapest_airport.json',
+    stateDir,
+    settings: settingsFromEnv({ GAIA2_AGENT: 'default', GAIA2_CLOCK_MODE: 'fast-forward' }),
+  });
+  const socketPath = join(dir, 'agent.sock');
+  const server = await serveAgentSocket(composed.world, socketPath, composed.tools);
+  const replies: ReplyInfo[] = [];
+  composed.world.onReply((r) => replies.push(r));
+  composed.world.start();
+  return { dir, stateDir, socketPath, server, replies, world: composed.world, tools: composed.tools };
+}

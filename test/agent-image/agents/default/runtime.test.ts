@@ -1,19 +1,14 @@
 // The default agent against the real world daemon over the agent socket: the task arrives
 // through the protocol, tool calls become app actions in events.jsonl, the reply ends the turn.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectToDaemon } from '../../../../agent-image/src/agents/client.js';
 import { DEFAULT_AGENT_OPTIONS, runDefaultAgent, type AgentOptions } from '../../../../agent-image/src/agents/default/index.js';
 import { createModel } from '../../../../agent-image/src/llm/index.js';
-import { composeWorld } from '../../../../agent-image/src/world/compose.js';
-import { settingsFromEnv } from '../../../../agent-image/src/world/config.js';
-import type { ReplyInfo } from '../../../../agent-image/src/world/daemon.js';
-import { serveAgentSocket } from '../../../../agent-image/src/world/sockets.js';
 import { call, fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../../../helpers/fake-llm/index.js';
-import { SCENARIO_FILE, stubBin } from './helpers.js';
+import { startWorld, stubBin } from './helpers.js';
 
 const KEY = 'sk-runtime-SECRET-987654';
 let fake: FakeLlm | undefined;
@@ -26,19 +21,9 @@ afterEach(async () => {
 });
 
 async function play(script: FakeScriptItem[], options: Partial<AgentOptions>) {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-runtime-'));
-  const stateDir = join(dir, 'state');
-  const { world, tools } = await composeWorld({
-    scenario: readFileSync(SCENARIO_FILE, 'utf8'),
-    scenarioFile: 'search_cab_cheapest_airport.json',
-    stateDir,
-    settings: settingsFromEnv({ GAIA2_AGENT: 'default', GAIA2_CLOCK_MODE: 'fast-forward' }),
-  });
-  const socketPath = join(dir, 'agent.sock');
-  server = await serveAgentSocket(world, socketPath, tools);
-  const replies: ReplyInfo[] = [];
-  world.onReply((r) => replies.push(r));
-  world.start();
+  const w = await startWorld();
+  const { dir, stateDir, socketPath, world, tools, replies } = w;
+  server = w.server;
 
   fake = await startFakeLlm({ format: 'anthropic', script });
   const traceFile = join(dir, 'trace.jsonl');
