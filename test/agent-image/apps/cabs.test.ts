@@ -144,3 +144,13 @@ describe('cabs ENV commands', () => {
     expect(JSON.parse(r.lines[0]!)).toMatchObject({ args: { who_cancel: 'driver', message: null }, ret: 'Ride has been cancelled.', event_id: 'Event-ENV-9' });
   });
 });
+
+describe('cabs bad state', () => {
+  it('names malformed rides and service configs instead of crashing', async () => {
+    const rides = await testWorld([{ name: 'Cabs', app_state: { ride_history: [1] } }]);
+    expect(errText(await rides.run(['cabs', 'get-ride-history']))).toBe('cab_app.json: ride_history[0] is not an object');
+    const config = await testWorld([{ name: 'Cabs', app_state: { d_service_config: { Default: null } } }]);
+    const r = await config.run(['cabs', 'list-rides', '--start-location', 'a', '--end-location', 'b']);
+    expect([r.exitCode, errText(r)]).toEqual([1, 'cab_app.json: d_service_config["Default"] is not an object']);
+  });
+});

@@ -145,3 +145,11 @@ describe('shopping ENV commands', () => {
     expect(c.exitCode).toBe(0);
   });
 });
+
+describe('shopping bad state', () => {
+  it('names a malformed entry instead of crashing', async () => {
+    const bad = await testWorld([{ name: 'Shopping', app_state: { products: { p: null } } }]);
+    const r = await bad.run(['shopping', 'list-all-products']);
+    expect([r.exitCode, errText(r)]).toEqual([1, 'shopping.json: products["p"] is not an object']);
+  });
+});

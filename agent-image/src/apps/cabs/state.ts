@@ -39,6 +39,9 @@ function toRides(raw: unknown, key: string): Ride[] {
 export function loadCabState(raw: Record<string, unknown>): CabState {
   const config = raw.d_service_config === undefined ? DEFAULT_SERVICE_CONFIG : raw.d_service_config;
   if (!isRecord(config)) return fail('cab_app.json: "d_service_config" is not an object');
+  for (const [service, c] of Object.entries(config)) {
+    if (!isRecord(c)) fail(`cab_app.json: d_service_config["${service}"] is not an object`);
+  }
   return {
     ride_history: toRides(raw.ride_history, 'ride_history'),
     quotation_history: toRides(raw.quotation_history, 'quotation_history'),

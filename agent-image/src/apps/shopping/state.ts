@@ -20,6 +20,11 @@ export function loadShopState(raw: Obj | null): ShopState {
     if (s[key] === undefined) s[key] = {};
     else if (!isRecord(s[key])) fail(`shopping.json: "${key}" is not an object`);
   }
+  for (const key of ['products', 'cart', 'orders', 'discount_codes']) {
+    for (const [id, v] of Object.entries(s[key] as Obj)) {
+      if (!isRecord(v)) fail(`shopping.json: ${key}["${id}"] is not an object`);
+    }
+  }
   return s as ShopState;
 }
 
