@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenarioText } from '../../../agent-image/src/scenario/index.js';
-import { createJudgeLlm, judgeEventLog } from '../../../agent-image/src/judge/index.js';
+import { createJudgeLlm, judgeEventLog, Judge, type CompletedEvent } from '../../../agent-image/src/judge/index.js';
 import { fail, say, startFakeLlm, type FakeFormat, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
 import { GOLDEN_DIR, readEventLines } from './golden.js';
+import { agent, scenarioOf, type Ev } from './fixtures.js';
 
 const SCENARIO = 'scenarios/search/search_email_flight_code.json';
 const scenario = loadScenarioText(readFileSync(join(GOLDEN_DIR, SCENARIO), 'utf8'), SCENARIO);
@@ -80,5 +81,55 @@ describe.each(WIRES)('soft checks over $format', ({ format, provider }) => {
     const v = await judgeWith(format, provider, [], ORACLE);
     expect(v.success).toBe(true);
     expect(fake!.requests).toHaveLength(0);
+  });
+});
+
+describe('soft-check chains and inputs (OpenAI chat wire)', () => {
+  const USER = { first_name: 'Ines', last_name: 'Varga', address: 'Kertesz utca 14, Budapest' };
+  async function judgeOne(script: FakeScriptItem[], oracle: Ev, agentEvent: CompletedEvent) {
+    fake = await startFakeLlm({ format: 'openai-chat', script });
+    const llm = createJudgeLlm({ provider: 'openai-compat', model: 'judge-m', apiKey: 'k-test-123456', baseUrl: fake.url });
+    const s = scenarioOf([oracle], { start: 1760000400, apps: [{ name: 'Emails', class_name: 'EmailClientV2' }, { name: 'Cabs', class_name: 'CabApp' }] });
+    return new Judge(s, { llm, userDetails: USER }).judgeTurn(0, [agentEvent]);
+  }
+  const messages = (i: number): Array<{ role: string; content: string }> => fake!.requests[i]!.body.messages;
+  const email = (content: string) => ({ recipients: ['bob@x.com'], subject: 'Trip', content });
+
+  it('placeholder text fails before any LLM call', async () => {
+    const v = await judgeOne([], { id: 'o1', app: 'Emails', fn: 'send_email', args: email('See you at 9. Ines') }, agent('a1', 'EmailClientV2', 'send_email', email('See you at 9. [Your Name]')));
+    // only the llm-checked args (subject, content) reach the soft checks
+    expect(v.failure_reason).toBe(
+      "Cannot match EmailClientV2__send_email (o1): a1: placeholder_checker (agent_args={'subject': 'Trip', 'content': 'See you at 9. [Your Name]'})",
+    );
+    expect(fake!.requests).toHaveLength(0);
+  });
+
+  it('email: signature check then content check, each one call, with the user name and date', async () => {
+    const v = await judgeOne(
+      [say('Signed by the user. Verdict: [[True]]'), say('Same facts. Verdict: [[Success]]')],
+      { id: 'o1', app: 'Emails', fn: 'send_email', args: email('See you at 9. Ines') },
+      agent('a1', 'EmailClientV2', 'send_email', email('Meet you at nine! Best, Ines')),
+    );
+    expect(v.success).toBe(true);
+    expect(fake!.requests).toHaveLength(2);
+    expect(messages(0)[0]!.content).toContain('sign-off');
+    expect(messages(0).at(-1)!.content).toContain("User's name: Ines Varga");
+    expect(messages(0).at(-1)!.content).toContain('subject: Trip\ncontent: Meet you at nine! Best, Ines');
+    expect(messages(1)[0]!.content).toContain('today is 2025-10-09 Thursday');
+  });
+
+  it('cab: "Home" becomes the user address on both sides before the call', async () => {
+    const ride = (start: string) => ({ start_location: start, end_location: 'Airport', service_type: 'Default', ride_time: '2025-10-10 08:00:00' });
+    const v = await judgeOne([say('Verdict: [[True]]')], { id: 'o1', app: 'Cabs', fn: 'order_ride', args: ride('Home') }, agent('a1', 'CabApp', 'order_ride', ride('my place ')));
+    expect(v.success).toBe(true);
+    const user = messages(0).at(-1)!.content;
+    expect(user).toContain('start_location: Kertesz utca 14, Budapest\nend_location: Airport');
+    expect(user).not.toMatch(/Home|my place/);
+  });
+
+  it('reply check: the task slot is empty (the reference never extracts a subtask)', async () => {
+    const v = await judgeOne([say('Verdict: [[Failure]]')], { id: 'o1', app: 'AgentUserInterface', fn: 'send_message_to_user', args: { content: 'K7QX2M' } }, agent('a1', 'AgentUserInterface', 'send_message_to_user', { content: 'AR-1' }));
+    expect(v.success).toBe(false);
+    expect(messages(0).at(-1)!.content.startsWith('Task: \n')).toBe(true);
   });
 });
