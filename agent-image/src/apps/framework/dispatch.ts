@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventLine } from '../../contract/events.js';
-import { PyFloat, pyDumps } from '../../contract/pyjson.js';
+import { pyDumps } from '../../contract/pyjson.js';
 import { commandHelp, groupHelp, parseCommandArgs, resolveCommand, usageError } from './click.js';
 import { AppError, BadParameter, ClickUsageError } from './errors.js';
 import { readAppClassMap, readStateFile, stateFilePath, writeStateFile } from './state.js';
@@ -113,7 +113,7 @@ async function runUnlocked(app: AppDef, args: readonly string[], ctx: WorldConte
   }
   const stdout = outcome.raw ?? pyDumps(outcome.output ?? null, { indent: 2 }) + '\n';
   const line: EventLine = {
-    t: new PyFloat(now) as unknown as number,
+    t: now, // formatEventLine prints it as a float
     app: logClass(app, ctx.stateDir),
     fn: cmd.fn,
     args: outcome.args,
