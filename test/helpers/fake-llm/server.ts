@@ -42,6 +42,9 @@ export interface FakeLlm {
   url: string;
   /** Origin only (http://host:port), for clients that add their own version prefix. */
   origin: string;
+  port: number;
+  /** The base URL as another host sees it, e.g. urlFor('host.containers.internal') from a container. */
+  urlFor(hostname: string): string;
   requests: RecordedRequest[];
   /** Append more script entries while the server runs. */
   push(...items: FakeScriptItem[]): void;
@@ -125,10 +128,13 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   });
   const { port } = server.address() as AddressInfo;
   const hostForUrl = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  const prefix = options.format === 'gemini' ? '/v1beta' : '/v1';
   const origin = `http://${hostForUrl}:${port}`;
   return {
-    url: `${origin}${options.format === 'gemini' ? '/v1beta' : '/v1'}`,
+    url: `${origin}${prefix}`,
     origin,
+    port,
+    urlFor: (hostname) => `http://${hostname}:${port}${prefix}`,
     requests,
     push: (...items) => void queue.push(...items),
     remaining: () => queue.length,

@@ -5,6 +5,7 @@
 import { generateText, stepCountIs, streamText, type ModelMessage, type ToolSet } from 'ai';
 import type { LlmModel } from '../../llm/index.js';
 import type { ProviderError } from '../../llm/index.js';
+import { withCacheBreakpoints } from './cache.js';
 import { elideOldToolResults } from './context.js';
 
 export type StopReason = 'replied' | 'step_limit' | 'context_length' | 'provider_error' | 'aborted';
@@ -95,8 +96,7 @@ export class AgentSession {
     const params = {
       model: llm.model,
       ...llm.callOptions,
-      system,
-      messages: this.history,
+      ...withCacheBreakpoints(llm.api, system, this.history),
       tools,
       stopWhen: stepCountIs(1),
       abortSignal: signal,

@@ -59,6 +59,18 @@ describe('AgentSession (shell mode)', () => {
     ]);
   });
 
+  it('anthropic: the system prompt and the latest message are cache breakpoints; the history keeps none', async () => {
+    const session = await shellSession('anthropic', [call('shell', { command: 'contacts get-contacts' }), say('ok')]);
+    await session.run('list my contacts', SYSTEM);
+    for (const req of fake!.requests) {
+      expect(req.body.system).toEqual([{ type: 'text', text: SYSTEM, cache_control: { type: 'ephemeral' } }]);
+      const marked = req.body.messages.flatMap((m: any) => m.content.filter((c: any) => c.cache_control));
+      expect(marked).toHaveLength(1);
+      expect(req.body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
+    }
+    expect(session.history.every((m) => m.providerOptions === undefined)).toBe(true);
+  });
+
   it('adds steered messages between steps, and a late one keeps the run going', async () => {
     const session = await shellSession('anthropic', [call('shell', { command: 'contacts get-contacts' }), say('Done, and noted the email.'), say('Handled the late message too.')]);
     const inbox: string[][] = [[], ['[Notification] emails: New email received'], ['user: also call Bob']];
