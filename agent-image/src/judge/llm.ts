@@ -33,8 +33,17 @@ const INFRA_REASONS = new Set(['auth', 'rate_limit', 'server', 'network']);
 
 /** JudgeLlm over createModel/completeText: temperature 0, retries with backoff in the fetch layer. */
 export function createJudgeLlm(cfg: JudgeLlmConfig): JudgeLlm {
-  // Verdicts are short; an explicit cap also keeps the SDK from guessing one per model.
-  const llm = createModel({ ...cfg, thinking: cfg.thinking ?? 'off', maxTokens: cfg.maxTokens ?? 2048 });
+  // Like the reference engine: an OpenAI provider with a base URL speaks chat completions
+  // (litellm's "openai/" routing), and calls are retried up to 12 times.
+  const provider = cfg.provider === 'openai' && cfg.baseUrl ? 'openai-compat' : cfg.provider;
+  const llm = createModel({
+    ...cfg,
+    provider,
+    thinking: cfg.thinking ?? 'off',
+    // Verdicts are short; an explicit cap also keeps the SDK from guessing one per model.
+    maxTokens: cfg.maxTokens ?? 2048,
+    retry: { maxRetries: 12, ...cfg.retry },
+  });
   return {
     async complete(system, user) {
       try {

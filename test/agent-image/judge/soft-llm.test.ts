@@ -73,8 +73,9 @@ describe.each(WIRES)('soft checks over $format', ({ format, provider }) => {
   });
 
   it('429 until retries run out: provider_error, never a pass or a crash', async () => {
-    const v = await judgeWith(format, provider, Array.from({ length: 8 }, () => fail(429, 0)));
+    const v = await judgeWith(format, provider, Array.from({ length: 13 }, () => fail(429, 0)));
     expect([v.success, v.status, v.error_kind]).toEqual([null, 'error', 'provider_error']);
+    expect(fake!.requests).toHaveLength(13); // the first call and 12 retries, as the reference engine
   });
 
   it('normalised equality skips the LLM entirely', async () => {
@@ -131,5 +132,18 @@ describe('soft-check chains and inputs (OpenAI chat wire)', () => {
     const v = await judgeOne([say('Verdict: [[Failure]]')], { id: 'o1', app: 'AgentUserInterface', fn: 'send_message_to_user', args: { content: 'K7QX2M' } }, agent('a1', 'AgentUserInterface', 'send_message_to_user', { content: 'AR-1' }));
     expect(v.success).toBe(false);
     expect(messages(0).at(-1)!.content.startsWith('Task: \n')).toBe(true);
+  });
+});
+
+describe('engine routing', () => {
+  it('provider "openai" with a base URL speaks chat completions, like the reference engine', async () => {
+    fake = await startFakeLlm({ format: 'openai-chat', script: [say('Verdict: [[Success]]')] });
+    const llm = createJudgeLlm({ provider: 'openai', model: 'judge-m', apiKey: 'k-test-123456', baseUrl: fake.url });
+    expect(await llm.complete('sys', 'user')).toBe('Verdict: [[Success]]');
+    expect(fake.requests[0]!.path).toMatch(/\/chat\/completions$/);
+    expect(fake.requests[0]!.body.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'user' },
+    ]);
   });
 });
