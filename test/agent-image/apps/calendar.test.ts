@@ -76,3 +76,10 @@ describe('calendar', () => {
     expect(json(await w.run('calendar', 'today-events'))).toEqual({ events: [], range: [0, 0], total: 0 });
   });
 });
+
+describe('calendar with bad state', () => {
+  it('names the broken entry instead of crashing', async () => {
+    const w = await makeWorld([['Calendar', 'CalendarApp', { events: { e1: 'oops' } }]]);
+    expectFailure(await w.run('calendar', 'today-events'), 1, 'calendar.json: events.e1 must be a JSON object\n');
+  });
+});

@@ -1,7 +1,7 @@
 // calendar.json: {"events": {<id>: CalendarEvent}}. Stored events are returned as stored,
 // reshaped to the reference's ten keys in a fixed order.
 import { num, pyFloat } from '../../contract/pyjson.js';
-import { fail } from '../framework/errors.js';
+import { AppError, fail } from '../framework/errors.js';
 import { formatDateTime, formatWeekdayDateTime, parseDateTime } from '../framework/time.js';
 import type { AppContext } from '../framework/types.js';
 
@@ -13,6 +13,9 @@ export interface CalendarState extends Record<string, unknown> {
 export function loadCalendar(ctx: AppContext): CalendarState {
   const state = ctx.loadState() ?? {};
   if (!state.events || typeof state.events !== 'object' || Array.isArray(state.events)) state.events = {};
+  for (const [id, e] of Object.entries(state.events as object)) {
+    if (!e || typeof e !== 'object' || Array.isArray(e)) throw new AppError(`calendar.json: events.${id} must be a JSON object`);
+  }
   return state as CalendarState;
 }
 

@@ -1,7 +1,7 @@
 // contacts.json: {"contacts": {<id>: Contact}, "view_limit": 10}. Contacts print with the
 // reference's 15 keys in a fixed order; validation texts follow the reference exactly.
 import { isPyNumber, num } from '../../contract/pyjson.js';
-import { fail } from '../framework/errors.js';
+import { AppError, fail } from '../framework/errors.js';
 import { pyStr } from '../framework/python.js';
 import type { AppContext } from '../framework/types.js';
 
@@ -33,6 +33,9 @@ export const EDITABLE = [
 export function loadContacts(ctx: AppContext): ContactsState {
   const state = ctx.loadState() ?? { contacts: {}, view_limit: 10 };
   if (!state.contacts || typeof state.contacts !== 'object' || Array.isArray(state.contacts)) state.contacts = {};
+  for (const [id, c] of Object.entries(state.contacts as object)) {
+    if (!c || typeof c !== 'object' || Array.isArray(c)) throw new AppError(`contacts.json: contacts.${id} must be a JSON object`);
+  }
   return state as ContactsState;
 }
 
