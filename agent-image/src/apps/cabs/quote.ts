@@ -95,7 +95,7 @@ export function quote(
   quotes: Ride[],
   configs: Record<string, ServiceConfig>,
 ): Ride {
-  if (!Object.prototype.hasOwnProperty.call(configs, service)) throw new QuoteError('Invalid service type.');
+  if (!Object.hasOwn(configs, service)) throw new QuoteError('Invalid service type.');
   const config = configs[service]!;
   const distance = distanceFor(start, end, quotes);
   if (distance === null || num(distance) > num(config.max_distance_km)) {

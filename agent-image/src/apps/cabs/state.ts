@@ -2,6 +2,7 @@
 // (unknown keys dropped, missing ones defaulted), the service config defaulted when absent.
 import { pyFloat } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
+import { isRecord } from '../framework/json-shapes.js';
 import { RIDE_KEYS, type Ride, type ServiceConfig } from './quote.js';
 
 export const DEFAULT_SERVICE_CONFIG: Record<string, ServiceConfig> = {
@@ -17,14 +18,13 @@ export interface CabState {
   on_going_ride: Ride | null;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A Ride from a stored object: known keys only, in Ride order, defaults for the missing ones. */
 export function toRide(raw: unknown, where: string): Ride {
   if (!isRecord(raw)) return fail(`cab_app.json: ${where} is not an object`);
   const ride: Record<string, unknown> = {};
   for (const k of RIDE_KEYS) {
-    if (Object.prototype.hasOwnProperty.call(raw, k)) ride[k] = raw[k];
+    if (Object.hasOwn(raw, k)) ride[k] = raw[k];
     else ride[k] = k === 'ride_id' ? '' : k === 'delay_history' ? [] : null;
   }
   return ride as unknown as Ride;

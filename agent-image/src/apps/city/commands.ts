@@ -18,7 +18,7 @@ const visible: CommandDef[] = [
       const data = crimeData(state);
       rateLimitedCall(state, ctx.now, () => ctx.saveState(state));
       const zip = o.zip_code as string;
-      if (!Object.prototype.hasOwnProperty.call(data, zip)) fail('Zip code does not exist in our database');
+      if (!Object.hasOwn(data, zip)) fail('Zip code does not exist in our database');
       const point = data[zip]!;
       return { output: { status: 'success', data: point }, args: { zip_code: zip }, ret: point };
     },
@@ -88,7 +88,7 @@ const hidden: CommandDef[] = [
       const state = ctx.loadState() ?? {};
       const data = crimeData(state);
       const zip = o.zip_code as string;
-      const point = Object.prototype.hasOwnProperty.call(data, zip) ? data[zip]! : fail('Zip code does not exist in our database');
+      const point = Object.hasOwn(data, zip) ? data[zip]! : fail('Zip code does not exist in our database');
       data[zip] = crimePoint(violent ?? point.violent_crime, property ?? point.property_crime);
       state.crime_data = data;
       ctx.saveState(state);

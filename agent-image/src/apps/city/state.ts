@@ -2,6 +2,7 @@
 // 30-minute cooldown during which every call fails and the counter restarts from 0).
 import { pyFloat } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
+import { isRecord } from '../framework/json-shapes.js';
 
 export interface CrimePoint {
   violent_crime: unknown;
@@ -9,7 +10,6 @@ export interface CrimePoint {
 }
 
 const COOLDOWN_SECONDS = 1800;
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const crimePoint = (violent: unknown, property: unknown): CrimePoint => ({ violent_crime: violent, property_crime: property });
 

@@ -10,10 +10,9 @@ import { dumpFlatState, loadFlatState, savedApartment, toApartment, type Apartme
 
 const APARTMENT_ID = opt('apartment_id', 'Apartment ID to look up', { required: true });
 const load = (ctx: AppContext): FlatState => loadFlatState(ctx.loadState() ?? {});
-const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 function existing(s: FlatState, id: string, message = 'Apartment does not exist'): Apartment {
-  if (!has(s.apartments, id)) fail(message);
+  if (!Object.hasOwn(s.apartments, id)) fail(message);
   return s.apartments[id]!;
 }
 

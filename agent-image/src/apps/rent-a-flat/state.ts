@@ -2,6 +2,7 @@
 // normalises apartments the way the reference's dataclass does: the key is the id, unknown
 // fields are dropped, optional ones defaulted, and `saved` is set for listed ids.
 import { fail } from '../framework/errors.js';
+import { isRecord } from '../framework/json-shapes.js';
 
 export type Apartment = Record<string, unknown> & { apartment_id: string };
 
@@ -22,18 +23,16 @@ export interface FlatState {
   saved: string[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 export function toApartment(id: string, raw: unknown): Apartment {
   if (!isRecord(raw)) return fail(`rent_a_flat.json: apartments["${id}"] is not an object`);
   const src: Record<string, unknown> = { ...raw, apartment_id: id };
   const apt: Record<string, unknown> = {};
   for (const k of REQUIRED) {
-    if (!has(src, k)) fail(`rent_a_flat.json: apartments["${id}"] is missing "${k}"`);
+    if (!Object.hasOwn(src, k)) fail(`rent_a_flat.json: apartments["${id}"] is missing "${k}"`);
     apt[k] = src[k];
   }
-  for (const [k, dflt] of OPTIONAL) apt[k] = has(src, k) ? src[k] : dflt();
+  for (const [k, dflt] of OPTIONAL) apt[k] = Object.hasOwn(src, k) ? src[k] : dflt();
   return apt as Apartment;
 }
 
@@ -46,7 +45,7 @@ export function loadFlatState(raw: Record<string, unknown>): FlatState {
   if (!Array.isArray(saved) || saved.some((s) => typeof s !== 'string')) {
     fail('rent_a_flat.json: "saved_apartments" is not a list of ids');
   }
-  for (const id of saved as string[]) if (has(apartments, id)) apartments[id]!.saved = true;
+  for (const id of saved as string[]) if (Object.hasOwn(apartments, id)) apartments[id]!.saved = true;
   return { apartments, saved: [...(saved as string[])] };
 }
 
@@ -58,6 +57,6 @@ export const dumpFlatState = (s: FlatState): Record<string, unknown> => ({
 /** A saved id whose apartment is gone: the reference crashes (KeyError); we name the id. */
 export function savedApartment(s: FlatState, id: string): Apartment {
   const apt = s.apartments[id];
-  if (!apt || !has(s.apartments, id)) fail(`Saved apartment ${id} no longer exists in the listings`);
+  if (!apt || !Object.hasOwn(s.apartments, id)) fail(`Saved apartment ${id} no longer exists in the listings`);
   return apt as Apartment;
 }

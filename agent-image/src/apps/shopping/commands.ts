@@ -14,7 +14,7 @@ import {
   removeFromCart,
   searchProducts,
 } from './ops.js';
-import { availabilityFromText, findItem, has, loadShopState, type Obj, type ShopState } from './state.js';
+import { availabilityFromText, findItem, loadShopState, type Obj, type ShopState } from './state.js';
 
 const OFFSET = opt('offset', 'Offset to start listing from.', { type: 'integer', default: 0 });
 const LIMIT = opt('limit', 'Number of products to list.', { type: 'integer', default: 10 });
@@ -43,7 +43,7 @@ const visible: CommandDef[] = [
     run(o, ctx) {
       const s = load(ctx);
       const id = o.product_id as string;
-      const product = has(s.products, id) ? s.products[id] : fail('Product does not exist');
+      const product = Object.hasOwn(s.products, id) ? s.products[id] : fail('Product does not exist');
       return { output: ok({ product }), args: { product_id: id }, ret: product };
     },
   },
@@ -223,7 +223,7 @@ const hidden: CommandDef[] = [
     run(o, ctx) {
       const s = load(ctx);
       const pid = o.product_id as string;
-      const product = has(s.products, pid) ? s.products[pid]! : fail('Product does not exist');
+      const product = Object.hasOwn(s.products, pid) ? s.products[pid]! : fail('Product does not exist');
       const options = o.options ? jsonOr(o.options, () => ({})) : {};
       const available = availabilityFromText(o.available);
       const id = ctx.newId();

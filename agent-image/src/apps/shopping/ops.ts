@@ -2,7 +2,7 @@
 import { num, pyFloat, type PyFloat } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
 import { codepointCompare, pySlice, pyTruthy } from '../framework/py-builtins.js';
-import { findItem, has, type Obj, type ShopState } from './state.js';
+import { findItem, type Obj, type ShopState } from './state.js';
 
 export function listAllProducts(s: ShopState, offset: number, limit: number): Obj {
   const byName = new Map<string, unknown>();
@@ -27,16 +27,16 @@ export function addToCart(s: ShopState, itemId: string, quantity: number): unkno
   const item = findItem(s, itemId);
   if (item === null || Object.keys(item).length === 0) fail('Product does not exist');
   const variant = item as Obj;
-  if (has(variant, 'available') && !pyTruthy(variant.available)) fail('Product is not available');
+  if (Object.hasOwn(variant, 'available') && !pyTruthy(variant.available)) fail('Product is not available');
   const line = s.cart[itemId];
   if (line) line.quantity = num(line.quantity) + quantity;
   else {
     s.cart[itemId] = {
-      item_id: has(variant, 'item_id') ? variant.item_id : itemId,
+      item_id: Object.hasOwn(variant, 'item_id') ? variant.item_id : itemId,
       quantity,
-      price: has(variant, 'price') ? variant.price : pyFloat(0),
-      available: has(variant, 'available') ? variant.available : true,
-      options: has(variant, 'options') ? variant.options : {},
+      price: Object.hasOwn(variant, 'price') ? variant.price : pyFloat(0),
+      available: Object.hasOwn(variant, 'available') ? variant.available : true,
+      options: Object.hasOwn(variant, 'options') ? variant.options : {},
     };
   }
   return s.cart[itemId]!.quantity;
@@ -44,7 +44,7 @@ export function addToCart(s: ShopState, itemId: string, quantity: number): unkno
 
 export function removeFromCart(s: ShopState, itemId: string, quantity: number): void {
   if (quantity < 0) fail('Quantity cannot be negative');
-  const line = has(s.cart, itemId) ? s.cart[itemId]! : fail('Product not in cart');
+  const line = Object.hasOwn(s.cart, itemId) ? s.cart[itemId]! : fail('Product not in cart');
   if (quantity > num(line.quantity)) fail('Quantity exceeds available quantity');
   line.quantity = num(line.quantity) - quantity;
   if (line.quantity === 0) delete s.cart[itemId];
@@ -57,13 +57,13 @@ export function checkout(s: ShopState, code: string | null, now: number, newId: 
   const codesFor = (iid: string): Obj => (s.discount_codes[iid] as Obj | undefined) ?? {};
   if (useCode) {
     for (const iid of Object.keys(s.cart)) {
-      if (!has(codesFor(iid), code)) fail(`The provided discount code is not valid for the item with id - ${iid}`);
+      if (!Object.hasOwn(codesFor(iid), code)) fail(`The provided discount code is not valid for the item with id - ${iid}`);
     }
   }
   let total = 0;
   for (const [iid, line] of Object.entries(s.cart)) {
-    const price = has(line, 'price') ? num(line.price) : 0;
-    const qty = has(line, 'quantity') ? num(line.quantity) : 1;
+    const price = Object.hasOwn(line, 'price') ? num(line.price) : 0;
+    const qty = Object.hasOwn(line, 'quantity') ? num(line.quantity) : 1;
     let itemTotal = price * qty;
     if (useCode) itemTotal = itemTotal * (1 - num(codesFor(iid)[code] ?? 0) / 100);
     total += itemTotal;
@@ -84,12 +84,12 @@ export function checkout(s: ShopState, code: string | null, now: number, newId: 
 /** {item_id: percent} for every item accepting the code. */
 export function discountCodeInfo(s: ShopState, code: string): Obj {
   const info: Obj = {};
-  for (const [iid, codes] of Object.entries(s.discount_codes)) if (has(codes, code)) info[iid] = codes[code];
+  for (const [iid, codes] of Object.entries(s.discount_codes)) if (Object.hasOwn(codes, code)) info[iid] = codes[code];
   return info;
 }
 
 export function order(s: ShopState, orderId: string): Obj {
-  return has(s.orders, orderId) ? s.orders[orderId]! : fail('Order does not exist');
+  return Object.hasOwn(s.orders, orderId) ? s.orders[orderId]! : fail('Order does not exist');
 }
 
 export function cancelOrder(s: ShopState, orderId: string): void {

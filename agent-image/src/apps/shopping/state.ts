@@ -1,6 +1,7 @@
 // shopping.json: products (with item variants), cart, orders and discount codes keyed by item
 // id. Stored objects keep their own key order; only missing top-level maps are defaulted.
 import { fail } from '../framework/errors.js';
+import { isRecord } from '../framework/json-shapes.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -11,8 +12,6 @@ export interface ShopState extends Obj {
   discount_codes: Record<string, Record<string, unknown>>;
 }
 
-const isRecord = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-export const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 export function loadShopState(raw: Obj | null): ShopState {
   const s: Obj = raw ?? {};
@@ -35,7 +34,7 @@ export const variantsOf = (product: Obj): Obj => (isRecord(product.variants) ? p
 export function findItem(s: ShopState, itemId: string): Obj | null {
   for (const product of Object.values(s.products)) {
     const variants = variantsOf(product);
-    if (has(variants, itemId)) return isRecord(variants[itemId]) ? (variants[itemId] as Obj) : {};
+    if (Object.hasOwn(variants, itemId)) return isRecord(variants[itemId]) ? (variants[itemId] as Obj) : {};
   }
   return null;
 }
