@@ -1,7 +1,7 @@
 // The daemon's two Unix sockets:
 //  - agent socket: one agent runtime at a time, JSON lines (contract/agent-protocol.ts);
 //  - CLI socket: HTTP for the app CLI thin clients (rootfs/usr/local/bin/<cli>, bash + curl):
-//      POST /cli/<name>   body: the arguments, each followed by a NUL byte
+//      POST /cli/<name>   body: form-encoded n=<argc>&a=<arg1>&a=<arg2>…
 //      → 200, body = stdout, header x-gaia2-exit = exit code,
 //        header x-gaia2-stderr = stderr, percent-encoded (every byte but [A-Za-z0-9_.-])
 //      GET /time          → "YYYY-MM-DD HH:MM:SS\n" sim time (for the agent's `date`)
@@ -75,9 +75,9 @@ export async function serveCliSocket(world: WorldDaemon, path: string, allowed: 
       };
       if (raw === null) return reply('', `${name}: arguments too long\n`, 2);
       if (!allowed.has(name)) return reply('', `bash: ${name}: command not found\n`, 127);
-      const body = raw.toString('utf8');
-      const args = body === '' ? [] : body.split('\0');
-      if (args.length && args[args.length - 1] === '') args.pop();
+      const form = new URLSearchParams(raw.toString('utf8'));
+      const args = form.getAll('a');
+      if (String(args.length) !== form.get('n')) return reply('', `${name}: malformed request\n`, 2);
       world.agentCli([name, ...args]).then(
         (r) => reply(r.stdout, r.stderr, r.exitCode),
         (e: unknown) => reply('', `${name}: internal error: ${(e as Error).message}\n`, 1),

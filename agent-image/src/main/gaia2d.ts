@@ -1,0 +1,119 @@
+// The world daemon process (runs as user gaia2; /opt/gaia2/gaia2d.mjs in the image).
+// Order matters for W5: the adapter answers /health and /status first (connected:false,
+// status waiting), then the world is seeded and the sockets open; every failure from here on
+// ends in a terminal status with a reason, and the process keeps serving /status until the
+// container is stopped.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONTAINER_PATHS, DEFAULT_ADAPTER_PORT, ENV } from '../contract/paths.js';
+import { AGENT_SOCKET_ENV, CLI_SOCKET_ENV, DAEMON_SOCKETS } from '../contract/agent-protocol.js';
+import type { DaemonStatus } from '../contract/status.js';
+import { createAdapterServer, daemonBackend, fileBackend, listen, MessageBuffer, type AdapterBackend } from '../adapter/index.js';
+import { composeWorld } from '../world/compose.js';
+import { settingsFromEnv } from '../world/config.js';
+import { DaemonLog } from '../world/daemon-log.js';
+import { serveAgentSocket, serveCliSocket } from '../world/sockets.js';
+import { writeStatusFile } from '../world/status-file.js';
+import type { WorldDaemon } from '../world/daemon.js';
+import { createJudgeLlm, type JudgeLlm } from '../judge/index.js';
+import { JUDGE_LLM_ENV, llmConfigFromEnv } from '../llm/index.js';
+
+/** Written by the entrypoint when the agent process exits; read on SIGUSR1. */
+const AGENT_EXIT_FILE = join(DAEMON_SOCKETS.dir, 'agent.exit');
+
+const env = process.env;
+const log = DaemonLog.toStderr();
+const stateDir = env[ENV.stateDir] || CONTAINER_PATHS.stateDir;
+const statusFile = join(stateDir, 'daemon_status.json');
+const scenarioPath = env[ENV.scenario] || CONTAINER_PATHS.scenario;
+const port = Number(env[ENV.adapterPort] || DEFAULT_ADAPTER_PORT);
+
+let world: WorldDaemon | null = null;
+
+/** Terminal error before (or without) a world: status file + log. */
+function failEarly(reason: string): void {
+  log.error(`setup failed: ${reason}`);
+  const s: DaemonStatus = { status: 'error', turn: 0, nb_turns: 1, num_events: 0, reason };
+  writeStatusFile(statusFile, s);
+}
+
+function judgeLlmFromEnv(): JudgeLlm | null {
+  if (!env[ENV.judgeModel]?.trim()) return null;
+  return createJudgeLlm(llmConfigFromEnv(env, JUDGE_LLM_ENV));
+}
+
+async function main(): Promise<void> {
+  const buffer = new MessageBuffer(Number(env.GAIA2_BUFFER_SIZE) || 200);
+  let backend: AdapterBackend = fileBackend(statusFile);
+  const { server } = createAdapterServer({
+    backend: {
+      status: () => backend.status(),
+      connected: () => backend.connected(),
+      info: () => backend.info(),
+      post: (t, k) => backend.post(t, k),
+    },
+    token: env[ENV.adapterToken] || null,
+    buffer,
+  });
+  await listen(server, port);
+  log.info(`adapter listening on 0.0.0.0:${port}`);
+
+  const settings = settingsFromEnv(env);
+  const composed = await composeWorld({
+    scenario: readFileSync(scenarioPath, 'utf8'),
+    scenarioFile: scenarioPath,
+    stateDir,
+    settings,
+    judgeLlm: judgeLlmFromEnv(),
+    fsBackingDir: env[ENV.fsBackingDir] || undefined,
+    faketimeFile: CONTAINER_PATHS.faketime,
+    log,
+  });
+  world = composed.world;
+  backend = daemonBackend(world, buffer);
+  const w = world;
+
+  const cliSock = env[CLI_SOCKET_ENV] || DAEMON_SOCKETS.cli;
+  await serveCliSocket(w, cliSock, new Set(composed.tools));
+  if (settings.agent !== 'oracle') {
+    await serveAgentSocket(w, env[AGENT_SOCKET_ENV] || DAEMON_SOCKETS.agent, composed.tools);
+  }
+  process.on('SIGUSR1', () => {
+    let detail = 'agent runtime process exited';
+    try {
+      detail += ` (${readFileSync(AGENT_EXIT_FILE, 'utf8').trim()})`;
+    } catch {
+      /* no detail */
+    }
+    w.agentLost(detail);
+  });
+  w.start();
+  if (composed.oracle) w.markReady();
+  log.info(`world ready: agent=${settings.agent}, tools=${composed.tools.join(',')}, judge=${w.judgeMode}`);
+  const final = await w.finished();
+  log.info(`final status ${final.status}: ${final.reason ?? ''}`);
+  // Keep serving /status and /messages until the container is stopped.
+}
+
+function crash(what: string, e: unknown): void {
+  const reason = `daemon crashed (${what}): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+  if (world && !world.isTerminal) world.fail(reason);
+  else if (!world) failEarly(reason);
+  else log.error(reason);
+}
+
+process.on('uncaughtException', (e) => crash('uncaught exception', e));
+process.on('unhandledRejection', (e) => crash('unhandled rejection', e));
+for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(sig, () => {
+    if (world && !world.isTerminal) world.fail(`daemon stopped by ${sig} before the scenario finished`);
+    else if (!world) failEarly(`daemon stopped by ${sig} during setup`);
+    process.exit(0);
+  });
+}
+
+main().catch((e: unknown) => {
+  const msg = e instanceof Error ? e.message : String(e);
+  if (world) world.fail(`daemon error: ${msg}`);
+  else failEarly(msg);
+});
