@@ -1,6 +1,6 @@
 // Hard argument checkers with the reference's exact semantics (spec/judge.md §3.3).
 import { checkerPath, normalizeStr, parsePyDatetime } from './normalize.js';
-import { PyTypeError, pyEq, pyLen, pySetEq, pyStr, pyTruthy } from './pystr.js';
+import { PyTypeError, pyEq, pyLen, pySetEq, pyStr, pyStrip, pyTruthy } from './pystr.js';
 import { argCheckersFor, isHardChecker, isScriptedChecker, type HardCheckerName, type ScriptedCheckerName } from './registry.js';
 
 type Checker = (agent: unknown, oracle: unknown, tolerance: string[]) => boolean;
@@ -60,7 +60,7 @@ export function datetimeChecker(a: unknown, o: unknown): boolean {
 }
 
 export function eqStrStripChecker(a: unknown, o: unknown): boolean {
-  const strip = (v: unknown) => (pyTruthy(v) ? asString(v, 'eq_str_strip_checker').trim() : '');
+  const strip = (v: unknown) => (pyTruthy(v) ? pyStrip(asString(v, 'eq_str_strip_checker')) : '');
   return strip(a) === strip(o);
 }
 

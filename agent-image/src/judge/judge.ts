@@ -5,7 +5,7 @@ import { resolvePlaceholder, type ReturnLookup } from '../scenario/index.js';
 import { hardCompare } from './checkers.js';
 import type { CompletedEvent } from './events.js';
 import type { JudgeLlm } from './llm.js';
-import { pyFormat0f, pyStrRepr, pyTruthy } from './pystr.js';
+import { pyFormat0f, pyStrip, pyStrRepr, pyTruthy } from './pystr.js';
 import { summarizeEvent, type JudgmentRecord, type MatchDetail } from './record.js';
 import { argCheckersFor, softCheckersFor, type SoftCheckerName } from './registry.js';
 import { softCompare } from './soft.js';
@@ -253,7 +253,7 @@ export class Judge {
 
   private tolerance(): string[] {
     if (!this.userDetails) return [];
-    const name = `${this.userDetails.first_name} ${this.userDetails.last_name}`.trim();
+    const name = pyStrip(`${this.userDetails.first_name} ${this.userDetails.last_name}`);
     return name ? [name] : [];
   }
 

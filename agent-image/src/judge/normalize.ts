@@ -1,12 +1,12 @@
 // String helpers with the exact semantics of the Python ones the reference checkers use.
-import { pyStr } from './pystr.js';
+import { pyStr, pyStrip } from './pystr.js';
 
 const ASCII_PUNCTUATION = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
 const COMBINING_MARK = /\p{Mn}/gu;
 
 /** Lowercase, strip accents (NFD minus Mn), drop ASCII punctuation, trim. Inner spaces kept. */
 export function normalizeStr(s: string): string {
-  return s.toLowerCase().normalize('NFD').replace(COMBINING_MARK, '').replace(ASCII_PUNCTUATION, '').trim();
+  return pyStrip(s.toLowerCase().normalize('NFD').replace(COMBINING_MARK, '').replace(ASCII_PUNCTUATION, ''));
 }
 
 /** normalize_str(str(x)). */

@@ -129,3 +129,10 @@ export function pyFormat0f(x: number): string {
   if (Object.is(r, -0)) r = 0;
   return (r === 0 && x < 0 ? '-' : '') + String(r);
 }
+
+// Python str.isspace() characters (JS \s differs: it has U+FEFF, lacks U+001C–U+001F and U+0085).
+const PY_WS = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000';
+const PY_STRIP = new RegExp(`^[${PY_WS}]+|[${PY_WS}]+$`, 'g');
+
+/** Python str.strip(). */
+export const pyStrip = (s: string): string => s.replace(PY_STRIP, '');

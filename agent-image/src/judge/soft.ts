@@ -3,7 +3,7 @@ import type { UserDetails } from '../scenario/index.js';
 import type { JudgeLlm } from './llm.js';
 import { normalizeArg } from './normalize.js';
 import { PROMPTS, parseVerdict, renderTemplate } from './prompts.js';
-import { pyRepr, pyStr } from './pystr.js';
+import { pyRepr, pyStr, pyStrip } from './pystr.js';
 import type { SoftCheckerName } from './registry.js';
 
 export interface SoftContext {
@@ -30,10 +30,11 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 
 /** "k: v" lines, Python str() values. */
 export const describeArgs = (args: Record<string, unknown>): string =>
-  Object.entries(args)
-    .map(([k, v]) => `${k}: ${pyStr(v)}`)
-    .join('\n')
-    .trim();
+  pyStrip(
+    Object.entries(args)
+      .map(([k, v]) => `${k}: ${pyStr(v)}`)
+      .join('\n'),
+  );
 
 /** Every selected oracle key present in the agent args with an equal normalised value. */
 export function normalisedEqual(agent: Record<string, unknown>, oracle: Record<string, unknown>): boolean {
@@ -57,7 +58,7 @@ function withHomeAddress(args: Record<string, unknown>, address: string): Record
   const out = { ...args };
   if (!address) return out;
   for (const k of ['start_location', 'end_location']) {
-    if (HOME_WORDS.has(pyStr(out[k] ?? '').trim().toLowerCase())) out[k] = address;
+    if (HOME_WORDS.has(pyStrip(pyStr(out[k] ?? '')).toLowerCase())) out[k] = address;
   }
   return out;
 }

@@ -85,6 +85,8 @@ describe('hard checkers', () => {
     expect(eqStrStripChecker('', '')).toBe(true);
     expect(eqStrStripChecker(null, '')).toBe(true);
     expect(eqStrStripChecker(' A ', 'a')).toBe(false);
+    expect(eqStrStripChecker('a\u3000\x1c', 'a')).toBe(true); // Python whitespace
+    expect(eqStrStripChecker('\ufeffa', 'a')).toBe(false); // not Python whitespace
   });
 
   it('phone: digits only, null = ""', () => {
