@@ -78,7 +78,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   if (plan.run.retry && (!out || !existsSync(out) || !statSync(out).isDirectory()))
     throw new ConfigError('--retry requires --output-dir pointing to an existing run');
   if (passAt > 1 && !out) throw new ConfigError('--pass-at > 1 requires --output-dir');
-  const log = (l: string) => deps.progress.log(l);
+  const log = (l: string) => deps.progress.log(redact(l));
   const base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
 

@@ -8,6 +8,7 @@ import { resolveDataset, type ResolvedDataset } from '../dataset/index.js';
 import { connectEngine, EngineError, type ContainerEngine } from '../engine/index.js';
 import { createProgress, type Progress } from '../progress/index.js';
 import { runScenario } from '../run/index.js';
+import { loadEnvForCli } from '../env/cli-env.js';
 import { redact } from '../secrets/redact.js';
 import { executePlan, type ExecuteOutcome, type RunScenarioFn } from './execute.js';
 
@@ -84,4 +85,20 @@ export function printOutcome(plan: RunPlan, o: ExecuteOutcome, io: SessionIO): v
   io.out(o.reportText);
   if (plan.run.outputDir) io.out(`Results: ${plan.run.outputDir}/results.jsonl, report: ${plan.run.outputDir}/report.md\n`);
   if (o.report.overall.errors > 0 && plan.run.outputDir) io.out(`Some runs ended in infrastructure errors; rerun only those with --retry.\n`);
+}
+
+/**
+ * The whole action of `run`, `run-dataset` and `run-config`: load .env, build the plan,
+ * resolve the dataset, optionally print the plan, run, print the outcome, set the exit code.
+ */
+export async function runPlanCommand(envFile: string | undefined, makePlan: () => RunPlan, o: { summary?: boolean; dryRun?: boolean } = {}): Promise<void> {
+  const io: SessionIO = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+  loadEnvForCli(envFile, (l) => io.err(l + '\n'));
+  const plan = makePlan();
+  const ds = await prepareDataset(plan, io);
+  if (o.summary || o.dryRun) printSummary(plan, ds, io);
+  if (o.dryRun) return;
+  const { code, outcome } = await runSession(plan, ds, io);
+  if (outcome) printOutcome(plan, outcome, io);
+  process.exitCode = code;
 }

@@ -3,9 +3,7 @@
 // the engine, it would exit 1 with an engine error instead. The cases run the real command
 // tree in-process (fast); two spawn the binary to pin the process exit codes.
 import { spawn } from 'node:child_process';
-import { Command } from 'commander';
-import { registerCommands } from '../../../runner/src/cli/commands/index.js';
-import { exitCodeFor, formatError } from '../../../runner/src/cli/errors.js';
+import { runCliInProcess } from './in-process-cli.js';
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,37 +27,6 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
     p.stderr.on('data', (d) => (err += d));
     p.on('close', (code) => res({ code, out, err }));
   });
-}
-
-async function inProcess(args: string[], env: Record<string, string>): Promise<{ code: number; err: string }> {
-  const saved = { ...process.env };
-  const cwd = process.cwd();
-  Object.assign(process.env, { DOCKER_HOST: `unix://${dir}/no-engine.sock`, GAIA2_HF_CACHE: join(dir, 'hf'), ...env });
-  process.chdir(dir);
-  process.exitCode = undefined;
-  let err = '';
-  const origErr = process.stderr.write.bind(process.stderr);
-  const origOut = process.stdout.write.bind(process.stdout);
-  process.stderr.write = ((c: string) => ((err += c), true)) as typeof process.stderr.write;
-  process.stdout.write = (() => true) as typeof process.stdout.write;
-  let code: number;
-  try {
-    const program = new Command('gaia2-runner').option('--env-file <path>').exitOverride();
-    registerCommands(program);
-    await program.parseAsync(['node', 'gaia2-runner', ...args]);
-    code = Number(process.exitCode ?? 0);
-  } catch (e) {
-    err += formatError(e);
-    code = exitCodeFor(e);
-  } finally {
-    process.stderr.write = origErr;
-    process.stdout.write = origOut;
-    process.chdir(cwd);
-    process.exitCode = undefined;
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
-  }
-  return { code, err };
 }
 
 const file = (name: string, text: string) => {
@@ -107,7 +74,7 @@ const cases: Array<[string, () => string[], RegExp, Record<string, string>?]> = 
 
 describe('malformed inputs → exit 2, nothing launched', () => {
   it.each(cases)('%s', async (_name, args, message, env) => {
-    const r = await inProcess(args(), { HF_ENDPOINT: hub.url, ...env });
+    const r = await runCliInProcess(args(), dir, { HF_ENDPOINT: hub.url, ...env });
     expect(r.err).toMatch(message);
     expect(r.err).not.toMatch(/engine|socket|ECONNREFUSED/i);
     expect(r.code).toBe(2);
