@@ -242,9 +242,9 @@ export function formatEventLine(line: EventLine): string {
   const ordered: Record<string, unknown> = {};
   for (const k of EVENT_KEYS) {
     const v = line[k];
-    if (v === undefined) continue;
-    if ((k === 'event_id' || k === 'sim_t') && v === null) continue;
-    ordered[k] = k === 't' ? new PyFloat(num(v)) : v;
+    const optional = k === 'event_id' || k === 'sim_t';
+    if (optional && (v === undefined || v === null)) continue;
+    ordered[k] = k === 't' ? new PyFloat(num(v)) : (v ?? null);
   }
   return pyDumps(ordered);
 }

@@ -39,3 +39,10 @@ describe('formatEventLine', () => {
     expect(line).toBe('{"t": 1728975600.0, "app": "A", "fn": "f", "args": {"q": 1}, "w": true, "ret": "x", "sim_t": "2024-10-15 07:00:00"}');
   });
 });
+
+describe('formatEventLine with missing values', () => {
+  it('keeps the six mandatory keys (null when absent) and drops absent optional ones', () => {
+    const line = formatEventLine({ t: 1.5, app: 'A', fn: 'f', args: {}, w: false, ret: undefined });
+    expect(line).toBe('{"t": 1.5, "app": "A", "fn": "f", "args": {}, "w": false, "ret": null}');
+  });
+});
