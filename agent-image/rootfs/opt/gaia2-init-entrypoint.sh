@@ -1,0 +1,94 @@
+#!/bin/bash
+# Agent image entrypoint (PID 1, root). Works as `bash /opt/gaia2-init-entrypoint.sh` with the
+# reference runner's flags and with ours:
+#   1. private state:   /var/gaia2 (gaia2, 700) — the agent user cannot read the scenario or state
+#   2. world daemon:    as gaia2, full environment (judge keys stay out of the agent's reach);
+#                       it seeds the apps, serves the adapter on 0.0.0.0:$GAIA2_ADAPTER_PORT and
+#                       the CLI/agent sockets in /run/gaia2
+#   3. agent runtime:   GAIA2_AGENT=default|scripted as user agent with a scrubbed environment
+#                       (oracle runs inside the daemon)
+#   4. supervision:     if the agent exits, the daemon is told (SIGUSR1); if the daemon dies, a
+#                       status-only server writes a terminal status with a reason and keeps
+#                       answering /status and /health
+set -uo pipefail
+
+SCENARIO="${GAIA2_SCENARIO:-/var/gaia2/custom_scenario.json}"
+STATE=/var/gaia2/state
+RUN=/run/gaia2
+AGENT="${GAIA2_AGENT:-default}"
+NODE=/usr/local/bin/node
+APP=/opt/gaia2
+EVENTD_LOG=/tmp/gaia2-eventd.log
+ENTRY_LOG=/tmp/entrypoint.log
+export GAIA2_SCENARIO="$SCENARIO" GAIA2_STATE_DIR="$STATE" GAIA2_ADAPTER_PORT="${GAIA2_ADAPTER_PORT:-8090}"
+
+: >"$ENTRY_LOG"
+log() { printf '%s entrypoint: %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')" "$*" | tee -a "$ENTRY_LOG" >&2; }
+as_user() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
+
+# 1. Private state and sockets.
+mkdir -p /var/gaia2 "$STATE" "$RUN"
+rm -rf "${STATE:?}"/* "$RUN"/*
+chown gaia2:gaia2 /var/gaia2 "$STATE" "$RUN"
+chmod 700 /var/gaia2 "$STATE"
+chmod 755 "$RUN"
+: >"$EVENTD_LOG"; chown gaia2:gaia2 "$EVENTD_LOG"; chmod 600 "$EVENTD_LOG"
+: >/tmp/faketime.rc; chown gaia2:gaia2 /tmp/faketime.rc; chmod 644 /tmp/faketime.rc
+if [[ ! -r $SCENARIO ]]; then log "no scenario at $SCENARIO"; fi
+
+# 2. World daemon.
+as_user gaia2 env HOME=/var/gaia2 "$NODE" "$APP/gaia2d.mjs" >>"$EVENTD_LOG" 2>&1 &
+DAEMON=$!
+log "world daemon started (pid $DAEMON, agent $AGENT)"
+
+# 3. Agent runtime.
+AGENT_PID=
+case "$AGENT" in
+  oracle) ;;
+  default|scripted)
+    for _ in $(seq 1 300); do [[ -S $RUN/agent.sock ]] && break; kill -0 "$DAEMON" 2>/dev/null || break; sleep 0.1; done
+    # Only what the agent needs, quoted with %q (values may hold spaces or quotes).
+    ENV_FILE="$RUN/agent.env"
+    (
+      umask 077
+      for v in PROVIDER MODEL API_KEY BASE_URL THINKING MAX_TOKENS REASONING_EFFORT \
+               ANTHROPIC_API_KEY OPENAI_API_KEY GEMINI_API_KEY GOOGLE_API_KEY OPENROUTER_API_KEY \
+               OPENAI_COMPAT_API_KEY OPENAI_COMPLETIONS_API_KEY OPENROUTER_BASE_URL \
+               http_proxy https_proxy HTTP_PROXY HTTPS_PROXY no_proxy NO_PROXY \
+               NODE_EXTRA_CA_CERTS REQUESTS_CA_BUNDLE SSL_CERT_FILE GAIA2_TRACE_FILE GAIA2_SCRIPT \
+               $(compgen -e | grep -E '^GAIA2_(AGENT|LLM)_' || true); do
+        [[ -n ${!v:-} ]] && printf 'export %s=%q\n' "$v" "${!v}"
+      done
+    ) >"$ENV_FILE"
+    chown agent:agent "$ENV_FILE"
+    if [[ -n ${GAIA2_TRACE_FILE:-} ]]; then : >"$GAIA2_TRACE_FILE"; chown agent:agent "$GAIA2_TRACE_FILE"; fi
+    as_user agent env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" \
+      PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin \
+      bash -c ". $ENV_FILE && rm -f $ENV_FILE && cd /home/agent && exec $NODE $APP/agent-$AGENT.mjs" \
+      >>"$ENTRY_LOG" 2>&1 &
+    AGENT_PID=$!
+    log "agent runtime $AGENT started (pid $AGENT_PID)"
+    ;;
+  *) log "unknown GAIA2_AGENT=$AGENT (the daemon reports it)";;
+esac
+
+on_term() { kill -TERM "$DAEMON" ${AGENT_PID:+"$AGENT_PID"} 2>/dev/null; wait "$DAEMON"; exit 0; }
+trap on_term TERM INT
+
+# 4. Supervision.
+if [[ -n $AGENT_PID ]]; then
+  wait -n "$DAEMON" "$AGENT_PID"
+  if kill -0 "$DAEMON" 2>/dev/null; then
+    wait "$AGENT_PID"; code=$?
+    log "agent runtime exited with code $code"
+    echo "exit code $code" >"$RUN/agent.exit"; chmod 644 "$RUN/agent.exit"
+    kill -USR1 "$DAEMON" 2>/dev/null
+  fi
+fi
+wait "$DAEMON"; code=$?
+if ((code > 128)); then how="killed by signal $((code - 128))"; else how="exit code $code"; fi
+log "world daemon ended ($how)"
+[[ -n $AGENT_PID ]] && kill "$AGENT_PID" 2>/dev/null
+exec setpriv --reuid=gaia2 --regid=gaia2 --init-groups env HOME=/var/gaia2 GAIA2_DAEMON_EXIT="$how" \
+  GAIA2_STATE_DIR="$STATE" GAIA2_ADAPTER_PORT="$GAIA2_ADAPTER_PORT" GAIA2_ADAPTER_TOKEN="${GAIA2_ADAPTER_TOKEN:-}" \
+  "$NODE" "$APP/gaia2-status.mjs" >>"$EVENTD_LOG" 2>&1

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Image build step (root, after dist/image → /opt/gaia2 and rootfs → /): users, CLI links,
+# permissions. See agent-image/rootfs/opt/gaia2-init-entrypoint.sh for the run-time layout.
+set -euo pipefail
+
+CLIS=(calendar contacts emails messages chats rent-a-flat cabs city shopping cloud-drive)
+
+# gaia2 owns the world (state, scenario, daemon); agent runs the agent runtime.
+id gaia2 >/dev/null 2>&1 || useradd --system --home-dir /var/gaia2 --no-create-home --shell /usr/sbin/nologin gaia2
+id agent >/dev/null 2>&1 || useradd --uid 1000 --create-home --home-dir /home/agent --shell /bin/bash agent
+
+mkdir -p /var/gaia2/state /run/gaia2 /home/agent/bin
+chown gaia2:gaia2 /var/gaia2 /var/gaia2/state /run/gaia2
+chmod 700 /var/gaia2 /var/gaia2/state
+chmod 755 /run/gaia2
+
+chmod 755 /usr/local/lib/gaia2/gaia2-cli /usr/local/lib/gaia2/sim-date /opt/gaia2-init-entrypoint.sh
+for c in "${CLIS[@]}"; do
+  ln -sf /usr/local/lib/gaia2/gaia2-cli "/usr/local/bin/$c"
+  ln -sf /usr/local/lib/gaia2/gaia2-cli "/home/agent/bin/$c"
+done
+# The agent's `date` shows the simulated clock.
+ln -sf /usr/local/lib/gaia2/sim-date /home/agent/bin/date
+chown -R agent:agent /home/agent
+
+# Bundled JS is read-only for everyone but root.
+chmod -R a+rX,go-w /opt/gaia2
