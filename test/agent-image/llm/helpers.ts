@@ -1,3 +1,4 @@
+import { jsonSchema, tool } from 'ai';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,3 +27,10 @@ export function readTrace(file: string): any[] {
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l));
 }
+
+/** A tool the scripted model calls in tests: echoes a definition of the word. */
+export const lookup = tool({
+  description: 'Look a word up',
+  inputSchema: jsonSchema<{ word: string }>({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] }),
+  execute: async ({ word }) => `definition of ${word}`,
+});

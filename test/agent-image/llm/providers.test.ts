@@ -1,9 +1,9 @@
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { generateText, stepCountIs, streamText } from 'ai';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModel } from '../../../agent-image/src/llm/index.js';
 import { call, say, startFakeLlm, type FakeLlm } from '../../helpers/fake-llm/index.js';
-import { PROVIDER_FORMATS, readTrace, SECRET, tempTraceFile } from './helpers.js';
+import { lookup, PROVIDER_FORMATS, readTrace, SECRET, tempTraceFile } from './helpers.js';
 
 let fake: FakeLlm | undefined;
 afterEach(async () => {
@@ -11,11 +11,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const lookup = tool({
-  description: 'Look a word up',
-  inputSchema: jsonSchema<{ word: string }>({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] }),
-  execute: async ({ word }) => `definition of ${word}`,
-});
 
 describe('createModel speaks every provider wire format', () => {
   for (const { provider, format, baseSuffix } of PROVIDER_FORMATS) {

@@ -1,12 +1,12 @@
 // What the agent writes, the viewer must read: traces produced through createModel for every
 // wire format are parsed back by the viewer's trace parser into tool calls, text and usage.
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { generateText, stepCountIs, streamText } from 'ai';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModel } from '../../../agent-image/src/llm/index.js';
 import { parseTraceJsonl } from '../../../runner/src/viewer/trace/index.js';
 import { call, fail, say, startFakeLlm, type FakeLlm } from '../../helpers/fake-llm/index.js';
-import { PROVIDER_FORMATS, SECRET, tempTraceFile } from './helpers.js';
+import { lookup, PROVIDER_FORMATS, SECRET, tempTraceFile } from './helpers.js';
 
 let fake: FakeLlm | undefined;
 afterEach(async () => {
@@ -14,11 +14,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const lookup = tool({
-  description: 'Look a word up',
-  inputSchema: jsonSchema<{ word: string }>({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] }),
-  execute: async ({ word }) => `definition of ${word}`,
-});
 
 const EXPECTED_PROVIDER: Record<string, string> = { anthropic: 'anthropic', google: 'google' };
 
