@@ -7,15 +7,19 @@ export function register(program: Command): void {
   program
     .command('run-config')
     .description('run what a TOML config describes ([target] [agent] [judge] [run]); see docs/config.md')
-    .requiredOption('-c, --config <file>', 'TOML config')
+    .argument('[config]', 'TOML config (or --config)')
+    .option('-c, --config <file>', 'TOML config')
     .option('--retry', 'rerun only runs without a judged result (OR-ed with [run].retry)')
     .option('--dry-run', 'validate, resolve the scenarios, print the plan; launch nothing')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config --config examples/demo.toml --dry-run')
-    .action((f: { config: string; retry?: boolean; dryRun?: boolean }, c: Command) =>
+    .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config examples/demo.toml --dry-run')
+    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean }, c: Command) =>
       runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
-          const plan = loadRunConfig(f.config, process.env);
+          const file = f.config ?? positional;
+          if (!file) throw new ConfigError('run-config needs a TOML file: gaia2-runner run-config <file.toml> (or --config <file>)');
+          if (f.config && positional && f.config !== positional) throw new ConfigError('give the config once: either as argument or with --config');
+          const plan = loadRunConfig(file, process.env);
           plan.run.retry ||= Boolean(f.retry);
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;
