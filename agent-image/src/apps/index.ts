@@ -18,7 +18,8 @@ const failure = (stderr: string, exitCode: number): CommandResult => ({ stdout: 
 
 /** Runs one app command line; argv[0] is the binary (calendar, emails, …). */
 export async function runCli(argv: readonly string[], ctx: WorldContext): Promise<CommandResult> {
-  const cli = argv[0] ?? '';
+  // A full path (/usr/local/bin/calendar) names the same binary.
+  const cli = (argv[0] ?? '').split('/').pop() ?? '';
   const app = appForCli(cli);
   if (!app) {
     const known = entryForCli(cli) ? `app '${cli}' is not implemented` : `unknown app command '${cli}'`;

@@ -2,7 +2,7 @@
 // reference's 15 keys in a fixed order; validation texts follow the reference exactly.
 import { isPyNumber, num } from '../../contract/pyjson.js';
 import { AppError, fail } from '../framework/errors.js';
-import { pyStr } from '../framework/python.js';
+import { pyRepr, pyStr } from '../framework/python.js';
 import type { AppContext } from '../framework/types.js';
 
 export type Contact = Record<string, unknown>;
@@ -62,10 +62,13 @@ export function findContact(state: ContactsState, id: string): Contact | undefin
   return c && typeof c === 'object' ? c : undefined;
 }
 
+/** Python's Enum error shows repr(value): quoted strings, bare numbers. */
+const enumRepr = (v: unknown): string => (typeof v === 'string' ? pyRepr(v) : pyStr(v));
+
 /** Field checks shared by add-new-contact and edit-contact (only the keys present are checked). */
 export function validateFields(f: Record<string, unknown>): void {
-  if ('gender' in f && f.gender !== null && !GENDERS.includes(f.gender as string)) fail(`'${pyStr(f.gender)}' is not a valid Gender`);
-  if ('status' in f && f.status !== null && !STATUSES.includes(f.status as string)) fail(`'${pyStr(f.status)}' is not a valid Status`);
+  if ('gender' in f && f.gender !== null && !GENDERS.includes(f.gender as string)) fail(`${enumRepr(f.gender)} is not a valid Gender`);
+  if ('status' in f && f.status !== null && !STATUSES.includes(f.status as string)) fail(`${enumRepr(f.status)} is not a valid Status`);
   if ('age' in f && f.age !== null) {
     const a = f.age;
     if (!isPyNumber(a) || num(a) < 1 || num(a) > 100) fail(`Invalid age. ${pyStr(a)}`);
