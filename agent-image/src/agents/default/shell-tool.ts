@@ -23,7 +23,8 @@ export function shellEnv(base: NodeJS.ProcessEnv, binDir: string): NodeJS.Proces
   for (const [k, v] of Object.entries(base)) {
     if (v !== undefined && !SECRET_NAME.test(k) && !AGENT_CONFIG.has(k)) env[k] = v;
   }
-  env.PATH = [binDir, base.PATH ?? '/usr/local/bin:/usr/bin:/bin'].join(':');
+  const rest = (base.PATH ?? '/usr/local/bin:/usr/bin:/bin').split(':').filter((d) => d && d !== binDir);
+  env.PATH = [binDir, ...rest].join(':');
   return env;
 }
 

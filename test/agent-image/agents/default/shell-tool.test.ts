@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOutcome, runShellCommand, truncateMiddle } from '../../../../agent-image/src/agents/default/index.js';
+import { formatOutcome, runShellCommand, shellEnv, truncateMiddle } from '../../../../agent-image/src/agents/default/index.js';
 import { stubBin } from './helpers.js';
 
 const opts = (binDir: string, extra = {}) => ({ binDir, cwd: '/tmp', timeoutMs: 5000, maxOutputChars: 2000, ...extra });
@@ -20,6 +20,7 @@ describe('shell tool', () => {
     const r = await runShellCommand('env', opts(stubBin({}), { env }));
     expect(r.stdout).toContain('LANG=C.UTF-8');
     for (const name of ['API_KEY', 'ANTHROPIC_API_KEY', 'GAIA2_ADAPTER_TOKEN', 'GAIA2_JUDGE_MODEL', 'MODEL=']) expect(r.stdout).not.toContain(name);
+    expect(shellEnv({ PATH: '/home/agent/bin:/usr/bin' }, '/home/agent/bin').PATH).toBe('/home/agent/bin:/usr/bin');
   });
 
   it('kills a command that runs past the timeout, children included', async () => {
