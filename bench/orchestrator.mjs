@@ -1,0 +1,75 @@
+// Orchestrator benchmark (issue E), everything measured in the same process and run:
+//   floor        = 100 bare engine lifecycles (create → start → exit → remove) at concurrency 8
+//   orchestrator = 100 oracle runs (10 scenarios × pass@10) through executePlan at concurrency 8
+//   overhead     = orchestrator wall − the scenarios' own work (Σ timings.scenario_ms / 8)
+// Goal: overhead / floor ≤ 1.3. Then the runner's peak RSS at concurrency 32 (goal ≤ 150 MB).
+// Run: npm run bench orchestrator   (BENCH_RUNS=100 BENCH_RSS_RUNS=64 to change sizes)
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectEngine, LABELS } from '../runner/src/engine/index.js';
+import { DEFAULT_IMAGE } from '../runner/src/image/index.js';
+import { RUN_DEFAULTS } from '../runner/src/config/plan.js';
+import { resolveDataset } from '../runner/src/dataset/index.js';
+import { executePlan, runPool } from '../runner/src/orchestrator/index.js';
+import { runScenario } from '../runner/src/run/index.js';
+
+const image = process.env.GAIA2_BENCH_IMAGE ?? DEFAULT_IMAGE;
+const RUNS = Number(process.env.BENCH_RUNS ?? 100);
+const RSS_RUNS = Number(process.env.BENCH_RSS_RUNS ?? 64);
+const examples = join(import.meta.dirname, '..', 'examples/scenarios');
+const quiet = { start() {}, done() {}, log() {}, stop() {} };
+
+const engine = await connectEngine();
+if (!(await engine.imageExists(image))) {
+  console.error(`image ${image} is missing: node bin/gaia2-runner.mjs build-image`);
+  process.exit(1);
+}
+
+// --- floor: the bare engine lifecycle, same image, same concurrency -------------------
+const label = { [LABELS.managed]: '1', [LABELS.runId]: `bench-floor-${process.pid}` };
+let t0 = performance.now();
+await runPool(Array.from({ length: RUNS }, (_, i) => i), 8, async () => {
+  const c = await engine.create({ image, env: {}, labels: label, entrypoint: ['bash'], cmd: ['-c', 'exit 0'], network: 'bridge', publishPort: 8090 });
+  await c.start();
+  while ((await c.state()).running) await new Promise((r) => setTimeout(r, 20));
+  await c.remove();
+});
+const floorMs = performance.now() - t0;
+
+// --- the orchestrator: 10 scenarios × pass@(RUNS/10), concurrency 8 ------------------
+function plan(out, passAt, concurrency) {
+  return {
+    command: 'run-dataset',
+    configPath: null,
+    target: { kind: 'local', path: examples, recursive: true, splits: null, subset: null, limit: 10 },
+    agent: { name: 'oracle', image, runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
+    judge: null,
+    run: { ...RUN_DEFAULTS, outputDir: out, passAt, concurrency, timeout: 300 },
+  };
+}
+const p1 = plan(mkdtempSync(join(tmpdir(), 'bench-orch-')), Math.ceil(RUNS / 10), 8);
+const ds = await resolveDataset(p1.target, { env: process.env });
+t0 = performance.now();
+const outcome = await executePlan(p1, ds, { engine, runScenario, progress: quiet });
+const orchMs = performance.now() - t0;
+const scenarioMs = outcome.results.reduce((a, r) => a + (r.timings?.scenario_ms ?? 0), 0);
+const g = outcome.report.overall;
+const overheadMs = orchMs - scenarioMs / 8;
+
+// --- RSS at concurrency 32 ------------------------------------------------------------
+let peak = process.memoryUsage().rss;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+const p2 = plan(mkdtempSync(join(tmpdir(), 'bench-rss-')), Math.ceil(RSS_RUNS / 10), 32);
+const rssOutcome = await executePlan(p2, await resolveDataset(p2.target, { env: process.env }), { engine, runScenario, progress: quiet });
+clearInterval(sampler);
+await engine.close();
+
+const mb = (b) => (b / 2 ** 20).toFixed(0);
+console.log(`floor: ${RUNS} bare lifecycles at concurrency 8      ${(floorMs / 1000).toFixed(1)} s`);
+console.log(`orchestrator: ${g.runs} oracle runs at concurrency 8  ${(orchMs / 1000).toFixed(1)} s  (pass ${g.passed}, fail ${g.failed}, error ${g.errors})`);
+console.log(`scenarios' own work / 8                        ${(scenarioMs / 8000).toFixed(1)} s`);
+console.log(`orchestrator overhead / floor                  ${(overheadMs / floorMs).toFixed(2)}  (goal ≤ 1.3)`);
+console.log(`orchestrator wall / floor                      ${(orchMs / floorMs).toFixed(2)}`);
+console.log(`peak RSS at concurrency 32 (${rssOutcome.report.overall.runs} runs)     ${mb(peak)} MB  (goal ≤ 150 MB)`);
+if (g.errors || rssOutcome.report.overall.errors) console.log(`errors by kind: ${JSON.stringify({ ...g.errors_by_kind, ...rssOutcome.report.overall.errors_by_kind })}`);
