@@ -122,6 +122,22 @@ describe('AgentSession (shell mode)', () => {
 });
 
 describe('AgentSession (functions mode, real apps in-process)', () => {
+  it('a call to an unknown function or with bad arguments goes back to the model as an error, and the run goes on', async () => {
+    const apps = await inProcessApps();
+    fake = await startFakeLlm({
+      format: 'openai-chat',
+      script: [call('contacts__teleport', {}), call('contacts__get_contact', { id: 3 }), say('Gave up politely.')],
+    });
+    const llm = createModel({ provider: 'openai-compat', model: 'm', baseUrl: fake.url, thinking: 'off' });
+    const tools = createFunctionTools({ specs: cliSpecs(), visible: ['contacts'], run: apps.run, maxOutputChars: 50_000 });
+    const session = new AgentSession({ llm, tools, maxSteps: 5, stream: false });
+    const r = await session.run('find contact 3', SYSTEM);
+    expect(r).toMatchObject({ stopReason: 'replied', text: 'Gave up politely.', steps: 3 });
+    const toolMessages = (i: number) => fake!.requests[i]!.body.messages.filter((m: any) => m.role === 'tool').map((m: any) => m.content);
+    expect(toolMessages(1).join(' ')).toMatch(/contacts__teleport/);
+    expect(toolMessages(2).at(-1)).toBe('Error: unknown parameter(s) for contacts__get_contact: id');
+  });
+
   it('calls app commands as functions and answers from their output', async () => {
     const apps = await inProcessApps();
     fake = await startFakeLlm({
