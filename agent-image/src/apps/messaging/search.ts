@@ -15,7 +15,7 @@ export function searchConversations(m: Messaging, o: Record<string, unknown>, ma
 
 /**
  * Python `re` pattern → JS RegExp (IGNORECASE). Covers the syntax differences agents use:
- * named groups (?P<n>…) and (?P=n), \A and \Z, and a leading (?i) flag group.
+ * named groups (?P<n>…) and (?P=n), \A and \Z, `{,n}` quantifiers and a leading (?i) flag group.
  */
 export function pythonRegex(pattern: string): RegExp {
   const js = pattern
@@ -23,7 +23,8 @@ export function pythonRegex(pattern: string): RegExp {
     .replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>')
     .replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>')
     .replace(/\\A/g, '^')
-    .replace(/\\Z/g, '$(?![\\s\\S])');
+    .replace(/\\Z/g, '$(?![\\s\\S])')
+    .replace(/(?<!\\)\{,(\d+)\}/g, '{0,$1}');
   try {
     return new RegExp(js, 'iu');
   } catch {
