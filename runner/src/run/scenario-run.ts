@@ -108,7 +108,8 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       network: o.network,
       publishPort: o.network === 'bridge' ? port : undefined,
       extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
-      files: [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o600 }],
+      // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
+      files: [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o644 }],
     });
     lap('create_ms');
     await container.start();
