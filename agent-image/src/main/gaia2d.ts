@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     settings,
     judgeLlm: judgeLlmFromEnv(),
     fsBackingDir: env[ENV.fsBackingDir] || undefined,
-    faketimeFile: CONTAINER_PATHS.faketime,
+    faketimeFile: env.GAIA2_FAKETIME_FILE || CONTAINER_PATHS.faketime,
     log,
   });
   world = composed.world;

@@ -36,3 +36,20 @@ export async function runOracle(scenarioRel: string, over: Partial<DaemonSetting
   const lines = parseLog(readFileSync(join(stateDir, 'events.jsonl'), 'utf8'));
   return { composed, status, lines, stateDir };
 }
+
+/** A world with the agent socket served on a temp path, for protocol clients in the same process. */
+export async function socketWorld(scenarioRel: string, over: Partial<DaemonSettings> = {}) {
+  const { serveAgentSocket } = await import('../../../agent-image/src/world/sockets.js');
+  const stateDir = tempStateDir();
+  const composed = await composeWorld({
+    scenario: readGolden(scenarioRel),
+    scenarioFile: scenarioRel,
+    stateDir,
+    settings: testSettings({ agent: 'scripted', ...over }),
+  });
+  const socketPath = join(stateDir, 'agent.sock');
+  const server = await serveAgentSocket(composed.world, socketPath, composed.tools);
+  composed.world.start();
+  const lines = (): EventLine[] => parseLog(readFileSync(join(stateDir, 'events.jsonl'), 'utf8'));
+  return { composed, world: composed.world, socketPath, server, stateDir, lines };
+}

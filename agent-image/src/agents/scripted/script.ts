@@ -11,7 +11,7 @@ const TurnSchema = z.object({
   reply: z.string().default(''),
 });
 
-const ScriptSchema = z.union([z.object({ turns: z.array(TurnSchema) }), z.array(TurnSchema).transform((turns) => ({ turns }))]);
+const ScriptSchema = z.preprocess((v) => (Array.isArray(v) ? { turns: v } : v), z.object({ turns: z.array(TurnSchema) }));
 
 export type ScriptTurn = z.infer<typeof TurnSchema>;
 export interface Script {
