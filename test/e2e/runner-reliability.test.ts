@@ -1,0 +1,130 @@
+// Runner reliability with real containers (issue E): a runner killed with SIGKILL mid-run
+// loses nothing finished and --retry completes only the rest (and removes its leftovers);
+// a container killed mid-run is a typed error that a retry turns into a pass; an engine
+// that does not answer is a clear error within 2 s.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_DEFAULTS, type RunPlan } from '../../runner/src/config/plan.js';
+import { resolveDataset } from '../../runner/src/dataset/index.js';
+import { connectEngine, LABELS, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
+import { executePlan } from '../../runner/src/orchestrator/index.js';
+import { runScenario } from '../../runner/src/run/index.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
+const samples = join(root, 'examples/scenarios');
+const quiet = { start() {}, done() {}, log() {}, stop() {} };
+let engine: ContainerEngine;
+
+beforeAll(async () => {
+  engine = await connectEngine();
+});
+afterAll(async () => {
+  await engine?.close();
+});
+
+function results(dir: string): Map<string, { status: string; mtime: number }> {
+  const out = new Map<string, { status: string; mtime: number }>();
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (n.startsWith('.')) continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else if (n === 'result.json') out.set(d.slice(dir.length + 1), { status: JSON.parse(readFileSync(p, 'utf8')).status, mtime: statSync(p).mtimeMs });
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+function cli(args: string[]): { wait: Promise<number | null>; pid: number } {
+  const p = spawn(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: { ...process.env, GAIA2_RUNNER_FROM_SOURCE: '1' }, stdio: 'ignore' });
+  return { pid: p.pid!, wait: new Promise((r) => p.on('close', (code) => r(code))) };
+}
+
+function plan(out: string, extra: Partial<RunPlan['run']> = {}, limit: number | null = null): RunPlan {
+  return {
+    command: 'run-dataset',
+    configPath: null,
+    target: { kind: 'local', path: samples, recursive: true, splits: ['execution'], subset: null, limit },
+    agent: { name: 'oracle', image, runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
+    judge: null,
+    run: { ...RUN_DEFAULTS, outputDir: out, timeout: 300, healthTimeout: 90, ...extra },
+  };
+}
+
+describe('runner reliability (real containers)', () => {
+  it('kill -9 of the runner mid-run: --retry keeps finished results and reruns only the rest', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gaia2-kill9-'));
+    const args = ['run-dataset', '-d', samples, '--agent', 'oracle', '-i', image, '-j', '2', '--output-dir', out, '--timeout', '300'];
+    const first = cli(args);
+    const deadline = Date.now() + 240_000;
+    while ([...results(out).values()].filter((r) => r.status === 'pass').length < 2) {
+      if (Date.now() > deadline) throw new Error('no run finished within 240 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    process.kill(first.pid, 'SIGKILL');
+    await first.wait;
+    const before = results(out);
+    const runId = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_id as string;
+    const finished = [...before].filter(([, r]) => r.status === 'pass');
+    expect(finished.length).toBeGreaterThanOrEqual(2);
+    expect(before.size).toBeLessThan(12);
+
+    const second = cli([...args, '--retry']);
+    expect(await second.wait).toBe(0);
+    const after = results(out);
+    expect(after.size).toBe(12);
+    expect([...after.values()].every((r) => r.status === 'pass')).toBe(true);
+    for (const [k, r] of finished) expect(after.get(k)!.mtime).toBe(r.mtime); // not rerun
+    expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]); // leftovers removed
+    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(12);
+  }, 900_000);
+
+  it('a container killed mid-run is a typed error; a retry passes', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gaia2-ckill-'));
+    const ds = await resolveDataset(plan(out, {}, 1).target, { env: process.env });
+    let killed = '';
+    const killer = setInterval(async () => {
+      if (killed) return;
+      const running = (await engine.listByLabels({ [LABELS.managed]: '1' })).filter((c) => c.labels[LABELS.scenarioId] === ds.entries[0]!.id && c.state === 'running');
+      if (running[0]) {
+        killed = running[0].id;
+        execFileSync('podman', ['kill', killed], { stdio: 'ignore' });
+      }
+    }, 100);
+    const o1 = await executePlan(plan(out, {}, 1), ds, { engine, runScenario, progress: quiet });
+    clearInterval(killer);
+    expect(killed).not.toBe('');
+    const r1 = o1.results[0]!;
+    expect(r1.status).toBe('error');
+    expect(['container_exited', 'health_timeout', 'activity_timeout', 'daemon_error', 'no_judgment']).toContain(r1.error_kind);
+    const o2 = await executePlan(plan(out, { retry: true }, 1), ds, { engine, runScenario, progress: quiet });
+    expect(o2.ran).toBe(1);
+    expect(o2.results[0]!.status).toBe('pass');
+    expect(o2.report.overall).toMatchObject({ passed: 1, errors: 0 });
+  }, 600_000);
+
+  it('an engine that does not answer is a clear error in under 2 s', async () => {
+    // A socket file with no server behind it: what a stopped podman service leaves behind.
+    const dir = mkdtempSync(join(tmpdir(), 'gaia2-noengine-'));
+    const sock = join(dir, 'podman.sock');
+    const holder = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => console.log('up'))`]);
+    await new Promise<void>((r) => holder.stdout.once('data', () => r()));
+    holder.kill('SIGKILL'); // the socket file stays, nobody listens
+    await new Promise((r) => holder.once('close', r));
+    expect(existsSync(sock)).toBe(true);
+    const t0 = performance.now();
+    const err = await connectEngine({ host: `unix://${sock}`, startPodman: false }).catch((e: Error) => e);
+    const ms = performance.now() - t0;
+    expect(err).toBeInstanceOf(Error);
+    expect((err as { kind?: string }).kind).toBe('engine_unavailable');
+    expect((err as Error).message.length).toBeGreaterThan(10);
+    expect(ms).toBeLessThan(2000);
+  });
+});
