@@ -116,7 +116,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     tasks,
     plan.run.concurrency,
     async (t) => {
-      if (t.dir && plan.run.retry) archiveAttempt(t.dir);
+      if (t.dir) archiveAttempt(t.dir); // never mix a new attempt with old files
       let result: ScenarioResult;
       try {
         const port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;

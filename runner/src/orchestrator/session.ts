@@ -10,6 +10,8 @@ import { createProgress, type Progress } from '../progress/index.js';
 import { runScenario } from '../run/index.js';
 import { loadEnvForCli } from '../env/cli-env.js';
 import { redact } from '../secrets/redact.js';
+import { buildViewer } from '../viewer/index.js';
+import { join } from 'node:path';
 import { executePlan, type ExecuteOutcome, type RunScenarioFn } from './execute.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, errors: 3, interrupted: 130 } as const;
@@ -64,6 +66,13 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
       signal: ac.signal,
       ...(io.pollIntervalMs ? { pollIntervalMs: io.pollIntervalMs } : {}),
     });
+    if (plan.run.outputDir) {
+      // The viewer is a convenience: a failure to render never changes the run's outcome.
+      await buildViewer(plan.run.outputDir).then(
+        () => io.out(`Trace viewer: ${join(plan.run.outputDir!, 'index.html')}\n`),
+        (e: Error) => io.err(`viewer not generated: ${redact(e.message)}\n`),
+      );
+    }
     return { code: exitCodeOf(plan, outcome), outcome };
   } finally {
     process.off('SIGINT', onSignal);

@@ -1,0 +1,69 @@
+// The command-level session: exit codes, missing image, viewer and outputs.
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
+import { prepareDataset, runSession, EXIT } from '../../../runner/src/orchestrator/session.js';
+import { writeScenario } from '../dataset/make-scenario.js';
+import { fakeEngine, fakeRuns, recordingProgress, type Outcome } from './fakes.js';
+
+function setup(command: RunPlan['command'] = 'run-dataset') {
+  const dir = mkdtempSync(join(tmpdir(), 'sess-'));
+  writeScenario(join(dir, 'data/search/a.json'), 'a');
+  writeScenario(join(dir, 'data/search/b.json'), 'b');
+  const plan: RunPlan = {
+    command,
+    configPath: null,
+    target: command === 'run' ? { kind: 'scenario', scenario: join(dir, 'data/search/a.json') } : { kind: 'local', path: join(dir, 'data'), recursive: true, splits: null, subset: null, limit: null },
+    agent: { name: 'oracle', image: 'img', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
+    judge: null,
+    run: { ...RUN_DEFAULTS, outputDir: join(dir, 'out') },
+  };
+  return { dir, plan };
+}
+
+async function session(plan: RunPlan, decide: (id: string) => Outcome, engine = fakeEngine()) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), env: {}, engine, runScenario: fakeRuns((id) => decide(id)).fn, progress: recordingProgress() };
+  const ds = await prepareDataset(plan, io);
+  const r = await runSession(plan, ds, io);
+  return { ...r, out: out.join(''), err: err.join('') };
+}
+
+describe('run session', () => {
+  it('dataset: 0 when every run was judged (failures included), 3 when errors remain', async () => {
+    const a = setup();
+    expect((await session(a.plan, (id) => (id === 'a' ? 'pass' : 'fail'))).code).toBe(EXIT.ok);
+    const b = setup();
+    expect((await session(b.plan, (id) => (id === 'a' ? 'pass' : { status: 'error', kind: 'health_timeout' }))).code).toBe(EXIT.errors);
+  });
+
+  it('single scenario: 0 pass, 1 fail', async () => {
+    expect((await session(setup('run').plan, () => 'pass')).code).toBe(EXIT.ok);
+    expect((await session(setup('run').plan, () => 'fail')).code).toBe(EXIT.failed);
+  });
+
+  it('writes results, report and the viewer into the output dir', async () => {
+    const { plan, dir } = setup();
+    const r = await session(plan, () => 'pass');
+    for (const f of ['results.jsonl', 'report.json', 'report.md', 'run_config.json', 'index.html']) expect(existsSync(join(dir, 'out', f)), f).toBe(true);
+    expect(r.out).toContain('Trace viewer:');
+  });
+
+  it('a missing image is a clear error before anything runs', async () => {
+    const engine = fakeEngine();
+    engine.imageExists = async () => false;
+    const { plan } = setup();
+    await expect(session(plan, () => 'pass', engine)).rejects.toThrow(/image img not found in the engine; build it with: gaia2-runner build-image --tag img/);
+  });
+
+  it('an empty selection runs nothing and says why', async () => {
+    const { plan } = setup();
+    const r = await session({ ...plan, target: { ...(plan.target as Extract<RunPlan['target'], { kind: 'local' }>), limit: null, subset: null, path: mkdtempSync(join(tmpdir(), 'empty-')) } }, () => 'pass');
+    expect(r.code).toBe(0);
+    expect(r.outcome).toBeNull();
+    expect(r.err).toContain('No scenarios to run');
+  });
+});
