@@ -2,9 +2,14 @@
 // supported wire formats). Recorded on each trace line so reports need not re-parse bodies.
 
 export interface CallUsage {
+  /** Every input token, cached ones included (Anthropic reports those apart; they are added). */
   input_tokens: number;
   output_tokens: number;
+  /** Part of input_tokens read from the prompt cache. */
+  cache_read_tokens: number;
 }
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 function fromObject(obj: any, acc: Partial<CallUsage>): void {
   if (!obj || typeof obj !== 'object') return;
@@ -14,14 +19,19 @@ function fromObject(obj: any, acc: Partial<CallUsage>): void {
   if (typeof obj.type === 'string' && obj.type.startsWith('response.') && obj.response) return fromObject(obj.response, acc);
   const u = obj.usage ?? undefined;
   if (u && typeof u === 'object') {
+    // Anthropic's input_tokens leaves out what was read from or written to the cache.
+    const anthropicCached = num(u.cache_read_input_tokens) + num(u.cache_creation_input_tokens);
     const input = u.input_tokens ?? u.prompt_tokens;
     const output = u.output_tokens ?? u.completion_tokens;
-    if (typeof input === 'number') acc.input_tokens = input;
+    if (typeof input === 'number') acc.input_tokens = input + anthropicCached;
     if (typeof output === 'number') acc.output_tokens = output;
+    const cached = num(u.cache_read_input_tokens) || num(u.prompt_tokens_details?.cached_tokens) || num(u.input_tokens_details?.cached_tokens);
+    if (cached) acc.cache_read_tokens = cached;
   }
   const g = obj.usageMetadata;
   if (g && typeof g === 'object') {
     if (typeof g.promptTokenCount === 'number') acc.input_tokens = g.promptTokenCount;
+    if (num(g.cachedContentTokenCount)) acc.cache_read_tokens = num(g.cachedContentTokenCount);
     if (typeof g.candidatesTokenCount === 'number') {
       acc.output_tokens = g.candidatesTokenCount + (typeof g.thoughtsTokenCount === 'number' ? g.thoughtsTokenCount : 0);
     }
@@ -50,5 +60,5 @@ export function usageOf(raw: string): CallUsage | null {
     }
   }
   if (acc.input_tokens === undefined && acc.output_tokens === undefined) return null;
-  return { input_tokens: acc.input_tokens ?? 0, output_tokens: acc.output_tokens ?? 0 };
+  return { input_tokens: acc.input_tokens ?? 0, output_tokens: acc.output_tokens ?? 0, cache_read_tokens: acc.cache_read_tokens ?? 0 };
 }

@@ -10,8 +10,11 @@ export interface FakeToolCall {
 }
 
 export interface FakeUsage {
+  /** Input tokens not read from cache. */
   input: number;
   output: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cacheRead?: number;
 }
 
 /** A normal model answer: text, tool calls, or both. */

@@ -88,7 +88,13 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
         const system = buildSystemPrompt({ apps: host.welcome.tools, mode: options.tools, simTime: m.sim_time, workdir: options.workdir });
         const drain = () => run.inbox.splice(0);
         const onStep = (s: StepInfo) => {
-          host.usage({ run_id: run.runId, model: llm.modelId, input_tokens: s.inputTokens, output_tokens: s.outputTokens });
+          host.usage({
+            run_id: run.runId,
+            model: llm.modelId,
+            input_tokens: s.inputTokens,
+            output_tokens: s.outputTokens,
+            ...(s.cacheReadTokens ? { cache_read_tokens: s.cacheReadTokens } : {}),
+          });
           host.progress(`step ${s.step}${s.toolCalls.length ? `: ${s.toolCalls.join(', ')}` : ''}`, run.runId);
         };
         const input = [...carryover.splice(0), m.text].join('\n\n');

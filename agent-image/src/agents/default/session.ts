@@ -2,7 +2,7 @@
 // new input, then alternates model calls and tool executions until the model answers in
 // plain text, the step limit is hit, or the provider fails. Messages that arrive mid-run
 // (steering) are added between steps, so they never start another run.
-import { generateText, stepCountIs, streamText, type ModelMessage, type ToolSet } from 'ai';
+import { generateText, stepCountIs, streamText, type LanguageModelUsage, type ModelMessage, type ToolSet } from 'ai';
 import type { LlmModel } from '../../llm/index.js';
 import type { ProviderError } from '../../llm/index.js';
 import { withCacheBreakpoints } from './cache.js';
@@ -19,7 +19,9 @@ export interface RunResult {
 
 export interface StepInfo {
   step: number;
+  /** All input tokens of the call, cached ones included. */
   inputTokens: number;
+  cacheReadTokens: number;
   outputTokens: number;
   toolCalls: string[];
 }
@@ -45,8 +47,7 @@ interface StepOutcome {
   finishReason: string;
   toolCalls: string[];
   messages: ModelMessage[];
-  inputTokens: number;
-  outputTokens: number;
+  usage: LanguageModelUsage;
 }
 
 export class AgentSession {
@@ -78,7 +79,13 @@ export class AgentSession {
       }
       steps += 1;
       this.history.push(...out.messages);
-      onStep?.({ step: steps, inputTokens: out.inputTokens, outputTokens: out.outputTokens, toolCalls: out.toolCalls });
+      onStep?.({
+        step: steps,
+        inputTokens: out.usage.inputTokens ?? 0,
+        cacheReadTokens: out.usage.inputTokenDetails?.cacheReadTokens ?? 0,
+        outputTokens: out.usage.outputTokens ?? 0,
+        toolCalls: out.toolCalls,
+      });
       if (out.toolCalls.length > 0) continue;
       // A message that came in while the model was answering still belongs to this run.
       const late = drainInbox();
@@ -109,8 +116,7 @@ export class AgentSession {
           finishReason: r.finishReason,
           toolCalls: r.toolCalls.map((c) => c.toolName),
           messages: r.response.messages,
-          inputTokens: r.usage.inputTokens ?? 0,
-          outputTokens: r.usage.outputTokens ?? 0,
+          usage: r.usage,
         };
       }
       const r = streamText(params);
@@ -124,8 +130,7 @@ export class AgentSession {
         finishReason,
         toolCalls: toolCalls.map((c) => c.toolName),
         messages: response.messages,
-        inputTokens: usage.inputTokens ?? 0,
-        outputTokens: usage.outputTokens ?? 0,
+        usage,
       };
     } finally {
       await llm.trace.flush();

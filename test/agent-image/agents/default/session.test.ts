@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentSession, buildSystemPrompt, createFunctionTools, createShellTool } from '../../../../agent-image/src/agents/default/index.js';
+import { AgentSession, buildSystemPrompt, createFunctionTools, createShellTool, type StepInfo } from '../../../../agent-image/src/agents/default/index.js';
 import { cliSpecs } from '../../../../agent-image/src/apps/index.js';
 import { createModel } from '../../../../agent-image/src/llm/index.js';
 import { call, fail, say, startFakeLlm, type FakeFormat, type FakeLlm, type FakeScriptItem } from '../../../helpers/fake-llm/index.js';
@@ -60,8 +60,17 @@ describe('AgentSession (shell mode)', () => {
   });
 
   it('anthropic: the system prompt and the latest message are cache breakpoints; the history keeps none', async () => {
-    const session = await shellSession('anthropic', [call('shell', { command: 'contacts get-contacts' }), say('ok')]);
-    await session.run('list my contacts', SYSTEM);
+    const session = await shellSession('anthropic', [
+      call('shell', { command: 'contacts get-contacts' }, { usage: { input: 30, output: 5 } }),
+      say('ok', { usage: { input: 20, output: 4, cacheRead: 900 } }),
+    ]);
+    const steps: StepInfo[] = [];
+    await session.run('list my contacts', SYSTEM, { onStep: (s) => steps.push(s) });
+    // Cached tokens count as input, and are reported apart too.
+    expect(steps.map((s) => [s.inputTokens, s.cacheReadTokens, s.outputTokens])).toEqual([
+      [30, 0, 5],
+      [920, 900, 4],
+    ]);
     for (const req of fake!.requests) {
       expect(req.body.system).toEqual([{ type: 'text', text: SYSTEM, cache_control: { type: 'ephemeral' } }]);
       const marked = req.body.messages.flatMap((m: any) => m.content.filter((c: any) => c.cache_control));

@@ -3,10 +3,12 @@ import { bodyField, sseData, type RenderContext, type WireFormat } from './types
 const finishReason = (ctx: RenderContext): string =>
   ctx.reply.truncated ? 'length' : ctx.toolCalls.length > 0 ? 'tool_calls' : 'stop';
 
+// OpenAI counts cached tokens inside prompt_tokens.
 const usage = (ctx: RenderContext) => ({
-  prompt_tokens: ctx.usage.input,
+  prompt_tokens: ctx.usage.input + (ctx.usage.cacheRead ?? 0),
   completion_tokens: ctx.usage.output,
-  total_tokens: ctx.usage.input + ctx.usage.output,
+  total_tokens: ctx.usage.input + (ctx.usage.cacheRead ?? 0) + ctx.usage.output,
+  prompt_tokens_details: { cached_tokens: ctx.usage.cacheRead ?? 0 },
 });
 
 export const openaiChat: WireFormat = {
