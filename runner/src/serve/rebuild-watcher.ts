@@ -9,13 +9,15 @@ export interface RebuildWatcher {
   close(): Promise<void>;
 }
 
-const OWN_OUTPUT = /(\.html|\.tmp|\.gaia2-viewer\.json)$/;
+const OWN_OUTPUT = /(\.html|\.tmp|\.gaia2-viewer\.json|_viewer\.js|_viewer\.css)$/;
 
 export function watchAndRebuild(root: string, onPages: (urlPaths: string[]) => void, opts: { debounceMs?: number; pollMs?: number } = {}): RebuildWatcher {
   const debounceMs = opts.debounceMs ?? 200;
   let timer: NodeJS.Timeout | null = null;
   let building = false;
   let again = false;
+  /** Paths seen since the last build; null = unknown (periodic pass): rescan everything. */
+  let pending: Set<string> | null = new Set();
 
   const rebuild = (): void => {
     if (building) {
@@ -23,8 +25,10 @@ export function watchAndRebuild(root: string, onPages: (urlPaths: string[]) => v
       return;
     }
     building = true;
+    const changed = pending ? [...pending] : undefined;
+    pending = new Set();
     try {
-      const { written } = buildViewerDetailed(root, { incremental: true });
+      const { written } = buildViewerDetailed(root, { incremental: true, changed });
       onPages(written.map((f) => `/${relative(root, f).split(sep).join('/')}`));
     } catch (err) {
       process.stderr.write(`serve: rebuild failed: ${(err as Error).message}\n`);
@@ -45,9 +49,15 @@ export function watchAndRebuild(root: string, onPages: (urlPaths: string[]) => v
     ignoreInitial: true,
     ignored: (path: string) => OWN_OUTPUT.test(path) || path.split(sep).some((p) => p === 'node_modules'),
   });
-  watcher.on('all', schedule);
+  watcher.on('all', (_event, path) => {
+    pending?.add(path);
+    schedule();
+  });
   watcher.on('error', (err) => process.stderr.write(`serve: watcher: ${(err as Error).message}\n`));
-  const poll = setInterval(schedule, opts.pollMs ?? 10_000);
+  const poll = setInterval(() => {
+    pending = null;
+    schedule();
+  }, opts.pollMs ?? 10_000);
   poll.unref();
 
   return {

@@ -6,6 +6,8 @@ import { extname, join, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.jsonl': 'text/plain; charset=utf-8',
   '.log': 'text/plain; charset=utf-8',
@@ -58,8 +60,8 @@ export function serveFile(root: string, req: IncomingMessage, res: ServerRespons
     'Content-Length': String(st.size),
     'Last-Modified': st.mtime.toUTCString(),
   };
-  // Only the generated pages may run script; raw artifacts are plain data.
-  if (!file.endsWith('.html')) headers['Content-Security-Policy'] = "default-src 'none'; sandbox";
+  // Only the generated pages (and their own script) may run; raw artifacts are plain data.
+  if (!/(\.html|[\\/]_viewer\.js|[\\/]_viewer\.css)$/.test(file)) headers['Content-Security-Policy'] = "default-src 'none'; sandbox";
   res.writeHead(200, headers);
   if (req.method === 'HEAD') return void res.end();
   createReadStream(file).on('error', () => res.destroy()).pipe(res);

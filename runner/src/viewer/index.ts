@@ -13,6 +13,8 @@ export type { CanonicalCall, ParsedTrace } from './trace/index.js';
 export interface ViewerOptions {
   /** Rebuild only scenario pages whose artifacts changed (default true). */
   incremental?: boolean;
+  /** Paths a watcher saw change: lets an incremental build skip stat-ing untouched runs. */
+  changed?: string[];
 }
 
 export const isPassAtNRoot = (dir: string): boolean => runDirsOf(dir).length > 0;
@@ -22,8 +24,8 @@ export function buildViewerDetailed(outputDir: string, opts: ViewerOptions = {})
   const dir = resolve(outputDir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`viewer: ${dir} is not a directory`);
   const incremental = opts.incremental !== false;
-  if (isPassAtNRoot(dir)) return buildExperiment(dir, incremental);
-  const r = buildRun(dir, { incremental });
+  if (isPassAtNRoot(dir)) return buildExperiment(dir, incremental, opts.changed);
+  const r = buildRun(dir, { incremental, changed: opts.changed });
   return { pages: r.pages, written: r.written };
 }
 

@@ -31,6 +31,7 @@ describe('run dir', () => {
     ]);
     const r = await buildViewer(dir);
     expect(r).toEqual({ pages: 5, rebuilt: 5 });
+    expect(existsSync(join(dir, '_viewer.js')) && existsSync(join(dir, '_viewer.css'))).toBe(true);
     const index = pageData(join(dir, 'index.html'));
     expect(index.page).toBe('run');
     expect(index.rows.map((x: any) => [x.id, x.status])).toEqual([
@@ -78,6 +79,20 @@ describe('run dir', () => {
     const r2 = buildViewerDetailed(dir);
     expect(r2.written.map((f) => f.slice(dir.length)).sort()).toEqual(['/index.html', '/search/sc_3/trace.html', '/search/sc_3b/trace.html', '/search/sc_4/trace.html']);
     expect((await buildViewer(dir, { incremental: false })).rebuilt).toBe(0); // same content: files untouched
+  });
+
+  it('with change hints from a watcher, rebuilds the touched run without scanning the others', () => {
+    writeRun(dir, Array.from({ length: 4 }, (_, i) => ({ id: `sc_${i}`, status: 'pass' as const })));
+    buildViewerDetailed(dir);
+    // sc_1 changes but the hint names only sc_2: sc_1 is (deliberately) not looked at
+    writeFileSync(join(dir, 'sc_1', 'result.json'), JSON.stringify({ status: 'fail', success: false }));
+    writeFileSync(join(dir, 'sc_2', 'result.json'), JSON.stringify({ status: 'error', success: null, error: 'boom' }));
+    const r = buildViewerDetailed(dir, { changed: [join(dir, 'sc_2', 'result.json')] });
+    expect(r.written.map((f) => f.slice(dir.length)).sort()).toEqual(['/index.html', '/sc_2/trace.html']);
+    // a new scenario run in the hints falls back to a full scan, which also catches sc_1
+    writeScenario(dir, { id: 'sc_9', status: 'pass' });
+    const r2 = buildViewerDetailed(dir, { changed: [join(dir, 'sc_9', 'result.json')] });
+    expect(r2.written.map((f) => f.slice(dir.length)).sort()).toEqual(['/index.html', '/sc_1/trace.html', '/sc_3/trace.html', '/sc_9/trace.html']);
   });
 
   it('writes a waiting page for an empty run and survives garbage artifacts', async () => {

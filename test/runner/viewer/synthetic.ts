@@ -20,7 +20,7 @@ const T0 = Date.parse('2026-11-22T01:00:00Z');
 
 export function anthropicTrace(s: SyntheticScenario): string {
   const calls = s.calls ?? 3;
-  const pad = s.traceBytes ? Math.max(0, Math.floor(s.traceBytes / (calls * (calls + 1)) - 200)) : 0;
+  const pad = s.traceBytes && calls > 1 ? Math.max(0, Math.floor((s.traceBytes - calls * 900) / ((calls * (calls - 1)) / 2))) : 0;
   const messages: unknown[] = [{ role: 'user', content: s.task ?? 'Do the task.' }];
   const rows: string[] = [];
   for (let i = 0; i < calls; i++) {

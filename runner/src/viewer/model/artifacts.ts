@@ -1,6 +1,6 @@
 // Reading one scenario run directory. Every reader tolerates missing or broken files:
 // a run in progress holds only some of them, and a bad artifact must not stop the build.
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isObj, type Obj } from '../trace/json-util.js';
 
@@ -54,24 +54,41 @@ export function readJsonlObjects(path: string): Obj[] {
   return out;
 }
 
-export function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return -1;
-  }
+export interface ArtifactStat {
+  size: number;
+  mtimeMs: number;
 }
 
-/** A cheap change signature: name, size and mtime of every tracked artifact. */
-export function artifactSignature(dir: string): string {
-  const parts: string[] = [];
-  for (const name of TRACKED_ARTIFACTS) {
+/** Files a scenario page reads or links (the tracked ones plus logs and the page itself). */
+const KNOWN_FILES = new Set<string>([...TRACKED_ARTIFACTS, 'entrypoint.log', 'trace.html']);
+
+/** One readdir and a stat per known file present: the cheapest view of a scenario dir. */
+export function scanArtifacts(dir: string): Map<string, ArtifactStat> {
+  const out = new Map<string, ArtifactStat>();
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (!KNOWN_FILES.has(name)) continue;
     try {
       const st = statSync(join(dir, name));
-      parts.push(`${name}:${st.size}:${Math.floor(st.mtimeMs)}`);
+      if (st.isFile()) out.set(name, { size: st.size, mtimeMs: st.mtimeMs });
     } catch {
-      // absent files are part of the signature by omission
+      // vanished between readdir and stat
     }
+  }
+  return out;
+}
+
+/** A cheap change signature: name, size and mtime of every tracked artifact present. */
+export function artifactSignature(files: Map<string, ArtifactStat>): string {
+  const parts: string[] = [];
+  for (const name of TRACKED_ARTIFACTS) {
+    const st = files.get(name);
+    if (st) parts.push(`${name}:${st.size}:${Math.floor(st.mtimeMs)}`);
   }
   return parts.join('|');
 }

@@ -1,10 +1,9 @@
 // One scenario run directory → its index row and the trace page's data.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../../agent-image/src/contract/index.js';
 import { parseTraceJsonl } from '../trace/index.js';
 import { asArr, asNum, asObj, asStr } from '../trace/json-util.js';
-import { fileSize, readJsonObject, readJsonlObjects, readText } from './artifacts.js';
+import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type ArtifactStat } from './artifacts.js';
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { ScenarioInfoCache } from './oracle.js';
 import { infoOf, splitOf, statusOf } from './status.js';
@@ -24,13 +23,16 @@ const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_
 /** The POSIX relative path of a scenario dir, URL-encoded per segment. */
 export const hrefOf = (id: string, file: string): string => [...id.split('/').map(encodeURIComponent), file].join('/');
 
-export function loadScenario(dir: string, id: string, ctx: ScenarioContext): TraceView {
-  const resultExists = existsSync(join(dir, 'result.json'));
-  const result = readJsonObject(join(dir, 'result.json'));
-  const daemon = readJsonObject(join(dir, 'daemon_status.json'));
-  const events = parseEventsJsonl(readText(join(dir, 'events.jsonl')));
-  const judgments = readJsonlObjects(join(dir, existsSync(join(dir, 'daemon_judgments.jsonl')) ? 'daemon_judgments.jsonl' : 'judgments.jsonl'));
-  const trace = parseTraceJsonl(readText(join(dir, 'trace.jsonl')));
+/** `files` is the dir's scan (model/artifacts.ts); absent files are not even opened. */
+export function loadScenario(dir: string, id: string, ctx: ScenarioContext, files: Map<string, ArtifactStat> = scanArtifacts(dir)): TraceView {
+  const text = (name: string): string => (files.has(name) ? readText(join(dir, name)) : '');
+  const resultExists = files.has('result.json');
+  const result = resultExists ? readJsonObject(join(dir, 'result.json')) : null;
+  const daemon = files.has('daemon_status.json') ? readJsonObject(join(dir, 'daemon_status.json')) : null;
+  const events = parseEventsJsonl(text('events.jsonl'));
+  const judgmentsFile = files.has('daemon_judgments.jsonl') ? 'daemon_judgments.jsonl' : 'judgments.jsonl';
+  const judgments = files.has(judgmentsFile) ? readJsonlObjects(join(dir, judgmentsFile)) : [];
+  const trace = parseTraceJsonl(text('trace.jsonl'));
   const info = ctx.scenarios.get(asStr(result?.scenario_file), dir, ctx.runDir);
   const status = statusOf(result, resultExists);
   const totals = callTotals(trace.calls);
@@ -73,7 +75,7 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext): Tra
       errorKind: asStr(result?.error_kind),
       judgeMode: asStr(result?.judge_mode),
       timedOut: result?.timed_out === true,
-      agentResponse: cap(readText(join(dir, 'agent_response.txt')) || asStr(result?.agent_response), 20_000),
+      agentResponse: cap(text('agent_response.txt') || asStr(result?.agent_response), 20_000),
       startedAt: asStr(result?.started_at),
       finishedAt: asStr(result?.finished_at),
     },
@@ -83,6 +85,6 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext): Tra
     oracle: info.oracle.map((o) => ({ id: o.id, type: o.type, tool: o.tool, args: o.args, deps: o.deps })),
     items,
     badLines: trace.badLines.slice(0, 50),
-    rawFiles: RAW_FILES.map((name) => ({ name, size: fileSize(join(dir, name)) })).filter((f) => f.size >= 0),
+    rawFiles: RAW_FILES.filter((name) => files.has(name)).map((name) => ({ name, size: files.get(name)!.size })),
   };
 }

@@ -9,17 +9,22 @@ import { CLIENT_TRACE_JS } from './client/trace.js';
 import { CLIENT_COMPARE_JS } from './client/compare.js';
 import { VIEWER_CSS } from './style.js';
 
-const SCRIPT = [CLIENT_CORE_JS, CLIENT_RUN_JS, CLIENT_EXPERIMENT_JS, CLIENT_TRACE_JS, CLIENT_COMPARE_JS, 'main();'].join('\n');
+const SCRIPT = [CLIENT_CORE_JS, CLIENT_RUN_JS, CLIENT_EXPERIMENT_JS, CLIENT_TRACE_JS, CLIENT_COMPARE_JS, "document.addEventListener('DOMContentLoaded', main);"].join('\n');
+
+/** Shared assets written once per run dir (and pass@N root); every page links them. */
+export const ASSET_FILES: ReadonlyArray<readonly [string, string]> = [
+  ['_viewer.js', SCRIPT],
+  ['_viewer.css', VIEWER_CSS],
+];
 
 /** Changes whenever the page code does: part of every page's incremental signature. */
 export const PAGE_CODE_HASH = createHash('sha256').update(SCRIPT).update(VIEWER_CSS).digest('hex').slice(0, 16);
 
-const sha256 = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
-
+// Scripts and styles only from the viewer's own files: no inline code, no network.
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  `script-src ${sha256(SCRIPT)}`,
-  `style-src ${sha256(VIEWER_CSS)}`,
+  "script-src 'self'",
+  "style-src 'self'",
   'img-src data:',
   "connect-src 'self'",
   "base-uri 'none'",
@@ -30,17 +35,16 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+const SCRIPT_UNSAFE: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
 /** JSON that cannot close its <script> element or break out as HTML/JS line terminators. */
 export function jsonForScript(data: unknown): string {
-  return JSON.stringify(data)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(data).replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_UNSAFE[c]!);
 }
 
-export function renderPage(title: string, data: unknown): string {
+/** `assetPrefix` is the relative path from the page's folder to the folder holding the assets. */
+export function renderPage(title: string, data: unknown, assetPrefix = ''): string {
+  const prefix = escapeHtml(assetPrefix);
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -48,12 +52,12 @@ export function renderPage(title: string, data: unknown): string {
     `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`,
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(title)}</title>`,
-    `<style>${VIEWER_CSS}</style>`,
+    `<link rel="stylesheet" href="${prefix}_viewer.css">`,
+    `<script src="${prefix}_viewer.js" defer></script>`,
     '</head><body>',
     '<noscript>This viewer renders with JavaScript; the raw artifacts sit next to this file.</noscript>',
     '<div id="app"></div>',
     `<script type="application/json" id="page-data">${jsonForScript(data)}</script>`,
-    `<script>${SCRIPT}</script>`,
     '</body></html>',
     '',
   ].join('\n');

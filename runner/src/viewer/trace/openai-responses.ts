@@ -36,15 +36,20 @@ export function normalizeResponsesJson(o: Obj): Obj {
       reasoning += summaryText(item);
     }
   }
+  return responseShape(content, toolCalls, reasoning, o);
+}
+
+/** The chat-like shape both paths produce; `meta` supplies usage, model and error. */
+function responseShape(content: string, toolCalls: unknown[], reasoning: string, meta: Obj): Obj {
   const out: Obj = {
     content,
     tool_calls: toolCalls,
-    usage: asObj(o.usage),
-    model: o.model,
+    usage: asObj(meta.usage),
+    model: meta.model,
     finish_reason: finishReasonFor(toolCalls, content),
   };
   if (reasoning) out.reasoning = reasoning;
-  if (o.error) out.error = o.error;
+  if (meta.error) out.error = meta.error;
   return out;
 }
 
@@ -100,15 +105,5 @@ function rebuildFromDeltas(events: unknown[], deltaReasoning: string): Obj {
       reasoning += asStr(asObj(ev.part).text);
     }
   }
-  const toolCalls = [...calls.values()];
-  const out: Obj = {
-    content,
-    tool_calls: toolCalls,
-    usage: asObj(meta.usage),
-    model: meta.model,
-    finish_reason: finishReasonFor(toolCalls, content),
-  };
-  if (reasoning) out.reasoning = reasoning;
-  if (meta.error) out.error = meta.error;
-  return out;
+  return responseShape(content, [...calls.values()], reasoning, meta);
 }
