@@ -33,7 +33,9 @@ describe('Click-like parsing', () => {
   it('reports missing options, missing values, bad integers and extra arguments', async () => {
     const w = await world();
     expectFailure(await w.run('calendar', 'get-event'), 2, usage('calendar', 'get-event', "Missing option '--event-id'."));
-    expectFailure(await w.run('calendar', 'add-event', '--title'), 2, usage('calendar', 'add-event', "Option '--title' requires an argument."));
+    // Click raises this one without a context: no usage header.
+    expectFailure(await w.run('calendar', 'add-event', '--title'), 2, "Error: Option '--title' requires an argument.\n");
+    expectFailure(await w.run('calendar', 'today-events', '--help=yes'), 2, "Error: Option '--help' does not take a value.\n");
     expectFailure(
       await w.run('calendar', 'get-events', '--start-date', CLOCK, '--end-date', CLOCK, '--offset', '1.5'),
       2,

@@ -102,3 +102,11 @@ describe('emails', () => {
     expect((w.state('email_client_v2.json') as { user_email: string }).user_email).toBe('user@example.com');
   });
 });
+
+describe('emails JSON-list parsing order', () => {
+  it('reports Click errors before JSON-list errors, and lists in declaration order', async () => {
+    const w = await makeWorld([['Emails', 'EmailClientV2', STATE]]);
+    expectFailure(await w.run('emails', 'send-email', '--cc', 'bad', '--recipients', 'worse', 'extra'), 2, usage('emails', 'send-email', 'Got unexpected extra argument (extra)'));
+    expectFailure(await w.run('emails', 'send-email', '--cc', 'bad', '--recipients', 'worse'), 2, usage('emails', 'send-email', 'Invalid value: Invalid JSON list: worse'));
+  });
+});

@@ -56,6 +56,10 @@ export function parseCommandArgs(bin: string, cmd: CommandDef, args: readonly st
   const fail = (msg: string): never => {
     throw usageError(bin, cmd.name, msg);
   };
+  // Click's parser raises BadOptionUsage without a context: only the "Error:" line is printed.
+  const bareFail = (msg: string): never => {
+    throw new ClickUsageError(`Error: ${msg}`);
+  };
   const byFlag = new Map<string, OptionDef | null>([[HELP_FLAG, null]]);
   for (const o of cmd.options) for (const f of [...o.flags, ...(o.hiddenFlags ?? [])]) byFlag.set(f, o);
   const publicFlags = [...cmd.options.flatMap((o) => o.flags), HELP_FLAG];
@@ -81,14 +85,14 @@ export function parseCommandArgs(bin: string, cmd: CommandDef, args: readonly st
     }
     const o = byFlag.get(flag)!;
     if (o === null || o.type === 'flag') {
-      if (explicit !== undefined) fail(`Option ${quote(flag)} does not take a value.`);
+      if (explicit !== undefined) bareFail(`Option ${quote(flag)} does not take a value.`);
       if (o === null) help = true;
       else given.set(o, true);
       continue;
     }
     let value = explicit;
     if (value === undefined) {
-      if (i + 1 >= args.length) fail(`Option ${quote(flag)} requires an argument.`);
+      if (i + 1 >= args.length) bareFail(`Option ${quote(flag)} requires an argument.`);
       value = args[++i]!;
     }
     given.set(o, value);
@@ -110,19 +114,22 @@ export function parseCommandArgs(bin: string, cmd: CommandDef, args: readonly st
         throw e;
       }
     }
-    if (o.convert && value !== null && raw !== undefined) {
-      try {
-        value = o.convert(value);
-      } catch (e) {
-        if (e instanceof BadParameter) fail(`Invalid value: ${e.message}`);
-        throw e;
-      }
-    }
     opts[o.name] = value;
   }
   if (extra.length > 0) {
     const s = extra.length === 1 ? '' : 's';
     fail(`Got unexpected extra argument${s} (${extra.join(' ')})`);
+  }
+  // `convert` runs where the reference parses such values: first thing in the command body,
+  // in declaration order, so Click's own errors above win.
+  for (const o of cmd.options) {
+    if (!o.convert || !given.has(o) || opts[o.name] === null) continue;
+    try {
+      opts[o.name] = o.convert(opts[o.name]);
+    } catch (e) {
+      if (e instanceof BadParameter) fail(`Invalid value: ${e.message}`);
+      throw e;
+    }
   }
   return { help: false, opts };
 }

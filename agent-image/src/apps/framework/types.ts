@@ -18,8 +18,9 @@ export interface OptionDef {
   default?: unknown;
   help?: string;
   /**
-   * Conversion after the type check; throw BadParameter for a usage error (exit 2). Used for
-   * options whose value the reference parses in a Click callback (e.g. email JSON lists).
+   * Conversion of a given value, run after all of Click's own checks in declaration order (the
+   * reference parses such values first thing in the command body, e.g. email JSON lists);
+   * throw BadParameter for a usage error "Error: Invalid value: …" (exit 2).
    */
   convert?: (raw: unknown) => unknown;
 }
