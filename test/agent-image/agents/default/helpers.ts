@@ -37,14 +37,14 @@ export async function inProcessApps(): Promise<{ stateDir: string; run: (argv: s
 }
 
 /** The real world daemon on the golden scenario, serving the agent socket in a temp dir. */
-export async function startWorld() {
+export async function startWorld(scenarioFile: URL = SCENARIO_FILE, env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'agent-world-run-'));
   const stateDir = join(dir, 'state');
   const composed = await composeWorld({
-    scenario: readFileSync(SCENARIO_FILE, 'utf8'),
-    scenarioFile: 'search_cab_cheapest_airport.json',
+    scenario: readFileSync(scenarioFile, 'utf8'),
+    scenarioFile: scenarioFile.pathname,
     stateDir,
-    settings: settingsFromEnv({ GAIA2_AGENT: 'default', GAIA2_CLOCK_MODE: 'fast-forward' }),
+    settings: settingsFromEnv({ GAIA2_AGENT: 'default', GAIA2_CLOCK_MODE: 'fast-forward', ...env }),
   });
   const socketPath = join(dir, 'agent.sock');
   const server = await serveAgentSocket(composed.world, socketPath, composed.tools);

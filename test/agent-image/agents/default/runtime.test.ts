@@ -20,8 +20,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function play(script: FakeScriptItem[], options: Partial<AgentOptions>) {
-  const w = await startWorld();
+async function play(script: FakeScriptItem[], options: Partial<AgentOptions>, scenario?: URL, env?: Record<string, string>) {
+  const w = await startWorld(scenario, env);
   const { dir, stateDir, socketPath, world, tools, replies } = w;
   server = w.server;
 
@@ -76,6 +76,46 @@ describe('default agent over the daemon protocol', () => {
     });
     expect(replies.map((r) => r.content)).toEqual(['It costs 12.5.']);
     expect(JSON.stringify(fake!.requests[1]!.body.messages)).toContain('{\\"quotation\\": 12.5}');
+  });
+
+  it('two turns: the clarifying question ends turn 1, the user answer starts run 2 on the same conversation, the judge passes both', async () => {
+    const scenario = new URL('../../../fixtures/golden/scenarios/ambiguity/ambig_email_forward_invoice.json', import.meta.url);
+    const { status, result, replies } = await play(
+      [
+        say('I found two invoice emails: Brightlane #4471 and Nordwind INV-2025-118. Which one should I forward to Farid?'),
+        call('emails__forward_email', { email_id: '767fbe0459e75320577ff64b088707f9', recipients: ['farid.haddadi@ledgerly.example'], folder_name: 'INBOX' }),
+        say('Forwarded the Brightlane invoice #4471 to Farid.'),
+      ],
+      { tools: 'functions' },
+      scenario,
+      { GAIA2_JUDGE_FINAL_TURN: '1' },
+    );
+    expect(result.runs).toBe(2);
+    expect(replies.map((r) => r.state)).toEqual(['final', 'final']);
+    expect(replies[0]!.runId).not.toBe(replies[1]!.runId);
+    // Run 2 continues the conversation: the first task, the question and the answer are all there.
+    const messages = JSON.stringify(fake!.requests[1]!.body.messages);
+    expect(messages).toContain('Forward the invoice email to my accountant Farid');
+    expect(messages).toContain('Which one should I forward to Farid?');
+    expect(messages).toContain('The Brightlane one.');
+    expect(status).toMatchObject({ status: 'complete', turn: 2, nb_turns: 2 });
+    expect(status.judgment?.success).toBe(true);
+  });
+
+  it('two turns, wrong action in turn 2: the judge fails the run', async () => {
+    const scenario = new URL('../../../fixtures/golden/scenarios/ambiguity/ambig_email_forward_invoice.json', import.meta.url);
+    const { status } = await play(
+      [
+        say('Which invoice: Brightlane #4471 or Nordwind INV-2025-118?'),
+        call('emails__send_email', { recipients: ['farid.haddadi@ledgerly.example'], subject: 'Invoice', content: 'See attached.' }),
+        say('Sent.'),
+      ],
+      { tools: 'functions' },
+      scenario,
+      { GAIA2_JUDGE_FINAL_TURN: '1' },
+    );
+    expect(status.status).not.toBe('error');
+    expect(status.judgment?.success).toBe(false);
   });
 
   it('a 401 from the provider ends the run as an error reply, never as an answer, with no key in it', async () => {
