@@ -24,7 +24,10 @@ export GAIA2_SCENARIO="$SCENARIO" GAIA2_STATE_DIR="$STATE" GAIA2_ADAPTER_PORT="$
 
 : >"$ENTRY_LOG"
 log() { printf '%s entrypoint: %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')" "$*" | tee -a "$ENTRY_LOG" >&2; }
-as_user() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
+# setpriv execs the command: the pid of a backgrounded `setpriv …` is the process itself,
+# so `kill -USR1 $DAEMON` and `wait` reach node, not a subshell.
+SETPRIV_GAIA2=(setpriv --reuid=gaia2 --regid=gaia2 --init-groups)
+SETPRIV_AGENT=(setpriv --reuid=agent --regid=agent --init-groups)
 
 # 1. Private state and sockets.
 mkdir -p /var/gaia2 "$STATE" "$RUN"
@@ -37,7 +40,7 @@ chmod 755 "$RUN"
 if [[ ! -r $SCENARIO ]]; then log "no scenario at $SCENARIO"; fi
 
 # 2. World daemon.
-as_user gaia2 env HOME=/var/gaia2 "$NODE" "$APP/gaia2d.mjs" >>"$EVENTD_LOG" 2>&1 &
+"${SETPRIV_GAIA2[@]}" env HOME=/var/gaia2 "$NODE" "$APP/gaia2d.mjs" >>"$EVENTD_LOG" 2>&1 &
 DAEMON=$!
 log "world daemon started (pid $DAEMON, agent $AGENT)"
 
@@ -48,7 +51,9 @@ case "$AGENT" in
   default|scripted)
     for _ in $(seq 1 300); do [[ -S $RUN/agent.sock ]] && break; kill -0 "$DAEMON" 2>/dev/null || break; sleep 0.1; done
     # Only what the agent needs, quoted with %q (values may hold spaces or quotes).
-    ENV_FILE="$RUN/agent.env"
+    # In a directory of the agent's own, so the agent can delete the file once it has read it.
+    mkdir -p "$RUN/agent-env"; chown agent:agent "$RUN/agent-env"; chmod 700 "$RUN/agent-env"
+    ENV_FILE="$RUN/agent-env/agent.env"
     (
       umask 077
       for v in PROVIDER MODEL API_KEY BASE_URL THINKING MAX_TOKENS REASONING_EFFORT \
@@ -62,7 +67,7 @@ case "$AGENT" in
     ) >"$ENV_FILE"
     chown agent:agent "$ENV_FILE"
     if [[ -n ${GAIA2_TRACE_FILE:-} ]]; then : >"$GAIA2_TRACE_FILE"; chown agent:agent "$GAIA2_TRACE_FILE"; fi
-    as_user agent env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" \
+    "${SETPRIV_AGENT[@]}" env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" \
       PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin \
       bash -c ". $ENV_FILE && rm -f $ENV_FILE && cd /home/agent && exec $NODE $APP/agent-$AGENT.mjs" \
       >>"$ENTRY_LOG" 2>&1 &
@@ -89,6 +94,6 @@ wait "$DAEMON"; code=$?
 if ((code > 128)); then how="killed by signal $((code - 128))"; else how="exit code $code"; fi
 log "world daemon ended ($how)"
 [[ -n $AGENT_PID ]] && kill "$AGENT_PID" 2>/dev/null
-exec setpriv --reuid=gaia2 --regid=gaia2 --init-groups env HOME=/var/gaia2 GAIA2_DAEMON_EXIT="$how" \
+exec "${SETPRIV_GAIA2[@]}" env HOME=/var/gaia2 GAIA2_DAEMON_EXIT="$how" \
   GAIA2_STATE_DIR="$STATE" GAIA2_ADAPTER_PORT="$GAIA2_ADAPTER_PORT" GAIA2_ADAPTER_TOKEN="${GAIA2_ADAPTER_TOKEN:-}" \
   "$NODE" "$APP/gaia2-status.mjs" >>"$EVENTD_LOG" 2>&1

@@ -21,6 +21,21 @@ import { JUDGE_LLM_ENV, llmConfigFromEnv } from '../llm/index.js';
 /** Written by the entrypoint when the agent process exits; read on SIGUSR1. */
 const AGENT_EXIT_FILE = join(DAEMON_SOCKETS.dir, 'agent.exit');
 
+// The agent can exit before the world is composed (e.g. a bad script): catch SIGUSR1 from the
+// very start so the default action (terminate) never kills the daemon, and replay it later.
+let agentExitDetail: string | null = null;
+let agentExitListener: ((detail: string) => void) | null = null;
+process.on('SIGUSR1', () => {
+  let detail = 'agent runtime process exited';
+  try {
+    detail += ` (${readFileSync(AGENT_EXIT_FILE, 'utf8').trim()})`;
+  } catch {
+    /* no detail */
+  }
+  agentExitDetail = detail;
+  agentExitListener?.(detail);
+});
+
 const env = process.env;
 const log = DaemonLog.toStderr();
 const stateDir = env[ENV.stateDir] || CONTAINER_PATHS.stateDir;
@@ -78,15 +93,8 @@ async function main(): Promise<void> {
   if (settings.agent !== 'oracle') {
     await serveAgentSocket(w, env[AGENT_SOCKET_ENV] || DAEMON_SOCKETS.agent, composed.tools);
   }
-  process.on('SIGUSR1', () => {
-    let detail = 'agent runtime process exited';
-    try {
-      detail += ` (${readFileSync(AGENT_EXIT_FILE, 'utf8').trim()})`;
-    } catch {
-      /* no detail */
-    }
-    w.agentLost(detail);
-  });
+  agentExitListener = (detail) => w.agentLost(detail);
+  if (agentExitDetail !== null) w.agentLost(agentExitDetail);
   w.start();
   if (composed.oracle) w.markReady();
   log.info(`world ready: agent=${settings.agent}, tools=${composed.tools.join(',')}, judge=${w.judgeMode}`);
