@@ -47,3 +47,34 @@ export async function firstFileOf(stream: Readable): Promise<Buffer | null> {
   stream.pipe(ex);
   return done;
 }
+
+/**
+ * Reads the wanted files (by path relative to the archived directory) out of a directory
+ * archive; every other entry is drained without being buffered, so a large unrelated file
+ * costs no memory.
+ */
+export async function filesOf(stream: Readable, wanted: ReadonlySet<string>): Promise<Map<string, Buffer>> {
+  const ex = extract();
+  const out = new Map<string, Buffer>();
+  return new Promise<Map<string, Buffer>>((resolve, reject) => {
+    ex.on('entry', (header, body, next) => {
+      // Entries are "<dir basename>/<relative path>".
+      const rel = header.name.split('/').slice(1).join('/');
+      if (header.type === 'file' && wanted.has(rel)) {
+        const chunks: Buffer[] = [];
+        body.on('data', (c: unknown) => chunks.push(c as Buffer));
+        body.on('end', () => {
+          out.set(rel, Buffer.concat(chunks));
+          next();
+        });
+      } else {
+        body.on('end', next);
+      }
+      body.resume();
+    });
+    ex.on('finish', () => resolve(out));
+    ex.on('error', reject);
+    stream.on('error', reject);
+    stream.pipe(ex);
+  });
+}

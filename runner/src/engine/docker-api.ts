@@ -15,7 +15,7 @@ import type {
 } from './types.js';
 import type { Endpoint } from './discover.js';
 import { EngineError } from './errors.js';
-import { firstFileOf, packFiles, type TarEntry } from './archive.js';
+import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
 
 const PING_TIMEOUT_MS = 3000;
 
@@ -220,6 +220,16 @@ class DockerContainer implements ContainerHandle {
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) return null;
       throw wrapEngineError(e, `reading ${path} from ${this.name}`, 'artifact_error');
+    }
+  }
+
+  async readFiles(dir: string, names: readonly string[]): Promise<Map<string, Buffer>> {
+    try {
+      const stream = (await this.c.getArchive({ path: dir })) as unknown as Readable;
+      return await filesOf(stream, new Set(names));
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return new Map();
+      throw wrapEngineError(e, `reading ${dir} from ${this.name}`, 'artifact_error');
     }
   }
 

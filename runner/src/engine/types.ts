@@ -38,6 +38,8 @@ export interface ContainerHandle {
   endpoint(port: number): Promise<{ host: string; port: number }>;
   /** Reads one file out of the container; null when it does not exist. */
   readFile(path: string): Promise<Buffer | null>;
+  /** Reads the named files (relative paths) of one directory in a single request; missing ones are absent. */
+  readFiles(dir: string, names: readonly string[]): Promise<Map<string, Buffer>>;
   /** running | exited | created | …, plus the exit code once exited. */
   state(): Promise<{ status: string; running: boolean; exitCode: number | null; oomKilled?: boolean }>;
   /** Kills the main process (used by tests and by Ctrl-C handling). */

@@ -1,18 +1,31 @@
 // Copies the run's artifacts out of the container through the engine API and writes them,
 // with result.json, into the scenario's output directory.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { ContainerHandle } from '../engine/index.js';
 import { ARTIFACT_FILES } from '../../../agent-image/src/contract/index.js';
 import { redact } from '../secrets/redact.js';
 
-/** Reads every known artifact (missing ones are skipped); returns host name → content. */
+/**
+ * Reads every known artifact (missing ones are skipped) with one archive request per
+ * directory; returns host name → content.
+ */
 export async function collectArtifacts(c: ContainerHandle): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  const reads = await Promise.allSettled(ARTIFACT_FILES.map(async ([path, name]) => [name, await c.readFile(path)] as const));
-  for (const r of reads) {
-    if (r.status === 'fulfilled' && r.value[1] !== null) out.set(r.value[0], r.value[1]);
+  const byDir = new Map<string, Array<[string, string]>>();
+  for (const [path, name] of ARTIFACT_FILES) {
+    const dir = posix.dirname(path);
+    byDir.set(dir, [...(byDir.get(dir) ?? []), [posix.basename(path), name]]);
   }
+  const out = new Map<string, Buffer>();
+  await Promise.all(
+    [...byDir].map(async ([dir, files]) => {
+      const got = await c.readFiles(dir, files.map(([base]) => base));
+      for (const [base, name] of files) {
+        const content = got.get(base);
+        if (content) out.set(name, content);
+      }
+    }),
+  );
   return out;
 }
 
