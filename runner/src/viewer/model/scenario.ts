@@ -24,6 +24,8 @@ const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_
 export const hrefOf = (id: string, file: string): string => [...id.split('/').map(encodeURIComponent), file].join('/');
 
 /** `files` is the dir's scan (model/artifacts.ts); absent files are not even opened. */
+const tail = (s: string, n: number): string => (s.length <= n ? s : `[… ${s.length - n} earlier characters in eventd.log]\n${s.slice(-n)}`);
+
 export function loadScenario(dir: string, id: string, ctx: ScenarioContext, files: Map<string, ArtifactStat> = scanArtifacts(dir)): TraceView {
   const text = (name: string): string => (files.has(name) ? readText(join(dir, name)) : '');
   const resultExists = files.has('result.json');
@@ -85,6 +87,7 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     oracle: info.oracle.map((o) => ({ id: o.id, type: o.type, tool: o.tool, args: o.args, deps: o.deps })),
     items,
     badLines: trace.badLines.slice(0, 50),
+    daemonLogTail: tail(text('eventd.log'), 30_000),
     rawFiles: RAW_FILES.filter((name) => files.has(name)).map((name) => ({ name, size: files.get(name)!.size })),
   };
 }

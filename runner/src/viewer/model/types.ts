@@ -69,5 +69,7 @@ export interface TraceView {
   oracle: Array<{ id: string; type: string; tool: string; args: Record<string, unknown>; deps: string[] }>;
   items: TimelineItem[];
   badLines: Array<{ line: number; text: string }>;
+  /** The end of eventd.log (the daemon's own account of turns, ENV firing and judging). */
+  daemonLogTail: string;
   rawFiles: Array<{ name: string; size: number }>;
 }

@@ -104,6 +104,7 @@ function sidebar(d) {
     d.oracle.map(function (o) { return details(o.type + ' · ' + o.tool, el('pre', { text: fmtJson(o.args) })); })));
   if (d.badLines.length) append(side, el('div', { class: 'panel' }, el('h2', { text: 'Unreadable trace lines (' + d.badLines.length + ')' }),
     d.badLines.map(function (b) { return details('line ' + b.line, el('pre', { text: b.text })); })));
+  if (d.daemonLogTail) append(side, el('div', { class: 'panel' }, details('Daemon log (eventd.log, end)', el('pre', { class: 'out', text: d.daemonLogTail }))));
   append(side, el('div', { class: 'panel' }, el('h2', { text: 'Raw artifacts' }), d.rawFiles.map(function (f) { return el('div', null, el('a', { href: encodeURIComponent(f.name), text: f.name }), el('span', { class: 'muted', text: '  ' + fmtInt(f.size) + ' bytes' })); })));
   return side;
 }
