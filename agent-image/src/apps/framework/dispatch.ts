@@ -56,10 +56,15 @@ const queues = new Map<string, Promise<unknown>>();
 function serialised<T>(key: string, job: () => Promise<T>): Promise<T> {
   const prev = queues.get(key) ?? Promise.resolve();
   const next = prev.then(job, job);
-  queues.set(
-    key,
-    next.catch(() => undefined),
+  const tail = next.then(
+    () => undefined,
+    () => undefined,
   );
+  queues.set(key, tail);
+  // Forget idle state dirs so a long-lived process does not keep one entry per world.
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
   return next;
 }
 
