@@ -75,3 +75,16 @@ describe('runAction', () => {
     expect(ok.events[0]!.args).toEqual({ start_datetime: '2024-10-15 00:00:00', end_datetime: '2024-10-16 00:00:00', offset: 0, limit: 5 });
   });
 });
+
+describe('runCli concurrency', () => {
+  it('serialises overlapping commands on one state dir (no lost update)', async () => {
+    const dir = tmp();
+    await initWorld({ apps: [{ name: 'Calendar', class_name: 'CalendarApp', app_state: { events: {} } }] }, dir);
+    const { runCli } = await import('../../../agent-image/src/apps/index.js');
+    const runs = Array.from({ length: 8 }, (_, i) => runCli(['calendar', 'add-event', '--title', `E${i}`], { stateDir: dir, simTime: CLOCK }));
+    const results = await Promise.all(runs);
+    expect(results.every((r) => r.exitCode === 0)).toBe(true);
+    const events = (JSON.parse(readFileSync(join(dir, 'calendar.json'), 'utf8')) as { events: object }).events;
+    expect(Object.keys(events)).toHaveLength(8);
+  });
+});
