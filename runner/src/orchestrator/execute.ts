@@ -114,6 +114,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     } else await writeRunConfig(out, runConfigRecord(plan, ds, extras, readRunConfig(out), hostEnv));
   }
 
+  const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
   deps.progress.start(tasks.length);
@@ -141,7 +142,8 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
           ...(port ? { adapterPort: port } : {}),
           ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
           ...(deps.signal ? { signal: deps.signal } : {}),
-          log,
+          // Lifecycle chatter only at DEBUG; failures reach the user through the result.
+          ...(debug ? { log } : {}),
         });
         if (port) reservedPorts.delete(port);
         if (!result.judge_mode && classify(result) !== 'error') {
@@ -156,7 +158,9 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       ran++;
       book.set(keyOf(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
       await book.flush();
-      deps.progress.done(t.label, classify(result), typeof result.error_kind === 'string' ? result.error_kind : undefined);
+      const status = classify(result);
+      if (status === 'error') log(`${t.label}: ${result.error_kind ?? 'error'}: ${String(result.error ?? '').slice(0, 300)}`);
+      deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
     },
     deps.signal,
   );

@@ -33,7 +33,7 @@ describe('secret canary', () => {
     const plan = planFromDatasetFlags(
       {
         dataset: join(dir, 'data'), image: 'localhost/gaia2-agent:latest', runtime: 'podman', adapterPort: '8090', timeout: '600', healthTimeout: '120', activityTimeout: '600',
-        thinking: 'low', logLevel: 'INFO', notificationMode: 'message', network: 'bridge', concurrency: '2', passAt: '2', revision: 'main',
+        thinking: 'low', logLevel: 'DEBUG', notificationMode: 'message', network: 'bridge', concurrency: '2', passAt: '2', revision: 'main',
         provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'CANARY_KEY', judgeProvider: 'anthropic', judgeModel: 'judge-x', outputDir: join(dir, 'out'),
         baseUrl: `http://user:${CANARY}@127.0.0.1:9/v1`,
       },
@@ -60,6 +60,7 @@ describe('secret canary', () => {
     for (const f of files) expect(readFileSync(f, 'utf8'), f).not.toContain(CANARY);
     expect(progress.lines.join('\n')).not.toContain(CANARY);
     expect(progress.lines.join('\n')).toContain('API_KEY=***');
+    expect(progress.lines.join('\n')).toContain('provider_error: 401 for key ***');
     expect(outcome.reportText).not.toContain(CANARY);
   });
 
