@@ -38,10 +38,16 @@ class RunFailure extends Error {
   }
 }
 
+/** Waits ms, or less when the signal aborts; leaves no listener behind either way. */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult> {
