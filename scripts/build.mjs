@@ -3,7 +3,7 @@
 //   image       agent-image/src/main/*.ts → dist/image/<name>.mjs (self-contained: the image
 //               has no node_modules)
 import { build } from 'esbuild';
-import { readdirSync, existsSync, rmSync } from 'node:fs';
+import { readdirSync, existsSync, rmSync, renameSync, mkdirSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,12 +18,17 @@ const cjsShim =
 
 const common = { bundle: true, platform: 'node', format: 'esm', sourcemap: false, logLevel: 'warning', legalComments: 'none' };
 
-rmSync(join(root, 'dist'), { recursive: true, force: true });
+// Build into a private directory and swap it in, so a CLI started meanwhile never sees a
+// half-written bundle.
+const final = join(root, 'dist');
+const out = join(root, `.dist-build-${process.pid}`);
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
 
 await build({
   ...common,
   entryPoints: [join(root, 'runner/src/cli/main.ts')],
-  outfile: join(root, 'dist/runner/cli.mjs'),
+  outfile: join(out, 'runner/cli.mjs'),
   target: 'node20',
   packages: 'external',
 });
@@ -34,11 +39,15 @@ if (entries.length) {
   await build({
     ...common,
     entryPoints: Object.fromEntries(entries.map((f) => [basename(f, '.ts'), join(mainDir, f)])),
-    outdir: join(root, 'dist/image'),
+    outdir: join(out, 'image'),
     outExtension: { '.js': '.mjs' },
     target: 'node22',
     banner: { js: cjsShim },
     minifyWhitespace: true,
   });
 }
+const old = `${final}.old-${process.pid}`;
+if (existsSync(final)) renameSync(final, old);
+renameSync(out, final);
+rmSync(old, { recursive: true, force: true });
 console.log(`build: runner + ${entries.length} image entr${entries.length === 1 ? 'y' : 'ies'}`);
