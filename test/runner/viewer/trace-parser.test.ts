@@ -214,4 +214,16 @@ describe('entry normalisation and trace files', () => {
     expect(t.calls[1]!.unparsed).toContain('...[truncated]');
     expect(t.calls[1]!.retried).toBe(false);
   });
+
+  it('reads our agent\'s network-failure rows and attempt counter (docs/trace-format.md)', () => {
+    const req = { model: 'gpt-4o', messages: [{ role: 'user', content: 'go' }] };
+    const text = [
+      { seq: 1, url: 'https://x/v1/chat/completions', http_status: 0, attempt: 1, request: req, raw_response: '{"error":"socket hang up","type":"fetch_error"}' },
+      { seq: 2, url: 'https://x/v1/chat/completions', http_status: 408, attempt: 2, request: req, raw_response: '{"error":{"type":"timeout","message":"slow"}}' },
+      { seq: 3, url: 'https://x/v1/chat/completions', http_status: 200, attempt: 3, request: req, raw_response: '{"choices":[{"message":{"content":"ok"}}]}' },
+    ].map((r) => JSON.stringify(r)).join('\n');
+    const t = parseTraceJsonl(text);
+    expect(t.calls.map((c) => c.retried)).toEqual([true, true, false]);
+    expect(t.calls[0]!.error).toEqual({ title: 'fetch_error', detail: 'socket hang up' });
+  });
 });

@@ -30,6 +30,8 @@ export interface CanonicalCall {
   unparsed: string | null;
   /** A failed attempt (429/5xx/network) that the agent retried with the same request. */
   retried: boolean;
+  /** Our agent's attempt counter (1 = first try); 0 when the writer does not record it. */
+  attempt: number;
 }
 
 /** Rows with nothing to render: Hermes summary rows and npm downloads of the agent runtime. */
@@ -40,7 +42,7 @@ export function isRenderableRow(row: Obj): boolean {
 
 function responseError(resp: Obj): CallError | null {
   const err = resp.error;
-  const title = asStr(resp.title) || (isObj(err) ? asStr(err.type) : '');
+  const title = asStr(resp.title) || (isObj(err) ? asStr(err.type) : err ? asStr(resp.type) : '');
   const detail = asStr(resp.detail) || (isObj(err) ? asStr(err.message) : asStr(err));
   return title || detail ? { title, detail } : null;
 }
@@ -79,5 +81,6 @@ export function canonicalizeRow(row: Obj, index: number): CanonicalCall {
     error: responseError(resp),
     unparsed: parsedNothing ? raw.slice(0, 4000) : null,
     retried: false,
+    attempt: asNum(row.attempt),
   };
 }

@@ -49,6 +49,6 @@ function markRetries(calls: CanonicalCall[]): void {
     const a = calls[i]!;
     const b = calls[i + 1]!;
     const failed = (a.status === 0 && a.error !== null) || a.status === 429 || a.status >= 500;
-    if (failed && a.requestMessages.length === b.requestMessages.length) a.retried = true;
+    if (b.attempt > 1 || (failed && a.requestMessages.length === b.requestMessages.length)) a.retried = true;
   }
 }
