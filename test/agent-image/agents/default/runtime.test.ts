@@ -118,6 +118,37 @@ describe('default agent over the daemon protocol', () => {
     expect(status.judgment?.success).toBe(false);
   });
 
+  it('steering: a notification that fires mid-run joins the run at the next step, with no extra turn', async () => {
+    const scenario = new URL('../../../fixtures/golden/scenarios/time/time_shopping_price_drop.json', import.meta.url);
+    const item = '979ebae459727b68d14bf48722b0eb16';
+    const { status, result, replies, events } = await play(
+      [
+        // While the model "thinks", 40 simulated seconds pass (×100) and the price drop fires.
+        call('current_time', {}, { delayMs: 1500 }),
+        call('shopping__add_to_cart', { item_id: item, quantity: 1 }),
+        call('shopping__checkout', {}),
+        say('The price dropped to 89.0 and I bought one pair.'),
+      ],
+      { tools: 'functions', steer: true },
+      scenario,
+      { GAIA2_JUDGE_FINAL_TURN: '1', GAIA2_TIME_SPEED: '100' },
+    );
+    expect(result.runs).toBe(1);
+    expect(replies).toHaveLength(1);
+    const before = JSON.stringify(fake!.requests[0]!.body.messages);
+    const after = JSON.stringify(fake!.requests[1]!.body.messages);
+    expect(before).not.toContain('[Notification]');
+    expect(after).toContain('[Notification]');
+    // The agent acted on it after it fired. (At ×100 the judge's time window is missed, so
+    // the verdict itself is not what this test is about.)
+    const lines = events.trim().split('\n').map((l) => JSON.parse(l));
+    const drop = lines.findIndex((l) => l.fn === 'update_item');
+    expect(drop).toBeGreaterThan(-1);
+    expect(lines.findIndex((l) => l.fn === 'add_to_cart')).toBeGreaterThan(drop);
+    expect(lines.findIndex((l) => l.fn === 'checkout')).toBeGreaterThan(drop);
+    expect(status).toMatchObject({ turn: 1, nb_turns: 1, last_response: 'The price dropped to 89.0 and I bought one pair.' });
+  });
+
   it('a 401 from the provider ends the run as an error reply, never as an answer, with no key in it', async () => {
     const { replies, events, traceFile } = await play([fail(401), say('never sent')], { tools: 'shell', binDir: stubBin({}) });
     expect(replies).toHaveLength(1);
