@@ -82,6 +82,7 @@ async function main(): Promise<void> {
     judgeLlm: judgeLlmFromEnv(),
     fsBackingDir: env[ENV.fsBackingDir] || undefined,
     faketimeFile: env.GAIA2_FAKETIME_FILE || CONTAINER_PATHS.faketime,
+    faketime: env[ENV.faketime] || undefined,
     log,
   });
   world = composed.world;

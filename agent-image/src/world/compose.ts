@@ -11,6 +11,7 @@ import { WorldDaemon, type WorldDaemonOptions } from './daemon.js';
 import { DaemonLog } from './daemon-log.js';
 import type { DaemonSettings } from './config.js';
 import { readUserDetails, writeUserDetails } from './user-details.js';
+import { parseSimTime } from './clock.js';
 
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */
@@ -26,6 +27,8 @@ export interface ComposeOptions {
   /** Skip seeding (state already initialised). */
   skipInit?: boolean;
   ids?: () => string;
+  /** FAKETIME ("YYYY-MM-DD HH:MM:SS" UTC): the start when the scenario has no start_time. */
+  faketime?: string;
 }
 
 export interface ComposedWorld {
@@ -64,6 +67,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     faketimeFile: o.faketimeFile ?? null,
     log: o.log,
     ids: o.ids,
+    fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
   };
   const world = new WorldDaemon(opts);
   let oracle: OracleAgent | null = null;

@@ -43,6 +43,8 @@ export interface WorldDaemonOptions {
   /** Wall seconds for the agent to become ready. Default 120. */
   connectTimeoutSec?: number;
   faketimeFile?: string | null;
+  /** Sim start when the scenario has none (FAKETIME from the runner), epoch seconds. */
+  fallbackStart?: number;
   log?: DaemonLog;
   /** App id source (tests). */
   ids?: () => string;
@@ -93,7 +95,7 @@ export class WorldDaemon {
   constructor(private readonly opts: WorldDaemonOptions) {
     this.sc = opts.scenario;
     this.log = opts.log ?? new DaemonLog(null);
-    this.clock = new SimClock({ start: this.sc.startTime || Date.now() / 1000, speed: opts.speed, mode: opts.clockMode });
+    this.clock = new SimClock({ start: this.sc.startTime || opts.fallbackStart || Date.now() / 1000, speed: opts.speed, mode: opts.clockMode });
     this.events = new EventLog(join(opts.stateDir, 'events.jsonl'));
     this.statusFile = join(opts.stateDir, 'daemon_status.json');
     this.judgmentsFile = join(opts.stateDir, 'judgments.jsonl');

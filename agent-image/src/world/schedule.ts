@@ -62,6 +62,17 @@ export class ScenarioSchedule {
       }
       this.pending.push(e);
     }
+    // Whatever waits on a stuck event is stuck too.
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const e of [...this.pending]) {
+        const blocker = (this.deps.get(e.id) ?? []).find((d) => this.stuck.has(d));
+        if (!blocker) continue;
+        this.stuck.set(e.id, `depends on ${blocker}, which never fires`);
+        this.pending.splice(this.pending.indexOf(e), 1);
+        changed = true;
+      }
+    }
   }
 
   get pendingCount(): number {
