@@ -42,11 +42,16 @@ export function buildTools(host: AgentHost, options: AgentOptions): ToolSet {
   };
 }
 
-/** The reply for a run that did not end with an answer. */
-export function failureReply(r: RunResult, maxSteps: number): string {
-  if (r.stopReason === 'step_limit') return `Error: step limit reached (${maxSteps} model calls) without a final answer`;
-  if (r.stopReason === 'context_length') return `Error: the conversation no longer fits the model's context window (${r.error?.message ?? ''})`;
-  return `Error: ${r.error?.message ?? 'the model call failed'}`;
+/**
+ * How a run that did not end with an answer is reported. Hitting the step limit or the
+ * context window is the agent's own failure: the turn ends and is judged (it fails), as a
+ * looping agent must not be excused. A provider failure is not the agent's doing: the run
+ * ends with state "error" so the scenario counts as an error, never as an answer.
+ */
+export function failureReply(r: RunResult, maxSteps: number): { content: string; state: 'final' | 'error' } {
+  if (r.stopReason === 'step_limit') return { content: `[stopped: step limit reached (${maxSteps} model calls) without a final answer]`, state: 'final' };
+  if (r.stopReason === 'context_length') return { content: "[stopped: the conversation no longer fits the model's context window]", state: 'final' };
+  return { content: `Error: ${r.error?.message ?? 'the model call failed'}`, state: 'error' };
 }
 
 const HEARTBEAT_MS = 30_000;
@@ -103,8 +108,9 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
         if (r.stopReason === 'replied') {
           host.reply(run.runId, r.text);
         } else {
-          host.log(`run ${run.runId} stopped: ${r.stopReason}${r.error ? ` (${r.error.reason}, HTTP ${r.error.status})` : ''}`, 'error');
-          host.reply(run.runId, failureReply(r, options.maxSteps), 'error');
+          const { content, state } = failureReply(r, options.maxSteps);
+          host.log(`run ${run.runId} stopped: ${r.stopReason}${r.error ? ` (${r.error.reason}, HTTP ${r.error.status}: ${r.error.message})` : ''}`, 'error');
+          host.reply(run.runId, content, state);
         }
       } catch (err) {
         // A bug of ours must still end the run, or the daemon waits for ever.

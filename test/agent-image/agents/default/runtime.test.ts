@@ -149,6 +149,18 @@ describe('default agent over the daemon protocol', () => {
     expect(status).toMatchObject({ turn: 1, nb_turns: 1, last_response: 'The price dropped to 89.0 and I bought one pair.' });
   });
 
+  it('the step limit ends the turn as a judged failure, with the stop reason as the reply', async () => {
+    const { status, replies } = await play(
+      [call('cabs__get_ride_history', {}), call('cabs__get_ride_history', {}), say('never reached')],
+      { tools: 'functions', maxSteps: 2 },
+      undefined,
+      { GAIA2_JUDGE_FINAL_TURN: '1' },
+    );
+    expect(replies.map((r) => [r.content, r.state])).toEqual([['[stopped: step limit reached (2 model calls) without a final answer]', 'final']]);
+    expect(fake!.requests).toHaveLength(2);
+    expect(status.judgment?.success).toBe(false);
+  });
+
   it('a 401 from the provider ends the run as an error reply, never as an answer, with no key in it', async () => {
     const { replies, events, traceFile } = await play([fail(401), say('never sent')], { tools: 'shell', binDir: stubBin({}) });
     expect(replies).toHaveLength(1);
