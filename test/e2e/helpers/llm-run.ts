@@ -1,0 +1,91 @@
+// Runs the built-in LLM agent in a real container against a scripted provider on the host's
+// 127.0.0.1, through the runner's own path: plan from flags → buildBaseEnv (loopback URL to the
+// host alias) → startLoopbackRelays (relay on the bridge gateway) → runScenario.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import { planFromRunFlags } from '../../../runner/src/config/cli-flags.js';
+import type { RunPlan } from '../../../runner/src/config/plan.js';
+import type { ContainerEngine } from '../../../runner/src/engine/index.js';
+import { buildBaseEnv } from '../../../runner/src/env/index.js';
+import { startLoopbackRelays } from '../../../runner/src/net/index.js';
+import { runScenario } from '../../../runner/src/run/index.js';
+import { startFakeLlm, type FakeFormat, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
+
+/** Every container these suites create carries this label (and is removed by runScenario). */
+export const TEST_LABEL = { 'gaia2.test': 'llm-e2e' } as const;
+export const KEY_VAR = 'LLM_E2E_API_KEY';
+
+export const PROVIDER_FOR: Record<FakeFormat, string> = {
+  'openai-chat': 'openai-compat',
+  'openai-responses': 'openai',
+  anthropic: 'anthropic',
+  gemini: 'gemini',
+};
+
+export interface LlmRunCase {
+  format: FakeFormat;
+  tools: 'shell' | 'functions';
+  stream: boolean;
+  script: FakeScriptItem[];
+}
+
+export interface LlmRun {
+  result: ScenarioResult;
+  dir: string;
+  fake: FakeLlm;
+  /** BASE_URL as the container got it. */
+  containerBaseUrl: string;
+}
+
+/** The plan `gaia2-runner run --agent default --base-url <fake>` would build. */
+export function planFor(format: FakeFormat, baseUrl: string, scenario: string, image: string, apiKey: string, outputDir?: string): RunPlan {
+  return planFromRunFlags(
+    {
+      scenario,
+      image,
+      agent: 'default',
+      runtime: 'podman',
+      adapterPort: '8090',
+      timeout: '180',
+      healthTimeout: '60',
+      activityTimeout: '120',
+      provider: PROVIDER_FOR[format],
+      model: `fake-${format}`,
+      apiKeyEnv: KEY_VAR,
+      baseUrl,
+      thinking: 'off',
+      logLevel: 'INFO',
+      notificationMode: 'message',
+      network: 'bridge',
+      ...(outputDir ? { outputDir } : {}),
+    },
+    { [KEY_VAR]: apiKey },
+  );
+}
+
+export async function runWithFakeLlm(engine: ContainerEngine, image: string, scenario: string, apiKey: string, c: LlmRunCase): Promise<LlmRun> {
+  const fake = await startFakeLlm({ format: c.format, script: c.script });
+  const dir = mkdtempSync(join(tmpdir(), `gaia2-llm-e2e-${c.format}-`));
+  const plan = planFor(c.format, fake.url, scenario, image, apiKey);
+  const base = buildBaseEnv(plan, { [KEY_VAR]: apiKey });
+  const relays = await startLoopbackRelays(base.env, { engine });
+  try {
+    const result = await runScenario({
+      engine,
+      image,
+      scenarioFile: scenario,
+      outputDir: dir,
+      env: { ...relays.env, GAIA2_AGENT_TOOLS: c.tools, GAIA2_LLM_STREAM: c.stream ? '1' : '0' },
+      agent: 'default',
+      network: 'bridge',
+      timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: plan.run.activityTimeout },
+      labels: { ...TEST_LABEL, 'gaia2.run-id': `llm-e2e-${process.pid}` },
+    });
+    return { result, dir, fake, containerBaseUrl: relays.env.BASE_URL ?? '' };
+  } finally {
+    await relays.close();
+    await fake.close();
+  }
+}

@@ -1,0 +1,67 @@
+// Turns a golden oracle event log into what a scripted LLM says to play it: one tool call per
+// agent action (a shell command line over the app CLIs, or the matching function tool), then
+// the oracle's reply as the final text. Single-turn scenarios only (one reply at the end).
+import { readFileSync } from 'node:fs';
+import { cliSpecs, type CliCommandSpec } from '../../../agent-image/src/apps/index.js';
+import { entryForAppName } from '../../../agent-image/src/apps/registry.js';
+import { functionName } from '../../../agent-image/src/agents/default/function-tools.js';
+import { SHELL_TOOL_NAME } from '../../../agent-image/src/agents/default/shell-tool.js';
+import { isEnvLine, isReplyLine, parseEventsJsonl, SEND_MESSAGE_TO_AGENT } from '../../../agent-image/src/contract/index.js';
+import { call, say, type FakeReply } from '../../helpers/fake-llm/index.js';
+
+export type ToolMode = 'shell' | 'functions';
+
+export interface OracleAction {
+  cli: string;
+  command: CliCommandSpec;
+  args: Record<string, unknown>;
+}
+
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The oracle's actions and final reply, from a golden `*.events.jsonl`. */
+export function oraclePlay(eventsFile: string): { actions: OracleAction[]; reply: string } {
+  const events = parseEventsJsonl(readFileSync(eventsFile, 'utf8'));
+  const specs = cliSpecs();
+  const actions: OracleAction[] = [];
+  let reply: string | null = null;
+  for (const e of events) {
+    if (isEnvLine(e) || e.fn === SEND_MESSAGE_TO_AGENT) continue;
+    if (isReplyLine(e)) {
+      if (reply !== null) throw new Error(`${eventsFile}: more than one reply; only single-turn oracles can be scripted`);
+      reply = String((e.args as { content?: unknown }).content ?? '');
+      continue;
+    }
+    const cli = entryForAppName(e.app)?.cli;
+    const command = specs.find((s) => s.cli === cli)?.commands.find((c) => c.fn === e.fn);
+    if (!cli || !command) throw new Error(`${eventsFile}: no CLI command for ${e.app}.${e.fn}`);
+    actions.push({ cli, command, args: (e.args ?? {}) as Record<string, unknown> });
+  }
+  if (reply === null) throw new Error(`${eventsFile}: the oracle never replies`);
+  return { actions, reply };
+}
+
+/** The command line an agent would type for an action. */
+export function shellLine(a: OracleAction): string {
+  const parts = [a.cli, a.command.name];
+  for (const o of a.command.options) {
+    const v = a.args[o.name];
+    if (v === undefined || v === null) continue;
+    if (o.type === 'flag') {
+      if (v === true) parts.push(o.flag);
+      continue;
+    }
+    parts.push(o.flag, shellQuote(typeof v === 'object' ? JSON.stringify(v) : String(v)));
+  }
+  return parts.join(' ');
+}
+
+/** One model answer per action, then the reply. */
+export function scriptFor(play: { actions: OracleAction[]; reply: string }, mode: ToolMode): FakeReply[] {
+  return [
+    ...play.actions.map((a) =>
+      mode === 'shell' ? call(SHELL_TOOL_NAME, { command: shellLine(a) }) : call(functionName(a.cli, a.command.name), a.args),
+    ),
+    say(play.reply),
+  ];
+}
