@@ -8,26 +8,24 @@
 //       last condition/ENV is done; fix: judge up to the last reply, close only when the
 //       agent is idle after a reply.
 //   W2  a chained ENV event fires at max(start + delay, parent done); fix: parent done + delay.
-import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUI_APP, SEND_MESSAGE_TO_AGENT, SEND_MESSAGE_TO_USER, type EventLine } from '../contract/events.js';
-import type { DaemonState, DaemonStatus, Judgment, JudgeMode } from '../contract/status.js';
+import type { DaemonState, DaemonStatus, JudgeMode } from '../contract/status.js';
 import type { DeliveredPart } from '../contract/agent-protocol.js';
 import type { CommandResult } from '../apps/index.js';
 import type { LoadedScenario, ScenarioEventModel } from '../scenario/index.js';
-import { resolveArgs } from '../scenario/index.js';
 import { SimClock, formatSimTime, writeFaketimeFile, type ClockMode } from './clock.js';
 import { EventLog } from './event-log.js';
 import { writeStatusFile } from './status-file.js';
-import { ScenarioSchedule, conditionId } from './schedule.js';
+import { ScenarioSchedule } from './schedule.js';
 import { AppsGateway } from './apps-gateway.js';
 import { DaemonLog } from './daemon-log.js';
-import { bundleNotifications, formatNotification } from './notifications.js';
-import { completedEventFromLine, JudgeError, type CompletedEvent, type JudgmentRecord } from '../judge/index.js';
-import { sliceTurn, sliceFinalTurn } from './turn-slices.js';
-import { isReplyEvent, type TurnJudge } from './judging.js';
+import { bundleNotifications } from './notifications.js';
+import { completedEventFromLine, type CompletedEvent } from '../judge/index.js';
+import type { TurnJudge } from './judging.js';
+import { TurnJudging } from './turn-judging.js';
+import { runEnvEvent, type EnvHost } from './env-firing.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
-import { summarizeArgs } from './format.js';
 
 export interface WorldDaemonOptions {
   scenario: LoadedScenario;
@@ -67,7 +65,6 @@ export class WorldDaemon {
   readonly log: DaemonLog;
   private readonly sc: LoadedScenario;
   private readonly statusFile: string;
-  private readonly judgmentsFile: string;
   private endpoint: AgentEndpoint | null = null;
   private connected = false;
   private taskEventId: string | null;
@@ -75,12 +72,10 @@ export class WorldDaemon {
   private smuCount = 0;
   private numEvents = 0;
   private lastResponse: string | undefined;
-  private judgment: Judgment | undefined;
   private reason: string | undefined;
-  private errorKind: string | undefined;
-  private conditionsPassed = 0;
-  private judging = false;
   private readonly returns = new Map<string, unknown>();
+  private readonly turns: TurnJudging;
+  private readonly envHost: EnvHost;
   private lastActivity = Date.now();
   private readonly startedWall = Date.now();
   private timer: NodeJS.Timeout | null = null;
@@ -98,12 +93,53 @@ export class WorldDaemon {
     this.clock = new SimClock({ start: this.sc.startTime || opts.fallbackStart || Date.now() / 1000, speed: opts.speed, mode: opts.clockMode });
     this.events = new EventLog(join(opts.stateDir, 'events.jsonl'));
     this.statusFile = join(opts.stateDir, 'daemon_status.json');
-    this.judgmentsFile = join(opts.stateDir, 'judgments.jsonl');
     this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming });
     this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });
     const rootUser = this.sc.userEvents.filter((e) => e.dependencies.length === 0);
     this.taskEventId = (rootUser.find((e) => e.action?.fn === SEND_MESSAGE_TO_AGENT) ?? rootUser[0])?.id ?? null;
     for (const [id, why] of this.schedule.stuck) this.log.warn(`event ${id} will never fire: ${why}`);
+    const setReturn = (id: string, value: unknown): void => {
+      this.returns.set(id, value);
+      if (id.startsWith('Event-ENV-')) opts.judge?.envReturnValues.set(id, value);
+    };
+    this.envHost = {
+      clock: this.clock,
+      apps: this.apps,
+      log: this.log,
+      lookup: (id) => this.returnValue(id),
+      appendEnvLines: (lines) => this.appendTracked(lines),
+      setReturn,
+    };
+    const self = this;
+    this.turns = new TurnJudging(
+      {
+        scenario: this.sc,
+        tracked: this.tracked,
+        schedule: this.schedule,
+        clock: this.clock,
+        log: this.log,
+        get replies() {
+          return self.smuCount;
+        },
+        get isTerminal() {
+          return self.isTerminal;
+        },
+        agentIdle: () => (!this.endpoint || this.endpoint.isIdle()) && !this.apps.busy,
+        setReturn,
+        turnStarted: (k) => {
+          this.endpoint?.turnStarted?.(k);
+          this.writeStatus();
+        },
+        fireDue: () => this.fireDue(),
+        end: (status, reason) => this.terminate(status, reason),
+      },
+      {
+        judge: opts.judge ?? null,
+        judgeFinalTurn: opts.judgeFinalTurn,
+        finalTurnLastReply: !!opts.fixes?.finalTurnLastReply,
+        judgmentsFile: join(opts.stateDir, 'judgments.jsonl'),
+      },
+    );
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -126,11 +162,11 @@ export class WorldDaemon {
       num_events: this.numEvents,
     };
     if (this.lastResponse !== undefined) s.last_response = this.lastResponse;
-    if (this.judgment) s.judgment = this.judgment;
+    if (this.turns.judgment) s.judgment = this.turns.judgment;
     s.sim_time = this.clock.text();
     s.pending_events = this.schedule.pendingCount;
     if (this.reason !== undefined) s.reason = this.reason;
-    if (this.errorKind !== undefined) (s as DaemonStatus & { error_kind?: string }).error_kind = this.errorKind;
+    if (this.turns.errorKind !== undefined) (s as DaemonStatus & { error_kind?: string }).error_kind = this.turns.errorKind;
     s.judge_mode = this.judgeMode;
     const extra = s as DaemonStatus & Record<string, unknown>;
     extra.agent = this.endpoint?.name ?? null;
@@ -355,15 +391,16 @@ export class WorldDaemon {
     if (this.isTerminal) return;
     await this.fireDue();
     if (this.isTerminal) return;
-    await this.checkConditions();
+    await this.turns.checkConditions();
     if (this.isTerminal) return;
-    await this.checkCompletion();
+    await this.turns.checkCompletion();
     if (this.isTerminal) return;
     this.checkTimeouts();
     if (this.opts.faketimeFile) writeFaketimeFile(this.opts.faketimeFile, this.clock.text());
   }
 
-  private async fireDue(): Promise<void> {
+  /** Fires everything due now (USER deliveries, ENV actions) and delivers the notifications. */
+  async fireDue(): Promise<void> {
     for (;;) {
       const due = this.schedule.takeDue(this.clock.now());
       if (due.length === 0) return;
@@ -371,7 +408,7 @@ export class WorldDaemon {
       if (envCount) this.log.info(`Time advance: sim=${this.clock.now().toFixed(1)} (+0s), firing ${envCount} ENV actions`);
       const notes: string[] = [];
       for (const [i, d] of due.entries()) {
-        const n = await this.fire(d.event, i);
+        const n = await this.fireOne(d.event, i);
         if (n) notes.push(n);
         if (this.isTerminal) return;
       }
@@ -385,112 +422,21 @@ export class WorldDaemon {
     }
   }
 
-  /** Fires one USER/ENV event; returns its notification text, if any. */
-  private async fire(e: ScenarioEventModel, i: number): Promise<string | null> {
+  private async fireOne(e: ScenarioEventModel, i: number): Promise<string | null> {
     this.activity();
-    const now = this.clock.now();
     if (e.type === 'USER') {
-      this.schedule.complete(e.id, now);
+      this.schedule.complete(e.id, this.clock.now());
+      // Root USER events are the task (sent at connect), as in the reference.
       const text = contentOf(e);
-      const isRoot = e.dependencies.length === 0;
-      if (!isRoot && text !== null) {
+      if (e.dependencies.length > 0 && text !== null) {
         this.log.info(`Delivering user message ${e.id}`);
         this.deliver({ kind: 'user', text });
       }
       return null;
     }
-    const a = e.action;
-    if (!a) {
-      this.schedule.complete(e.id, now);
-      return null;
-    }
-    const args = resolveArgs(a.args, (id) => this.returnValue(id));
-    this.log.info(`  ENV[${i}]: ${a.className}.${a.fn}(${summarizeArgs(args)}) [${e.id}]`);
-    const r = await this.apps.action(a.app, a.fn, args, () => ({ simTime: this.clock.text(), eventId: e.id }));
+    const note = await runEnvEvent(e, i, this.envHost);
     this.schedule.complete(e.id, this.clock.now());
-    if (r.exitCode !== 0) {
-      this.log.warn(`ENV_EXEC_FAILED app=${a.app} fn=${a.fn} event_id=${e.id} exit=${r.exitCode} ${r.stderr.trim()}`);
-      return null;
-    }
-    const lines = r.events.map((l) => ({ ...l, event_id: e.id }));
-    this.appendTracked(lines);
-    const own = lines.find((l) => l.fn === a.fn) ?? lines[lines.length - 1];
-    const ret = own ? own.ret : r.stdout.trim();
-    this.returns.set(e.id, ret);
-    this.opts.judge?.envReturnValues.set(e.id, ret);
-    this.log.info(`  result: ${typeof ret === 'string' ? ret : JSON.stringify(ret)}`.slice(0, 500));
-    return formatNotification(a.app, a.fn, own?.args ?? args);
-  }
-
-  private async checkConditions(): Promise<void> {
-    while (!this.judging && !this.isTerminal) {
-      const k = this.conditionsPassed + 1;
-      if (k >= this.sc.nbTurns || this.smuCount < k) return;
-      const judge = this.opts.judge;
-      if (judge) {
-        const ok = await this.runJudge(k - 1, sliceTurn(this.tracked, k - 1), false);
-        if (!ok) return;
-      }
-      this.conditionsPassed = k;
-      this.log.info(`Condition ${conditionId(k)} PASSED (smu=${this.smuCount}, turn_idx=${k})`);
-      this.schedule.complete(conditionId(k), this.clock.now());
-      this.endpoint?.turnStarted?.(k);
-      this.writeStatus();
-      await this.fireDue();
-    }
-  }
-
-  /** Judges one turn; on success applies the id mapping. Returns false when the run stopped. */
-  private async runJudge(turn: number, slice: CompletedEvent[], final: boolean): Promise<boolean> {
-    const judge = this.opts.judge!;
-    this.judging = true;
-    this.log.info(`JUDGE turn ${turn}: ${slice.length} event(s)`);
-    let v;
-    try {
-      v = await judge.judgeTurn(turn, slice);
-    } catch (e) {
-      this.judging = false;
-      this.errorKind = e instanceof JudgeError ? e.kind : 'judge_error';
-      this.terminate('error', `judge failed on turn ${turn}: ${(e as Error).message}`);
-      return false;
-    }
-    if (v.record) this.writeJudgment(v.record);
-    this.judging = false;
-    if (this.isTerminal) return false;
-    if (!v.success) {
-      this.log.info(`JUDGE REJECT turn ${turn}: ${v.failure_reason}`);
-      if (!final) this.log.info(`JUDGE REJECTED turn ${turn}: ${v.failure_reason} — stopping`);
-      this.judgment = { success: false, failure_reason: v.failure_reason };
-      this.terminate('stopped', `judge rejected turn ${turn}: ${v.failure_reason}`);
-      return false;
-    }
-    this.log.info(`JUDGE ACCEPT turn ${turn}`);
-    const byId = new Map(this.tracked.map((t) => [t.id, t]));
-    for (const [agentId, oracleId] of Object.entries(v.agent_event_id_to_oracle_event_id)) {
-      const t = byId.get(agentId);
-      if (!t || this.schedule.completedAt.has(oracleId)) continue;
-      this.schedule.complete(oracleId, t.time);
-      this.returns.set(oracleId, t.ret);
-    }
-    if (final) this.judgment = { success: true, failure_reason: '' };
-    return true;
-  }
-
-  private async checkCompletion(): Promise<void> {
-    if (this.judging || this.conditionsPassed < this.sc.nbTurns - 1) return;
-    if (this.smuCount < this.sc.nbTurns || this.schedule.pendingCount > 0) return;
-    const lastReplyFix = !!this.opts.fixes?.finalTurnLastReply;
-    if (lastReplyFix) {
-      const lastAgent = [...this.tracked].reverse().find((t) => t.type === 'AGENT');
-      const idle = !this.endpoint || this.endpoint.isIdle();
-      if (!idle || !lastAgent || !isReplyEvent(lastAgent) || this.apps.busy) return;
-    }
-    const finalTurn = this.sc.nbTurns - 1;
-    if (this.opts.judgeFinalTurn && this.opts.judge) {
-      const slice = lastReplyFix ? sliceFinalTurn(this.tracked, finalTurn) : sliceTurn(this.tracked, finalTurn);
-      if (!(await this.runJudge(finalTurn, slice, true))) return;
-    }
-    this.terminate('complete', this.judgment ? 'all turns done and judged' : 'all turns done (final turn not judged)');
+    return note;
   }
 
   private checkTimeouts(): void {
@@ -503,7 +449,7 @@ export class WorldDaemon {
       return;
     }
     const limit = (this.opts.idleTimeoutSec ?? 300) * 1000;
-    if (this.schedule.pendingCount === 0 && !this.judging && idleMs > limit) {
+    if (this.schedule.pendingCount === 0 && !this.turns.judging && idleMs > limit) {
       this.terminate(
         'error',
         `idle timeout: no agent activity for ${Math.round(idleMs / 1000)}s with nothing scheduled (turn ${this.smuCount} of ${this.sc.nbTurns})`,
@@ -522,7 +468,7 @@ export class WorldDaemon {
       this.clock.mode === 'fast-forward' &&
       next !== null &&
       this.connected &&
-      !this.judging &&
+      !this.turns.judging &&
       !this.apps.busy &&
       (!this.endpoint || this.endpoint.isIdle())
     ) {
@@ -557,14 +503,6 @@ export class WorldDaemon {
     const s = this.status;
     for (const l of this.terminalListeners.splice(0)) l(s);
     for (const w of this.waiters.splice(0)) w();
-  }
-
-  private writeJudgment(record: JudgmentRecord): void {
-    try {
-      appendFileSync(this.judgmentsFile, JSON.stringify(record) + '\n');
-    } catch (e) {
-      this.log.error(`cannot write ${this.judgmentsFile}: ${(e as Error).message}`);
-    }
   }
 
   private writeStatus(): void {
