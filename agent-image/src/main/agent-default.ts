@@ -1,14 +1,40 @@
 // Process entry of the `default` runtime (GAIA2_AGENT=default): reads the model and agent
 // settings from the environment, connects to the world daemon and plays until shutdown.
+import { readFileSync, rmSync } from 'node:fs';
 import { connectToDaemon } from '../agents/client.js';
 import { agentOptionsFromEnv, runDefaultAgent } from '../agents/default/index.js';
 import { createModel, llmConfigFromEnv, type LlmModel } from '../llm/index.js';
 import type { AgentOptions } from '../agents/default/index.js';
 
+/**
+ * Variables in the environment are readable by every process of the same user through
+ * /proc/<pid>/environ, shell commands of the model included. A launcher may instead put the
+ * secrets in a JSON file named by GAIA2_AGENT_SECRETS_FILE ({"API_KEY": "…"}): it is read
+ * once, deleted, and its values never enter process.env.
+ */
+const SECRETS_FILE_ENV = 'GAIA2_AGENT_SECRETS_FILE';
+
+function settingsEnv(): NodeJS.ProcessEnv {
+  const file = process.env[SECRETS_FILE_ENV];
+  if (!file) return process.env;
+  let secrets: unknown;
+  try {
+    secrets = JSON.parse(readFileSync(file, 'utf8'));
+  } finally {
+    rmSync(file, { force: true });
+  }
+  if (!secrets || typeof secrets !== 'object' || Array.isArray(secrets)) {
+    throw new Error(`${SECRETS_FILE_ENV} (${file}) must hold a JSON object of variable names to values`);
+  }
+  const extra = Object.fromEntries(Object.entries(secrets).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return { ...process.env, ...extra };
+}
+
 async function main(): Promise<number> {
   let setup: { llm: LlmModel; options: AgentOptions } | Error;
   try {
-    setup = { llm: createModel(llmConfigFromEnv(process.env)), options: agentOptionsFromEnv(process.env) };
+    const env = settingsEnv();
+    setup = { llm: createModel(llmConfigFromEnv(env)), options: agentOptionsFromEnv(env) };
   } catch (err) {
     setup = err instanceof Error ? err : new Error(String(err));
   }

@@ -1,7 +1,7 @@
 // The process entry (agent-image/src/main/agent-default.ts) as the image starts it: settings
 // from the environment, the daemon socket from GAIA2_AGENT_SOCKET, exit when the daemon ends.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,19 @@ describe('agent-default process', () => {
     expect(trace).not.toContain(KEY);
     expect(agent.stderr()).not.toContain(KEY);
     expect(agent.stderr()).toContain('2 LLM call(s)');
+  });
+
+  it('takes the key from GAIA2_AGENT_SECRETS_FILE (then deletes it) instead of the environment', async () => {
+    const w = await world();
+    fake = await startFakeLlm({ format: 'anthropic', script: [say('Done.')] });
+    const secrets = join(w.dir, 'secrets.json');
+    writeFileSync(secrets, JSON.stringify({ API_KEY: KEY }));
+    const agent = startAgent({ PROVIDER: 'anthropic', MODEL: 'claude-test', BASE_URL: fake.url, GAIA2_AGENT_SECRETS_FILE: secrets, GAIA2_AGENT_SOCKET: w.socketPath });
+    await w.world.finished();
+    expect(await agent.exited).toBe(0);
+    expect(fake.requests[0]!.headers['x-api-key']).toBe(KEY);
+    expect(existsSync(secrets)).toBe(false);
+    expect(w.replies.map((r) => r.content)).toEqual(['Done.']);
   });
 
   it('misconfigured: answers the run with an error naming the variable, exits 2', async () => {
