@@ -80,17 +80,20 @@ esac
 on_term() { kill -TERM "$DAEMON" ${AGENT_PID:+"$AGENT_PID"} 2>/dev/null; wait "$DAEMON"; exit 0; }
 trap on_term TERM INT
 
-# 4. Supervision.
+# 4. Supervision. `wait -n -p` says which process ended (and reaps it: keep its code).
+code=
 if [[ -n $AGENT_PID ]]; then
-  wait -n "$DAEMON" "$AGENT_PID"
-  if kill -0 "$DAEMON" 2>/dev/null; then
-    wait "$AGENT_PID"; code=$?
-    log "agent runtime exited with code $code"
-    echo "exit code $code" >"$RUN/agent.exit"; chmod 644 "$RUN/agent.exit"
+  ended=
+  wait -n -p ended "$DAEMON" "$AGENT_PID"; first=$?
+  if [[ $ended == "$AGENT_PID" ]]; then
+    log "agent runtime exited with code $first"
+    echo "exit code $first" >"$RUN/agent.exit"; chmod 644 "$RUN/agent.exit"
     kill -USR1 "$DAEMON" 2>/dev/null
+  else
+    code=$first
   fi
 fi
-wait "$DAEMON"; code=$?
+if [[ -z $code ]]; then wait "$DAEMON"; code=$?; fi
 if ((code > 128)); then how="killed by signal $((code - 128))"; else how="exit code $code"; fi
 log "world daemon ended ($how)"
 [[ -n $AGENT_PID ]] && kill "$AGENT_PID" 2>/dev/null
