@@ -3,7 +3,7 @@
 // a container killed mid-run is a typed error that a retry turns into a pass; an engine
 // that does not answer is a clear error within 2 s.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { connectEngine, LABELS, type ContainerEngine } from '../../runner/src/en
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
+import { runCliInProcess } from '../runner/config/in-process-cli.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -46,11 +47,11 @@ function cli(args: string[]): { wait: Promise<number | null>; pid: number } {
   return { pid: p.pid!, wait: new Promise((r) => p.on('close', (code) => r(code))) };
 }
 
-function plan(out: string, extra: Partial<RunPlan['run']> = {}, limit: number | null = null): RunPlan {
+function plan(out: string, extra: Partial<RunPlan['run']> = {}): RunPlan {
   return {
     command: 'run-dataset',
     configPath: null,
-    target: { kind: 'local', path: samples, recursive: true, splits: ['execution'], subset: null, limit },
+    target: { kind: 'local', path: samples, recursive: true, splits: null, subset: null, limit: null },
     agent: { name: 'oracle', image, runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
     judge: null,
     run: { ...RUN_DEFAULTS, outputDir: out, timeout: 300, healthTimeout: 90, ...extra },
@@ -88,23 +89,39 @@ describe('runner reliability (real containers)', () => {
 
   it('a container killed mid-run is a typed error; a retry passes', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gaia2-ckill-'));
-    const ds = await resolveDataset(plan(out, {}, 1).target, { env: process.env });
+    // A private copy with a unique id, so the killer can only ever hit our own container.
+    const data = mkdtempSync(join(tmpdir(), 'gaia2-ckill-data-'));
+    const id = `kill_me_${process.pid}`;
+    const src = JSON.parse(readFileSync(join(samples, 'execution/exec_messages_hike_group.json'), 'utf8'));
+    src.metadata.definition.scenario_id = id;
+    mkdirSync(join(data, 'execution'));
+    writeFileSync(join(data, 'execution', `${id}.json`), JSON.stringify(src));
+    const p = (extra: Partial<RunPlan['run']> = {}): RunPlan => ({ ...plan(out, extra), target: { kind: 'local', path: data, recursive: true, splits: null, subset: null, limit: null } });
+    const ds = await resolveDataset(p().target, { env: process.env });
     let killed = '';
+    let busy = false;
     const killer = setInterval(async () => {
-      if (killed) return;
-      const running = (await engine.listByLabels({ [LABELS.managed]: '1' })).filter((c) => c.labels[LABELS.scenarioId] === ds.entries[0]!.id && c.state === 'running');
-      if (running[0]) {
-        killed = running[0].id;
-        execFileSync('podman', ['kill', killed], { stdio: 'ignore' });
+      if (killed || busy) return;
+      busy = true;
+      try {
+        const running = (await engine.listByLabels({ [LABELS.scenarioId]: id })).filter((c) => c.state === 'running');
+        if (running[0]) {
+          killed = running[0].id;
+          execFileSync('podman', ['kill', killed], { stdio: 'ignore' });
+        }
+      } catch {
+        /* the container may already be gone */
+      } finally {
+        busy = false;
       }
     }, 100);
-    const o1 = await executePlan(plan(out, {}, 1), ds, { engine, runScenario, progress: quiet });
+    const o1 = await executePlan(p(), ds, { engine, runScenario, progress: quiet });
     clearInterval(killer);
     expect(killed).not.toBe('');
     const r1 = o1.results[0]!;
     expect(r1.status).toBe('error');
     expect(['container_exited', 'health_timeout', 'activity_timeout', 'daemon_error', 'no_judgment']).toContain(r1.error_kind);
-    const o2 = await executePlan(plan(out, { retry: true }, 1), ds, { engine, runScenario, progress: quiet });
+    const o2 = await executePlan(p({ retry: true }), ds, { engine, runScenario, progress: quiet });
     expect(o2.ran).toBe(1);
     expect(o2.results[0]!.status).toBe('pass');
     expect(o2.report.overall).toMatchObject({ passed: 1, errors: 0 });
@@ -126,5 +143,18 @@ describe('runner reliability (real containers)', () => {
     expect((err as { kind?: string }).kind).toBe('engine_unavailable');
     expect((err as Error).message.length).toBeGreaterThan(10);
     expect(ms).toBeLessThan(2000);
+  });
+
+  it('clean removes leftover containers of one run by label, and only those', async () => {
+    const runId = `e2e-clean-${process.pid}`;
+    const mine = await engine.create({ image, env: {}, labels: { [LABELS.managed]: '1', [LABELS.runId]: runId }, entrypoint: ['sleep'], cmd: ['120'], network: 'bridge' });
+    await mine.start();
+    const other = await engine.create({ image, env: {}, labels: { [LABELS.managed]: '1', [LABELS.runId]: `${runId}-other` }, entrypoint: ['sleep'], cmd: ['120'], network: 'bridge' });
+    const r = await runCliInProcess(['clean', '--run-id', runId], tmpdir(), { DOCKER_HOST: process.env.DOCKER_HOST ?? '' });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('removed 1 container(s)');
+    expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]);
+    expect(await engine.listByLabels({ [LABELS.runId]: `${runId}-other` })).toHaveLength(1);
+    await other.remove();
   });
 });
