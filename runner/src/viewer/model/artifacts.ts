@@ -62,12 +62,12 @@ export interface ArtifactStat {
 /** Files a scenario page reads or links (the tracked ones plus logs and the page itself). */
 const KNOWN_FILES = new Set<string>([...TRACKED_ARTIFACTS, 'entrypoint.log', 'trace.html']);
 
-/** One readdir and a stat per known file present: the cheapest view of a scenario dir. */
-export function scanArtifacts(dir: string): Map<string, ArtifactStat> {
+/** One readdir (unless the names are known) and a stat per known file present. */
+export function scanArtifacts(dir: string, knownNames?: string[]): Map<string, ArtifactStat> {
   const out = new Map<string, ArtifactStat>();
   let names: string[];
   try {
-    names = readdirSync(dir);
+    names = knownNames ?? readdirSync(dir);
   } catch {
     return out;
   }

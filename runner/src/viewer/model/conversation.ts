@@ -14,14 +14,17 @@ export const cap = (s: string, n = MAX_TEXT): string =>
 
 type ToolItem = Extract<TimelineItem, { k: 'tool' }>;
 
+/** Long texts are keyed by length and both ends: full strings would make keying quadratic. */
+const textKey = (t: string): string => (t.length <= 160 ? t : `${t.length}:${t.slice(0, 80)}${t.slice(-80)}`);
+
 function blockKey(b: Block): string {
   switch (b.type) {
     case 'text':
-      return `t:${b.text}`;
+      return `t:${textKey(b.text)}`;
     case 'tool_use':
       return `u:${b.id || `${b.name}:${JSON.stringify(b.input)}`}`;
     case 'tool_result':
-      return `r:${b.id}:${b.content}`;
+      return `r:${b.id}:${textKey(b.content)}`;
     case 'raw':
       return `x:${b.rawType}`;
     default:

@@ -85,10 +85,20 @@ const PRICES: ReadonlyArray<readonly [string, number, number, number, number]> =
 ];
 
 /** Null when the model is not in the table: unknown cost is never shown as 0. */
-export function estimateCostUsd(model: string, u: Usage): number | null {
+const priceCache = new Map<string, (typeof PRICES)[number] | null>();
+
+function priceFor(model: string): (typeof PRICES)[number] | null {
+  let best = priceCache.get(model);
+  if (best !== undefined) return best;
   const bare = model.toLowerCase().split('/').pop() ?? '';
-  let best: (typeof PRICES)[number] | undefined;
+  best = null;
   for (const p of PRICES) if (bare.startsWith(p[0]) && (!best || p[0].length > best[0].length)) best = p;
+  priceCache.set(model, best);
+  return best;
+}
+
+export function estimateCostUsd(model: string, u: Usage): number | null {
+  const best = priceFor(model);
   if (!best) return null;
   const [, inP, outP, readP, writeP] = best;
   return (u.input * inP + u.output * outP + u.cacheRead * readP + u.cacheWrite * (writeP || inP)) / 1e6;
