@@ -1,0 +1,84 @@
+// A pass@N root (run_1 … run_N): each run is built as a run, then the dashboard at the root.
+// The root is never flattened into one run (the reference's `view` bug).
+import { basename, join } from 'node:path';
+import { ScenarioInfoCache } from '../model/oracle.js';
+import { hrefOf } from '../model/scenario.js';
+import type { IndexRow } from '../model/types.js';
+import { renderPage } from '../pages/html.js';
+import { asStr } from '../trace/json-util.js';
+import { comparePageData } from './compare.js';
+import { naturalCompare, runDirsOf, writeIfChanged } from './fs-util.js';
+import { passAtK } from './pass-at-k.js';
+import { buildRun, type RunBuildResult } from './run.js';
+import { writeAssets } from './assets.js';
+
+export interface BuildOutcome {
+  pages: number;
+  written: string[];
+}
+
+export function buildExperiment(root: string, incremental: boolean, changed?: string[]): BuildOutcome {
+  const name = basename(root);
+  const scenarios = new ScenarioInfoCache();
+  const runs: RunBuildResult[] = runDirsOf(root).map((r) =>
+    buildRun(join(root, r), { incremental, scenarios, changed, parentCrumbs: [{ label: name, href: '../index.html' }] }),
+  );
+  writeAssets(root);
+  const written = runs.flatMap((r) => r.written);
+  let pages = runs.reduce((n, r) => n + r.pages, 0);
+
+  const ids = [...new Set(runs.flatMap((r) => r.rows.map((row) => row.id)))].sort(naturalCompare);
+  const byRun = runs.map((r) => new Map(r.rows.map((row) => [row.id, row])));
+  const counts: Array<{ n: number; c: number }> = [];
+  const matrix = ids.map((id) => {
+    let n = 0;
+    let c = 0;
+    let split = '';
+    const cells = byRun.map((m, i) => {
+      const row = m.get(id);
+      if (!row) return null;
+      split ||= row.split;
+      if (row.status === 'pass' || row.status === 'fail') n++;
+      if (row.status === 'pass') c++;
+      return { status: row.status, href: `${runs[i]!.name}/${hrefOf(id, 'trace.html')}` };
+    });
+    counts.push({ n, c });
+    return { id, split, cells };
+  });
+  const tally = (rows: IndexRow[], s: IndexRow['status']): number => rows.filter((r) => r.status === s).length;
+  const cfg = runs[0]?.config ?? {};
+  const data = {
+    page: 'experiment',
+    name,
+    crumbs: [{ label: name }],
+    subtitle: [asStr(cfg.model), asStr(cfg.provider), asStr(cfg.agent), `pass@${runs.length}`].filter(Boolean).join(' • '),
+    runs: runs.map((r) => ({
+      name: r.name,
+      href: `${r.name}/index.html`,
+      pass: tally(r.rows, 'pass'),
+      fail: tally(r.rows, 'fail'),
+      error: tally(r.rows, 'error'),
+      running: tally(r.rows, 'running'),
+      expected: r.expected,
+    })),
+    passK: passAtK(counts, runs.length),
+    splitNames: [...new Set(matrix.map((m) => m.split).filter(Boolean))].sort(naturalCompare),
+    scenarios: matrix,
+    compareHref: runs.length >= 2 ? 'compare.html' : '',
+  };
+  const indexPath = join(root, 'index.html');
+  if (writeIfChanged(indexPath, renderPage(`${name} — Gaia2 pass@${runs.length}`, data))) written.push(indexPath);
+  pages++;
+  if (runs.length >= 2) {
+    const [a, b] = [runs[0]!, runs[1]!];
+    const cmp = comparePageData(
+      { name: a.name, dir: join(root, a.name), prefix: `${a.name}/`, rows: a.rows },
+      { name: b.name, dir: join(root, b.name), prefix: `${b.name}/`, rows: b.rows },
+      [{ label: name, href: 'index.html' }, { label: 'compare' }],
+    );
+    const cmpPath = join(root, 'compare.html');
+    if (writeIfChanged(cmpPath, renderPage(`${name} — compare ${a.name} and ${b.name}`, cmp))) written.push(cmpPath);
+    pages++;
+  }
+  return { pages, written };
+}
