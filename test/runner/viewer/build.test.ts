@@ -95,6 +95,24 @@ describe('run dir', () => {
     expect(r2.written.map((f) => f.slice(dir.length)).sort()).toEqual(['/index.html', '/sc_1/trace.html', '/sc_3/trace.html', '/sc_9/trace.html']);
   });
 
+  it('interleaves approximately, and says so, when events.jsonl runs on a faked clock', async () => {
+    writeRun(dir, [{ id: 'sc', status: 'pass' }]);
+    const file = join(dir, 'sc', 'events.jsonl');
+    const YEAR = 365 * 86400;
+    const shifted = readFileSync(file, 'utf8').trim().split('\n').map((l) => {
+      const e = JSON.parse(l);
+      return JSON.stringify({ ...e, t: e.t - YEAR });
+    });
+    writeFileSync(file, shifted.join('\n') + '\n');
+    await buildViewer(dir);
+    const items = pageData(join(dir, 'sc', 'trace.html')).items;
+    expect(items.some((i: any) => i.k === 'context' && /different clocks/.test(i.note))).toBe(true);
+    const lastCall = items.map((i: any) => i.k).lastIndexOf('call');
+    const firstCall = items.findIndex((i: any) => i.k === 'call');
+    const events = items.flatMap((i: any, n: number) => (i.k === 'event' ? [n] : []));
+    expect(events.some((n: number) => n > firstCall && n < lastCall)).toBe(true);
+  });
+
   it('writes a waiting page for an empty run and survives garbage artifacts', async () => {
     writeFileSync(join(dir, 'run_config.json'), JSON.stringify({ model: 'm', num_scenarios: 3 }));
     await buildViewer(dir);

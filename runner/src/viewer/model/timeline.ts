@@ -41,16 +41,43 @@ export function eventItems(events: EventLine[]): EventItem[] {
 export function mergeTimeline(task: string, taskSimT: string, groups: CallGroup[], events: EventItem[], verdicts: Verdict[]): TimelineItem[] {
   const out: TimelineItem[] = [];
   if (task) out.push({ k: 'task', text: cap(task), simT: taskSimT });
+  const clock = eventClock(groups, events);
+  if (clock.note) out.push({ k: 'context', seq: 0, note: clock.note });
   let ei = 0;
   let lastTime = Number.NEGATIVE_INFINITY;
   for (const g of groups) {
     const time = Number.isNaN(g.time) ? lastTime : g.time;
     lastTime = time;
-    while (ei < events.length && events[ei]!.t * 1000 <= time) out.push(events[ei++]!);
+    while (ei < events.length && clock.toCallMs(events[ei]!.t) <= time) out.push(events[ei++]!);
     out.push(...g.items);
   }
   while (ei < events.length) out.push(events[ei++]!);
   return placeVerdicts(out, verdicts);
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Maps an events.jsonl time (epoch s) onto the trace's clock (epoch ms). Both are normally
+ * the wall clock; when the app CLIs ran under a faked clock the two spans do not overlap,
+ * and events are spread linearly over the calls' span instead (order within each stream is
+ * kept, interleaving is approximate, and the page says so).
+ */
+function eventClock(groups: CallGroup[], events: EventItem[]): { toCallMs: (t: number) => number; note: string } {
+  const identity = { toCallMs: (t: number) => t * 1000, note: '' };
+  const callTimes = groups.map((g) => g.time).filter((t) => !Number.isNaN(t));
+  const eventTimes = events.map((e) => e.t * 1000).filter((t) => !Number.isNaN(t));
+  if (!callTimes.length || !eventTimes.length) return identity;
+  const c0 = Math.min(...callTimes);
+  const c1 = Math.max(...callTimes);
+  const e0 = Math.min(...eventTimes);
+  const e1 = Math.max(...eventTimes);
+  if (e1 >= c0 - HOUR_MS && e0 <= c1 + HOUR_MS) return identity;
+  const scale = e1 > e0 ? (c1 - c0) / (e1 - e0) : 0;
+  return {
+    toCallMs: (t: number) => c0 + (t * 1000 - e0) * scale,
+    note: 'events.jsonl and trace.jsonl use different clocks (faked time?): app events are interleaved with LLM calls approximately.',
+  };
 }
 
 /** Verdict k goes right after the agent's k-th reply (the turn boundary), else at the end. */
