@@ -51,7 +51,7 @@ const CASES: Record<string, LlmRunCase> = {
 let engine: ContainerEngine;
 const runs = new Map<string, LlmRun>();
 // openai-chat, shell, not streaming: through the orchestrator, as `gaia2-runner run` does it.
-let viaRunner: { result: ScenarioResult; dir: string; fake: FakeLlm; env: Record<string, string> } | null = null;
+let viaRunner: { result: ScenarioResult; dir: string; fake: FakeLlm; env: Record<string, string>; lines: string[] } | null = null;
 
 async function runThroughOrchestrator(): Promise<void> {
   const fake = await startFakeLlm({ format: 'openai-chat' as FakeFormat, script: scriptFor(play, 'shell') });
@@ -71,7 +71,7 @@ async function runThroughOrchestrator(): Promise<void> {
         return runScenario({ ...o, labels: { ...o.labels, ...TEST_LABEL } });
       },
     });
-    viaRunner = { result: outcome.results[0]!, dir: out, fake, env };
+    viaRunner = { result: outcome.results[0]!, dir: out, fake, env, lines };
   } finally {
     await fake.close();
   }
@@ -114,6 +114,8 @@ describe('LLM agent against a scripted provider on host loopback (real container
     // The container saw the alias on a relay port, not the fake's own loopback port.
     expect(r.env.BASE_URL).toMatch(/^http:\/\/host\.containers\.internal:\d+\/v1$/);
     expect(r.env.BASE_URL).not.toContain(`:${r.fake.port}/`);
+    const relayPort = /:(\d+)\/v1$/.exec(r.env.BASE_URL!)![1];
+    expect(r.lines.join('\n')).toMatch(new RegExp(`Relaying BASE_URL \\(host 127\\.0\\.0\\.1:${r.fake.port}\\) for bridged containers via [\\d.]+:${relayPort}`));
     expect(r.fake.requests.length).toBe(play.actions.length + 1);
     expect(r.fake.requests.every((q) => q.path === '/v1/chat/completions' && !q.stream)).toBe(true);
     expect(r.fake.requests[0]!.headers.authorization).toBe(`Bearer ${CANARY}`);
@@ -159,13 +161,18 @@ describe('LLM agent against a scripted provider on host loopback (real container
     expect(trace.filter((t) => t.http_status === 200)).toHaveLength(play.actions.length + 1);
   });
 
-  it('401 ends as error_kind provider_error quickly, not as a timeout', () => {
-    const { result, fake } = runs.get('gemini/shell/stream 401')!;
-    expect(result.status).toBe('error');
-    expect(result.error_kind).toBe('provider_error');
+  it('401 ends the run quickly, not retried, with the provider error as the reply', () => {
+    const { result, dir, fake } = runs.get('gemini/shell/stream 401')!;
     expect(result.timed_out).toBeUndefined();
     expect(result.duration_seconds as number).toBeLessThan(30);
     expect(fake.requests).toHaveLength(1); // 401 is never retried
+    expect(traceOf(dir).map((t) => t.http_status)).toEqual([401]);
+    expect(readFileSync(join(dir, 'agent_response.txt'), 'utf8')).toMatch(/^Error: .*401/);
+  });
+
+  it('401 is reported as status error, error_kind provider_error (not judged as a model failure)', () => {
+    const { result } = runs.get('gemini/shell/stream 401')!;
+    expect({ status: result.status, error_kind: result.error_kind }).toEqual({ status: 'error', error_kind: 'provider_error' });
   });
 
   it('the canary API key reached the provider but is in no output file', () => {

@@ -30,6 +30,8 @@ export interface TcpRelay {
   close(): Promise<void>;
 }
 
+/** A bridge appears within a second of a container start; longer means something else is wrong. */
+const SLOW_BIND_NOTICE_MS = 15_000;
 const LOOPBACK_TARGETS = new Set(['127.0.0.1', '::1', 'localhost']);
 
 function tryListen(server: Server, port: number, host: string): Promise<number> {
@@ -104,6 +106,8 @@ export async function startTcpRelay(o: TcpRelayOptions): Promise<TcpRelay> {
     if ((e as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL') throw e;
     port = await pickPort();
     let warned = false;
+    const since = Date.now();
+    let slowNoticed = false;
     const retry = async () => {
       if (closed) return;
       server = newServer();
@@ -117,6 +121,10 @@ export async function startTcpRelay(o: TcpRelayOptions): Promise<TcpRelay> {
           warned = true;
           log(`relay ${o.listenHost}:${port} → ${o.targetHost}:${o.targetPort}: port taken meanwhile; still retrying`);
         } else if (code !== 'EADDRNOTAVAIL' && code !== 'EADDRINUSE') log(`relay ${o.listenHost}:${port}: ${(err as Error).message}`);
+        if (code === 'EADDRNOTAVAIL' && !slowNoticed && Date.now() - since > SLOW_BIND_NOTICE_MS) {
+          slowNoticed = true;
+          log(`relay: ${o.listenHost} is still not an address of this machine (is the engine remote?); containers cannot reach ${o.targetHost}:${o.targetPort} until it is`);
+        }
         timer = setTimeout(() => void retry(), o.bindRetryMs ?? 25);
         timer.unref();
       }
