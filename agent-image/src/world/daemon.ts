@@ -396,6 +396,7 @@ export class WorldDaemon {
     await this.turns.checkCompletion();
     if (this.isTerminal) return;
     this.checkTimeouts();
+    this.endpoint?.poke?.(); // in-process runtimes waiting for a sim time re-check the clock
     if (this.opts.faketimeFile) writeFaketimeFile(this.opts.faketimeFile, this.clock.text());
   }
 

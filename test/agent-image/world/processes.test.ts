@@ -2,7 +2,7 @@
 // processes over the Unix sockets; a daemon stopped or killed mid-run leaves a terminal status
 // with a reason (the entrypoint's fallback server reports it).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,6 +86,19 @@ describe('image processes on the host', () => {
     });
     expect(s).toMatchObject({ status: 'complete', judgment: { success: true }, turn: 1, last_response: 'Code K7QX2M.' });
     expect(readFileSync(d.env.GAIA2_FAKETIME_FILE, 'utf8')).toMatch(/^2025-10-09 09:00:\d\d\n$/);
+  }, 60_000);
+
+  it('a setup error (bad scenario) is a terminal status naming the file; the adapter keeps answering', async () => {
+    const d = await daemonEnv('scripted');
+    const bad = join(d.dir, 'bad-scenario.json');
+    writeFileSync(bad, '{"events": [{"event_type": "ENV"}]}');
+    startMain('gaia2d', { ...d.env, GAIA2_SCENARIO: bad });
+    const s = await poll(async () => {
+      const st = await d.get('/status');
+      return st.status === 'error' ? st : undefined;
+    });
+    expect(String(s.reason)).toMatch(/bad-scenario\.json: field "events\.0\.event_id"/);
+    expect((await d.get('/health')).connected).toBe(false);
   }, 60_000);
 
   it('SIGTERM mid-run → status error with the reason; SIGKILL → the fallback server reports it', async () => {

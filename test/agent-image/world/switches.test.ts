@@ -86,3 +86,17 @@ describe('settings from the environment', () => {
     expect(() => settingsFromEnv({ GAIA2_IDLE_TIMEOUT: '-1' })).toThrow(/GAIA2_IDLE_TIMEOUT/);
   });
 });
+
+describe('realtime clock', () => {
+  it('the oracle waits on the sim clock at GAIA2_TIME_SPEED (40 sim s at ×20 ≈ 2 s)', async () => {
+    const t0 = Date.now();
+    const run = await runOracle('scenarios/time/time_shopping_price_drop.json', { clockMode: 'realtime', timeSpeed: 20 });
+    const wall = Date.now() - t0;
+    expect(run.status.status).toBe('complete');
+    expect(run.status.judgment?.success).toBe(true);
+    expect(wall).toBeGreaterThan(1800);
+    expect(wall).toBeLessThan(15_000);
+    const add = run.lines.find((l) => l.fn === 'add_to_cart');
+    expect(add?.sim_t).toMatch(/^2025-10-09 09:00:4[3-6]$/);
+  });
+});
