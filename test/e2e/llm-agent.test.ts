@@ -34,6 +34,8 @@ const wrongPlay = {
 };
 
 const CASES: Record<string, LlmRunCase> = {
+  // Without the relay the alias points at the gateway, where nothing listens (first: it waits out the agent's retries).
+  'anthropic/shell/plain without relay': { format: 'anthropic', tools: 'shell', stream: false, script: scriptFor(play, 'shell'), relay: false },
   'openai-responses/functions/stream': { format: 'openai-responses', tools: 'functions', stream: true, script: scriptFor(play, 'functions') },
   'anthropic/shell/stream': { format: 'anthropic', tools: 'shell', stream: true, script: scriptFor(play, 'shell') },
   'gemini/functions/plain': { format: 'gemini', tools: 'functions', stream: false, script: scriptFor(play, 'functions') },
@@ -126,7 +128,7 @@ describe('LLM agent against a scripted provider on host loopback (real container
     expectOracleActions(statSync(scenarioDir, { throwIfNoEntry: false })?.isDirectory() ? scenarioDir : r.dir);
   });
 
-  it.each(Object.keys(CASES).filter((k) => !/wrong|401|429/.test(k)))('%s passes with the oracle’s actions', (name) => {
+  it.each(Object.keys(CASES).filter((k) => !/wrong|401|429|without relay/.test(k)))('%s passes with the oracle’s actions', (name) => {
     const { result, dir, fake, containerBaseUrl } = runs.get(name)!;
     const c = CASES[name]!;
     expect(result.error ?? result.failure_reasons ?? null).toBeNull();
@@ -173,6 +175,13 @@ describe('LLM agent against a scripted provider on host loopback (real container
   it('401 is reported as status error, error_kind provider_error (not judged as a model failure)', () => {
     const { result } = runs.get('gemini/shell/stream 401')!;
     expect({ status: result.status, error_kind: result.error_kind }).toEqual({ status: 'error', error_kind: 'provider_error' });
+  });
+
+  it('without the relay the provider is unreachable from the container (negative control)', () => {
+    const { result, fake, dir } = runs.get('anthropic/shell/plain without relay')!;
+    expect(fake.requests).toHaveLength(0);
+    expect(result.status).not.toBe('pass');
+    expect(traceOf(dir).every((t) => t.http_status === 0)).toBe(true);
   });
 
   it('the canary API key reached the provider but is in no output file', () => {

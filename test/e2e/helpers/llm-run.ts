@@ -29,6 +29,8 @@ export interface LlmRunCase {
   tools: 'shell' | 'functions';
   stream: boolean;
   script: FakeScriptItem[];
+  /** false: hand the container the env without relays (negative control). */
+  relay?: boolean;
 }
 
 export interface LlmRun {
@@ -70,7 +72,7 @@ export async function runWithFakeLlm(engine: ContainerEngine, image: string, sce
   const dir = mkdtempSync(join(tmpdir(), `gaia2-llm-e2e-${c.format}-`));
   const plan = planFor(c.format, fake.url, scenario, image, apiKey);
   const base = buildBaseEnv(plan, { [KEY_VAR]: apiKey });
-  const relays = await startLoopbackRelays(base.env, { engine });
+  const relays = c.relay === false ? { env: base.env, close: async () => {} } : await startLoopbackRelays(base.env, { engine });
   try {
     const result = await runScenario({
       engine,
