@@ -66,6 +66,17 @@ describe('pass@N queue', () => {
     expect(runs.calls[0]!.split).toBe('search');
   });
 
+  it('results.jsonl on disk holds every finished run at any moment (crash safety)', async () => {
+    const seen: number[] = [];
+    const out = join(root, 'out');
+    await exec(plan({ concurrency: 1 }), () => {
+      seen.push(existsSync(join(out, 'results.jsonl')) ? lines(join(out, 'results.jsonl')).length : 0);
+      return 'pass';
+    });
+    expect(seen).toEqual([0, 1, 2]);
+    expect(readdirSync(out).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
   it('fills judge_mode "hard-only" into judged results when no judge LLM is configured', async () => {
     await exec(plan(), (id) => (id === 's_a' ? 'pass' : 'fail'));
     expect(readJson(join(root, 'out/search/s_a/result.json')).judge_mode).toBe('hard-only');
