@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { buildExperiment, type BuildOutcome } from './build/experiment.js';
 import { runDirsOf } from './build/fs-util.js';
 import { buildRun } from './build/run.js';
+import { buildCollection, isCollectionRoot } from './build/collection.js';
 
 export { buildComparison } from './build/compare-page.js';
 export { parseTraceJsonl } from './trace/index.js';
@@ -25,11 +26,12 @@ export function buildViewerDetailed(outputDir: string, opts: ViewerOptions = {})
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`viewer: ${dir} is not a directory`);
   const incremental = opts.incremental !== false;
   if (isPassAtNRoot(dir)) return buildExperiment(dir, incremental, opts.changed);
+  if (isCollectionRoot(dir)) return buildCollection(dir, incremental, opts.changed);
   const r = buildRun(dir, { incremental, changed: opts.changed });
   return { pages: r.pages, written: r.written };
 }
 
-/** Works on a pass@1 run dir or a pass@N root (run_1 … run_N). */
+/** Works on a pass@1 run dir, a pass@N root (run_1 … run_N), or a folder of those. */
 export async function buildViewer(outputDir: string, opts: ViewerOptions = {}): Promise<{ pages: number; rebuilt: number }> {
   const r = buildViewerDetailed(outputDir, opts);
   return { pages: r.pages, rebuilt: r.written.length };

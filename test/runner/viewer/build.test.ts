@@ -167,6 +167,23 @@ describe('pass@N root', () => {
     expect(cmp.rows[0]).toMatchObject({ id: 'search/a', a: { status: 'pass', href: 'run_1/search/a/trace.html' }, b: { status: 'fail' } });
   });
 
+  it('a folder of runs and pass@N roots gets a landing page; nothing is flattened', async () => {
+    writeRun(join(dir, 'exp', 'run_1'), [{ id: 'a', status: 'pass' }]);
+    writeRun(join(dir, 'exp', 'run_2'), [{ id: 'a', status: 'fail' }]);
+    writeRun(join(dir, 'single'), [{ id: 'b', status: 'error' }, { id: 'c', status: 'running' }]);
+    mkdirSync(join(dir, 'notes'));
+    await buildViewer(dir);
+    const landing = pageData(join(dir, 'index.html'));
+    expect(landing.page).toBe('landing');
+    expect(landing.entries.map((e: any) => [e.name, e.kind, e.pass, e.fail, e.error, e.running, e.href])).toEqual([
+      ['exp', 'pass@2', 1, 1, 0, 0, 'exp/index.html'],
+      ['single', 'run', 0, 0, 1, 1, 'single/index.html'],
+    ]);
+    expect(pageData(join(dir, 'exp', 'index.html')).crumbs[0]).toMatchObject({ href: '../index.html' });
+    expect(pageData(join(dir, 'exp', 'run_1', 'index.html')).crumbs.map((c: any) => c.href)).toEqual(['../../index.html', '../index.html', undefined]);
+    expect(existsSync(join(dir, 'exp', 'run_1', 'a', 'trace.html'))).toBe(true);
+  });
+
   it('compare finds the first diverging write action', () => {
     writeRun(join(dir, 'a'), [{ id: 's1', status: 'pass' }]);
     writeRun(join(dir, 'b'), [{ id: 's1', status: 'fail', reply: 'Different reply' }]);

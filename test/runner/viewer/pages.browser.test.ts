@@ -115,3 +115,28 @@ describe('trace page', () => {
     await page.close();
   });
 });
+
+describe('dashboards', () => {
+  it('landing, pass@N dashboard and compare pages render without errors; the matrix filters', async () => {
+    const root = join(dir, 'collection');
+    writeRun(join(root, 'exp', 'run_1'), [{ id: 'search/a', status: 'pass' }, { id: 'search/b', status: 'fail' }, { id: 'time/c', status: 'pass' }]);
+    writeRun(join(root, 'exp', 'run_2'), [{ id: 'search/a', status: 'fail' }, { id: 'search/b', status: 'fail' }, { id: 'time/c', status: 'pass' }]);
+    writeRun(join(root, 'single'), [{ id: 'x', status: 'pass' }]);
+    await buildViewer(root);
+    const landing = await open('collection/index.html');
+    expect(await landing.page.$$eval('#entries tbody tr', (t) => t.map((r) => r.getAttribute('data-name')))).toEqual(['exp', 'single']);
+    await landing.page.click('a[href="exp/index.html"]');
+    await landing.page.waitForSelector('#matrix');
+    const rowsOf = (): Promise<string[]> => landing.page.$$eval('#matrix tbody tr', (t) => t.map((r) => r.getAttribute('data-id') ?? ''));
+    expect(await rowsOf()).toEqual(['search/a', 'search/b', 'time/c']);
+    await landing.page.check('#m-flaky');
+    expect(await rowsOf()).toEqual(['search/a']);
+    expect(await landing.page.textContent('#passk')).toContain('pass^k');
+    await landing.page.click('a[href="compare.html"]');
+    await landing.page.waitForSelector('#compare');
+    await landing.page.check('#c-changed');
+    expect(await landing.page.$$eval('#compare tbody tr', (t) => t.length)).toBe(1);
+    expect(landing.errors).toEqual([]);
+    await landing.page.close();
+  });
+});

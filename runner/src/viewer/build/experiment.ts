@@ -9,7 +9,7 @@ import { asStr } from '../trace/json-util.js';
 import { comparePageData } from './compare.js';
 import { naturalCompare, runDirsOf, writeIfChanged } from './fs-util.js';
 import { passAtK } from './pass-at-k.js';
-import { buildRun, type RunBuildResult } from './run.js';
+import { buildRun, type Crumb, type RunBuildResult } from './run.js';
 import { writeAssets } from './assets.js';
 
 export interface BuildOutcome {
@@ -17,11 +17,45 @@ export interface BuildOutcome {
   written: string[];
 }
 
-export function buildExperiment(root: string, incremental: boolean, changed?: string[]): BuildOutcome {
+/** What a landing page lists about a run or a pass@N root. */
+export interface EntrySummary {
+  name: string;
+  kind: string;
+  model: string;
+  agent: string;
+  startedAt: string;
+  pass: number;
+  fail: number;
+  error: number;
+  running: number;
+  expected: number | null;
+}
+
+const tally = (rows: IndexRow[], s: IndexRow['status']): number => rows.filter((r) => r.status === s).length;
+
+export function runSummary(r: RunBuildResult, kind = 'run'): EntrySummary {
+  return {
+    name: r.name,
+    kind,
+    model: asStr(r.config.model),
+    agent: asStr(r.config.agent),
+    startedAt: asStr(r.config.started_at),
+    pass: tally(r.rows, 'pass'),
+    fail: tally(r.rows, 'fail'),
+    error: tally(r.rows, 'error'),
+    running: tally(r.rows, 'running'),
+    expected: r.expected,
+  };
+}
+
+/** Crumbs seen from one folder deeper. */
+export const deeper = (crumbs: Crumb[]): Crumb[] => crumbs.map((c) => (c.href ? { ...c, href: `../${c.href}` } : c));
+
+export function buildExperiment(root: string, incremental: boolean, changed?: string[], parentCrumbs: Crumb[] = []): BuildOutcome & { summary: EntrySummary } {
   const name = basename(root);
   const scenarios = new ScenarioInfoCache();
   const runs: RunBuildResult[] = runDirsOf(root).map((r) =>
-    buildRun(join(root, r), { incremental, scenarios, changed, parentCrumbs: [{ label: name, href: '../index.html' }] }),
+    buildRun(join(root, r), { incremental, scenarios, changed, parentCrumbs: [...deeper(parentCrumbs), { label: name, href: '../index.html' }] }),
   );
   writeAssets(root);
   const written = runs.flatMap((r) => r.written);
@@ -45,12 +79,11 @@ export function buildExperiment(root: string, incremental: boolean, changed?: st
     counts.push({ n, c });
     return { id, split, cells };
   });
-  const tally = (rows: IndexRow[], s: IndexRow['status']): number => rows.filter((r) => r.status === s).length;
   const cfg = runs[0]?.config ?? {};
   const data = {
     page: 'experiment',
     name,
-    crumbs: [{ label: name }],
+    crumbs: [...parentCrumbs, { label: name }],
     subtitle: [asStr(cfg.model), asStr(cfg.provider), asStr(cfg.agent), `pass@${runs.length}`].filter(Boolean).join(' • '),
     runs: runs.map((r) => ({
       name: r.name,
@@ -74,11 +107,16 @@ export function buildExperiment(root: string, incremental: boolean, changed?: st
     const cmp = comparePageData(
       { name: a.name, dir: join(root, a.name), prefix: `${a.name}/`, rows: a.rows },
       { name: b.name, dir: join(root, b.name), prefix: `${b.name}/`, rows: b.rows },
-      [{ label: name, href: 'index.html' }, { label: 'compare' }],
+      [...parentCrumbs, { label: name, href: 'index.html' }, { label: 'compare' }],
     );
     const cmpPath = join(root, 'compare.html');
     if (writeIfChanged(cmpPath, renderPage(`${name} — compare ${a.name} and ${b.name}`, cmp))) written.push(cmpPath);
     pages++;
   }
-  return { pages, written };
+  const summaries = runs.map((r) => runSummary(r));
+  const sum = (k: 'pass' | 'fail' | 'error' | 'running'): number => summaries.reduce((n, x) => n + x[k], 0);
+  const expected = summaries.every((x) => x.expected !== null) && summaries.length ? summaries.reduce((n, x) => n + x.expected!, 0) : null;
+  const first = summaries[0];
+  const summary: EntrySummary = { name, kind: `pass@${runs.length}`, model: first?.model ?? '', agent: first?.agent ?? '', startedAt: first?.startedAt ?? '', pass: sum('pass'), fail: sum('fail'), error: sum('error'), running: sum('running'), expected };
+  return { pages, written, summary };
 }

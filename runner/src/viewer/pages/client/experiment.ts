@@ -1,4 +1,5 @@
-// pass@N dashboard: run table, pass@k / pass^k, and a per-scenario run matrix.
+// pass@N dashboard (run table, pass@k / pass^k, per-scenario run matrix) and the landing page
+// of a folder of runs.
 export const CLIENT_EXPERIMENT_JS = String.raw`
 RENDERERS.experiment = function (app, d) {
   var st = readHash();
@@ -51,5 +52,24 @@ RENDERERS.experiment = function (app, d) {
   splitSel.addEventListener('change', function () { state.split = splitSel.value; apply(); });
   flaky.addEventListener('change', function () { state.flaky = flaky.checked ? '1' : ''; apply(); });
   apply();
+};
+RENDERERS.landing = function (app, d) {
+  var st = readHash(); var state = { q: st.q || '' };
+  append(app, topBar(d.crumbs));
+  var main = el('main');
+  append(main, el('h1', { text: d.name }), el('div', { class: 'sub', text: d.entries.length + ' runs and pass@N experiments' }));
+  var search = el('input', { type: 'search', id: 'l-text', placeholder: 'Filter by name, model, agent…', 'aria-label': 'Filter' }); search.value = state.q;
+  append(main, el('div', { class: 'filters' }, search));
+  var t = el('table', { class: 'grid', id: 'entries' }, el('thead', null, el('tr', null, ['Name', 'Kind', 'Model', 'Agent', 'Started', 'Pass', 'Fail', 'Error', 'Running', 'Progress', 'Pass rate'].map(function (h) { return el('th', { text: h }); }))));
+  var tb = el('tbody'); t.appendChild(tb);
+  var rows = d.entries.map(function (e) {
+    var done = e.pass + e.fail + e.error;
+    return { e: e, text: (e.name + ' ' + e.model + ' ' + e.agent + ' ' + e.kind).toLowerCase(), tr: el('tr', { 'data-name': e.name }, el('td', null, el('a', { href: e.href, text: e.name })), el('td', { text: e.kind }), el('td', { text: e.model }), el('td', { text: e.agent }),
+      el('td', { text: (e.startedAt || '').replace('T', ' ').slice(0, 16) }), el('td', { class: 'num', text: e.pass }), el('td', { class: 'num', text: e.fail }), el('td', { class: 'num', text: e.error }), el('td', { class: 'num', text: e.running }),
+      el('td', null, done + (e.expected !== null ? '/' + e.expected : ''), statusBar(e)), el('td', { class: 'num', text: fmtPct(e.pass + e.fail ? e.pass / (e.pass + e.fail) : null) })) };
+  });
+  function apply() { writeHash({ q: state.q }); clear(tb); var q = state.q.toLowerCase(); rows.forEach(function (r) { if (!q || r.text.indexOf(q) >= 0) tb.appendChild(r.tr); }); }
+  search.addEventListener('input', function () { state.q = search.value; apply(); });
+  append(main, t); append(app, main); apply();
 };
 `;
