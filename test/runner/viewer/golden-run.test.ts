@@ -53,5 +53,8 @@ describe('golden scenario run', () => {
     expect(create.oracleArgs.title).toBe('Saturday hike');
     expect(Array.isArray(create.oracleArgs.user_ids)).toBe(true); // list values decoded from the scenario's JSON strings
     expect(data.items[replies[1] + 1].reason).toContain('Tool count mismatch');
+    // the reference's records carry no agent events: the agent side comes from events.jsonl
+    expect(create.agentTool).toBe('MessagingAppV2__create_group_conversation');
+    expect(create.agentArgs.title).toBe('Saturday hike');
   });
 });

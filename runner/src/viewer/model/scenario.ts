@@ -62,7 +62,7 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   };
 
   const firstUser = events.find((e) => isUserLine(e));
-  const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), eventItems(events), verdictsOf(judgments, info.oracle));
+  const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), eventItems(events), verdictsOf(judgments, info.oracle, events));
   return {
     page: 'trace',
     id,

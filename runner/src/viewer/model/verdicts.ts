@@ -1,6 +1,7 @@
 // judgments.jsonl records (spec/container.md §3.9) → per-turn verdicts with an
 // agent-vs-oracle comparison for every oracle event the judge looked at.
 import { asArr, asObj, asStr, isObj, type Obj } from '../trace/json-util.js';
+import { isEnvLine, isReplyLine, isUserLine, type EventLine } from '../../../../agent-image/src/contract/index.js';
 import type { OracleEvent } from './oracle.js';
 import type { Comparison, TimelineItem } from './types.js';
 
@@ -43,9 +44,37 @@ function comparisonsOf(rec: Obj, oracle: Map<string, OracleEvent>): Comparison[]
   });
 }
 
+/** Agent write actions of each turn (a turn ends with the agent's reply to the user). */
+function writesByTurn(events: EventLine[]): EventLine[][] {
+  const turns: EventLine[][] = [[]];
+  for (const e of events) {
+    if (e.w === true && !isEnvLine(e) && !isUserLine(e)) turns[turns.length - 1]!.push(e);
+    if (isReplyLine(e)) turns.push([]);
+  }
+  return turns;
+}
+
+/**
+ * Judge records of the reference carry no agent events: show, for each oracle event, the
+ * agent's first unused write of the same tool in that turn (what the judge compared it with,
+ * or the closest candidate when it did not match).
+ */
+function fillFromEvents(v: Verdict, writes: EventLine[]): void {
+  const used = new Set<EventLine>();
+  for (const c of v.comparisons) {
+    if (c.agentArgs) continue;
+    const e = writes.find((w) => !used.has(w) && `${w.app}__${w.fn}` === c.oracleTool);
+    if (!e) continue;
+    used.add(e);
+    c.agentTool = c.matched ? `${e.app}__${e.fn}` : `${e.app}__${e.fn} (closest, not matched)`;
+    c.agentArgs = isObj(e.args) ? e.args : { value: e.args };
+  }
+}
+
 /** One verdict per judged turn, in turn order; records without a numeric turn are skipped. */
-export function verdictsOf(records: Obj[], oracle: OracleEvent[]): Verdict[] {
+export function verdictsOf(records: Obj[], oracle: OracleEvent[], events: EventLine[] = []): Verdict[] {
   const byId = new Map(oracle.map((o) => [o.id, o]));
+  const turns = writesByTurn(events);
   const out: Verdict[] = [];
   for (const rec of records) {
     const turn = typeof rec.turn === 'number' ? rec.turn : Number.NaN;
@@ -57,6 +86,7 @@ export function verdictsOf(records: Obj[], oracle: OracleEvent[]): Verdict[] {
       reason: asStr(rec.failure_reason),
       comparisons: comparisonsOf(rec, byId),
     });
+    fillFromEvents(out[out.length - 1]!, turns[turn] ?? []);
   }
   return out.sort((a, b) => a.turn - b.turn);
 }
