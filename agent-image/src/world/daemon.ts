@@ -25,6 +25,7 @@ import { completedEventFromLine, type CompletedEvent } from '../judge/index.js';
 import type { TurnJudge } from './judging.js';
 import { TurnJudging } from './turn-judging.js';
 import { runEnvEvent, type EnvHost } from './env-firing.js';
+import { planNextTick, timeoutReason } from './pacing.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
 
 export interface WorldDaemonOptions {
@@ -441,48 +442,40 @@ export class WorldDaemon {
   }
 
   private checkTimeouts(): void {
-    const idleMs = Date.now() - this.lastActivity;
-    if (!this.connected) {
-      const limit = (this.opts.connectTimeoutSec ?? 120) * 1000;
-      if (Date.now() - this.startedWall > limit) {
-        this.terminate('error', `agent never connected within ${limit / 1000}s`);
-      }
-      return;
-    }
-    const limit = (this.opts.idleTimeoutSec ?? 300) * 1000;
-    if (this.schedule.pendingCount === 0 && !this.turns.judging && idleMs > limit) {
-      this.terminate(
-        'error',
-        `idle timeout: no agent activity for ${Math.round(idleMs / 1000)}s with nothing scheduled (turn ${this.smuCount} of ${this.sc.nbTurns})`,
-      );
-    }
+    const reason = timeoutReason({
+      connected: this.connected,
+      wallSinceStartMs: Date.now() - this.startedWall,
+      wallSinceActivityMs: Date.now() - this.lastActivity,
+      connectTimeoutSec: this.opts.connectTimeoutSec ?? 120,
+      idleTimeoutSec: this.opts.idleTimeoutSec ?? 300,
+      pending: this.schedule.pendingCount,
+      judging: this.turns.judging,
+      turn: this.smuCount,
+      nbTurns: this.sc.nbTurns,
+    });
+    if (reason) this.terminate('error', reason);
   }
 
-  /** Arms the timer for the next due event; in fast-forward, jumps the clock when idle. */
+  /** Arms the timer for the next tick; in fast-forward, jumps the clock while the agent is idle. */
   private scheduleNext(): void {
     if (this.isTerminal) return;
     if (this.timer) clearTimeout(this.timer);
-    const due = this.schedule.nextDue();
-    const agentWake = this.endpoint?.wakeAt() ?? null;
-    const next = minDefined(due, agentWake);
-    if (
-      this.clock.mode === 'fast-forward' &&
-      next !== null &&
-      this.connected &&
-      !this.turns.judging &&
-      !this.apps.busy &&
-      (!this.endpoint || this.endpoint.isIdle())
-    ) {
-      const skipped = this.clock.jumpTo(next);
-      if (skipped > 0) this.log.info(`fast-forward: +${skipped.toFixed(1)}s to ${formatSimTime(next)}`);
+    const plan = planNextTick(
+      {
+        mode: this.clock.mode,
+        now: this.clock.now(),
+        due: this.schedule.nextDue(),
+        agentWake: this.endpoint?.wakeAt() ?? null,
+        idle: this.connected && !this.turns.judging && !this.apps.busy && (!this.endpoint || this.endpoint.isIdle()),
+      },
+      (t) => this.clock.wallMsUntil(t),
+    );
+    if (plan.jumpTo !== null) {
+      const skipped = this.clock.jumpTo(plan.jumpTo);
+      if (skipped > 0) this.log.info(`fast-forward: +${skipped.toFixed(1)}s to ${formatSimTime(plan.jumpTo)}`);
       this.endpoint?.poke?.();
-      const dueNow = skipped > 0 || (due !== null && due <= this.clock.now());
-      this.timer = setTimeout(() => void this.tick(), dueNow ? 0 : 5);
-      return;
     }
-    // Wake at the next due time, and at least every 250 ms for timeouts and faketime.rc.
-    const ms = next === null ? 250 : Math.min(250, this.clock.wallMsUntil(next));
-    this.timer = setTimeout(() => void this.tick(), Math.max(1, Math.ceil(ms)));
+    this.timer = setTimeout(() => void this.tick(), plan.delayMs);
   }
 
   private terminate(status: 'complete' | 'stopped' | 'error', reason: string): void {
@@ -518,10 +511,4 @@ export class WorldDaemon {
 function contentOf(e: ScenarioEventModel): string | null {
   const c = e.action?.args.content;
   return typeof c === 'string' ? c : c === undefined || c === null ? null : String(c);
-}
-
-function minDefined(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.min(a, b);
 }
