@@ -81,6 +81,13 @@ describe('run dir', () => {
     expect((await buildViewer(dir, { incremental: false })).rebuilt).toBe(0); // same content: files untouched
   });
 
+  it('URL-encodes every path segment of scenario ids', async () => {
+    writeRun(dir, [{ id: 'search/we#ird %id?', status: 'pass' }, { id: 'search/z', status: 'pass' }]);
+    await buildViewer(dir);
+    expect(pageData(join(dir, 'index.html')).rows[0].href).toBe('search/we%23ird%20%25id%3F/trace.html');
+    expect(pageData(join(dir, 'search', 'z', 'trace.html')).prevHref).toBe('../../search/we%23ird%20%25id%3F/trace.html');
+  });
+
   it('with change hints from a watcher, rebuilds the touched run without scanning the others', () => {
     writeRun(dir, Array.from({ length: 4 }, (_, i) => ({ id: `sc_${i}`, status: 'pass' as const })));
     buildViewerDetailed(dir);
