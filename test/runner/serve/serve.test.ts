@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type ServeHandle } from '../../../runner/src/serve/index.js';
-import { launchBrowser, type TestBrowser } from '../viewer/browser.js';
+import { launchBrowserLazily } from '../viewer/browser.js';
 import { writeRun, writeScenario } from '../viewer/synthetic.js';
 
 let dir: string;
 let handle: ServeHandle;
-let browser: TestBrowser;
+let browser: Awaited<ReturnType<typeof launchBrowserLazily>>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'viewer-serve-'));
@@ -19,7 +19,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, '.secret'), 'hidden');
   symlinkSync('/etc', join(dir, 'etc-link'));
   handle = await serve(dir, { debounceMs: 100 });
-  browser = await launchBrowser();
+  browser = await launchBrowserLazily();
 }, 60_000);
 
 afterAll(async () => {
@@ -60,7 +60,7 @@ describe('serve', () => {
   });
 
   it('pushes updates to open pages within seconds after an artifact changes', async () => {
-    const page = await browser.context.newPage();
+    const page = await browser.context().newPage();
     await page.goto(handle.url);
     await page.waitForSelector('#live.on');
     expect(await page.textContent('#counters')).toContain('Running');
@@ -73,7 +73,7 @@ describe('serve', () => {
     expect(await page.$$eval('#scenarios tbody tr', (t) => t.map((r) => r.getAttribute('data-id')))).toEqual(['search/a', 'search/b']);
     expect(await page.inputValue('#f-status')).toBe('pass');
 
-    const trace = await browser.context.newPage();
+    const trace = await browser.context().newPage();
     await trace.goto(`${handle.url}search/c/trace.html`);
     await trace.waitForSelector('#live.on');
     writeFileSync(join(dir, 'search', 'c', 'result.json'), JSON.stringify({ status: 'error', success: null, error: 'live-update-marker' }));

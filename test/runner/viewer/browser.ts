@@ -14,7 +14,7 @@ export interface TestBrowser {
 
 export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run the project's setup (apt-get install -y chromium) or set GAIA2_CHROMIUM.`);
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run the project's setup (bash scripts/setup-browser.sh) or set GAIA2_CHROMIUM.`);
   }
   const userDataDir = mkdtempSync(join(tmpdir(), 'gaia2-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -27,6 +27,29 @@ export async function launchBrowser(): Promise<TestBrowser> {
     async close() {
       await context.close();
       rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * For beforeAll: never throws, so a missing browser fails every test with the setup message
+ * (through `context()`) instead of vitest reporting them as skipped.
+ */
+export async function launchBrowserLazily(): Promise<{ context(): BrowserContext; close(): Promise<void> }> {
+  let browser: TestBrowser | null = null;
+  let failure: Error | null = null;
+  try {
+    browser = await launchBrowser();
+  } catch (err) {
+    failure = err as Error;
+  }
+  return {
+    context() {
+      if (!browser) throw failure!;
+      return browser.context;
+    },
+    async close() {
+      await browser?.close();
     },
   };
 }

@@ -7,12 +7,12 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildViewer } from '../../../runner/src/viewer/index.js';
-import { launchBrowser, type TestBrowser } from './browser.js';
+import { launchBrowserLazily } from './browser.js';
 import { writeRun } from './synthetic.js';
 
 const CANARY = '</script><img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 let dir: string;
-let browser: TestBrowser;
+let browser: Awaited<ReturnType<typeof launchBrowserLazily>>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'viewer-pages-'));
@@ -25,7 +25,7 @@ beforeAll(async () => {
     { id: 'execution/long', split: 'execution', status: 'pass', calls: 120 },
   ]);
   await buildViewer(dir);
-  browser = await launchBrowser();
+  browser = await launchBrowserLazily();
 }, 60_000);
 
 afterAll(async () => {
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 async function open(rel: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {
-  const page = await browser.context.newPage();
+  const page = await browser.context().newPage();
   const errors: string[] = [];
   const requests: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
