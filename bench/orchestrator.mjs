@@ -1,8 +1,12 @@
 // Orchestrator benchmark (issue E), everything measured in the same process and run:
 //   floor        = 100 bare engine lifecycles (create → start → exit → remove) at concurrency 8
+//   direct       = the same 100 oracle runs as plain runScenario() calls in a pool of 8
+//                  (the single-run lifecycle, no orchestrator: no dataset, results, report)
 //   orchestrator = 100 oracle runs (10 scenarios × pass@10) through executePlan at concurrency 8
 //   overhead     = orchestrator wall − the scenarios' own work (Σ timings.scenario_ms / 8)
-// Goal: overhead / floor ≤ 1.3. Then the runner's peak RSS at concurrency 32 (goal ≤ 150 MB).
+// Goal: overhead / floor ≤ 1.3 (printed with orchestrator / direct, which isolates what the
+// orchestrator itself adds). Then the runner's peak RSS at concurrency 32 (goal ≤ 150 MB),
+// with the RSS before any run (module graph, tsx) for comparison.
 // Run: npm run bench orchestrator   (BENCH_RUNS=100 BENCH_RSS_RUNS=64 to change sizes)
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +24,7 @@ const RSS_RUNS = Number(process.env.BENCH_RSS_RUNS ?? 64);
 const examples = join(import.meta.dirname, '..', 'examples/scenarios');
 const quiet = { start() {}, done() {}, log() {}, stop() {} };
 
+const rssStart = process.memoryUsage().rss;
 const engine = await connectEngine();
 if (!(await engine.imageExists(image))) {
   console.error(`image ${image} is missing: node bin/gaia2-runner.mjs build-image`);
@@ -48,6 +53,18 @@ function plan(out, passAt, concurrency) {
     run: { ...RUN_DEFAULTS, outputDir: out, passAt, concurrency, timeout: 300 },
   };
 }
+const directDir = mkdtempSync(join(tmpdir(), 'bench-direct-'));
+const dsDirect = await resolveDataset(plan(directDir, 1, 8).target, { env: process.env });
+const jobs = Array.from({ length: Math.ceil(RUNS / 10) * dsDirect.entries.length }, (_, i) => dsDirect.entries[i % dsDirect.entries.length]);
+t0 = performance.now();
+await runPool(jobs, 8, async (e) => {
+  await runScenario({
+    engine, image, scenarioFile: e.file, outputDir: null, env: {}, agent: 'oracle', network: 'bridge',
+    timeouts: { healthSeconds: 120, scenarioSeconds: 300, activitySeconds: 600 }, labels: { [LABELS.managed]: '1', [LABELS.runId]: `bench-direct-${process.pid}` },
+  });
+});
+const directMs = performance.now() - t0;
+
 const p1 = plan(mkdtempSync(join(tmpdir(), 'bench-orch-')), Math.ceil(RUNS / 10), 8);
 const ds = await resolveDataset(p1.target, { env: process.env });
 t0 = performance.now();
@@ -58,7 +75,8 @@ const g = outcome.report.overall;
 const overheadMs = orchMs - scenarioMs / 8;
 
 // --- RSS at concurrency 32 ------------------------------------------------------------
-let peak = process.memoryUsage().rss;
+const rssBefore = process.memoryUsage().rss;
+let peak = rssBefore;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
 const p2 = plan(mkdtempSync(join(tmpdir(), 'bench-rss-')), Math.ceil(RSS_RUNS / 10), 32);
 const rssOutcome = await executePlan(p2, await resolveDataset(p2.target, { env: process.env }), { engine, runScenario, progress: quiet });
@@ -67,9 +85,11 @@ await engine.close();
 
 const mb = (b) => (b / 2 ** 20).toFixed(0);
 console.log(`floor: ${RUNS} bare lifecycles at concurrency 8      ${(floorMs / 1000).toFixed(1)} s`);
+console.log(`direct: ${jobs.length} runScenario() calls at concurrency 8  ${(directMs / 1000).toFixed(1)} s`);
 console.log(`orchestrator: ${g.runs} oracle runs at concurrency 8  ${(orchMs / 1000).toFixed(1)} s  (pass ${g.passed}, fail ${g.failed}, error ${g.errors})`);
+console.log(`orchestrator / direct                          ${(orchMs / directMs).toFixed(2)}`);
 console.log(`scenarios' own work / 8                        ${(scenarioMs / 8000).toFixed(1)} s`);
 console.log(`orchestrator overhead / floor                  ${(overheadMs / floorMs).toFixed(2)}  (goal ≤ 1.3)`);
 console.log(`orchestrator wall / floor                      ${(orchMs / floorMs).toFixed(2)}`);
-console.log(`peak RSS at concurrency 32 (${rssOutcome.report.overall.runs} runs)     ${mb(peak)} MB  (goal ≤ 150 MB)`);
+console.log(`peak RSS at concurrency 32 (${rssOutcome.report.overall.runs} runs)     ${mb(peak)} MB  (goal ≤ 150 MB; ${mb(rssStart)} MB at start, ${mb(rssBefore)} MB after the concurrency-8 runs)`);
 if (g.errors || rssOutcome.report.overall.errors) console.log(`errors by kind: ${JSON.stringify({ ...g.errors_by_kind, ...rssOutcome.report.overall.errors_by_kind })}`);
