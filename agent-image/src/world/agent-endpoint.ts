@@ -4,10 +4,9 @@ import type { DeliveredPart } from '../contract/agent-protocol.js';
 
 export interface AgentEndpoint {
   readonly name: string;
-  /** Delivered messages are logged as send_message_to_agent lines (the in-process oracle
-   *  receives none, as in the reference's file mode). */
-  readonly recordsDeliveries: boolean;
-  /** A user message or notification for the agent; returns the run id it belongs to. */
+  /** A user message or notification for the agent; returns the run id it belongs to.
+   *  Endpoints call WorldDaemon.recordDelivered when it reaches the agent (the in-process
+   *  oracle needs no messages and records none, as in the reference's file mode). */
   deliver(part: DeliveredPart): string;
   /** Fast-forward may jump the clock only while this is true. */
   isIdle(): boolean;

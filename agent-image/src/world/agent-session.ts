@@ -16,7 +16,6 @@ import type { WorldDaemon } from './daemon.js';
 
 export class AgentSession implements AgentEndpoint {
   name = 'unknown';
-  readonly recordsDeliveries = true;
   private steer = false;
   private greeted = false;
   private ready = false;

@@ -19,7 +19,6 @@ const TIME_CHECK_THRESHOLD = 1;
 
 export class OracleAgent implements AgentEndpoint {
   readonly name = 'oracle';
-  readonly recordsDeliveries = false;
   private busy = false;
   private waitingUntil: number | null = null;
   private readonly startedTurns: number[] = [];
