@@ -2,7 +2,7 @@
 // search with highlighting, per-turn verdicts with agent-vs-oracle argument comparison.
 export const CLIENT_TRACE_JS = String.raw`
 var TRACE_PAGE_SIZE = 150;
-var traceState = { q: '', limit: TRACE_PAGE_SIZE, open: false };
+var traceState = { q: '', limit: TRACE_PAGE_SIZE, open: false, keysBound: false };
 function briefArgs(v, n) { var s = typeof v === 'string' ? v : JSON.stringify(v); s = s === undefined ? '' : s; return s.length > n ? s.slice(0, n) + '…' : s; }
 function itemText(it) {
   switch (it.k) {
@@ -141,8 +141,8 @@ RENDERERS.trace = function (app, d) {
   }
   search.addEventListener('input', function () { traceState.q = search.value; traceState.limit = TRACE_PAGE_SIZE; draw(); });
   draw();
-  if (!RENDERERS.traceKeys) {
-    RENDERERS.traceKeys = true;
+  if (!traceState.keysBound) {
+    traceState.keysBound = true;
     document.addEventListener('keydown', function (ev) {
       var tag = (ev.target && ev.target.tagName) || '';
       if (tag === 'INPUT' || tag === 'TEXTAREA' || ev.metaKey || ev.ctrlKey || ev.altKey) return;
