@@ -12,6 +12,7 @@ import { keyExportVars, lookupProviderKey } from './providers.js';
 export const HOST_GATEWAY_ALIAS = 'host.containers.internal';
 export const CA_BUNDLE_PATH = '/etc/ssl/certs/gaia2-host-ca-bundle.crt';
 const PROXY_VARS = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'] as const;
+export const CA_ENV_VARS = ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE'] as const;
 
 export interface ContainerEnvBase {
   env: Record<string, string>;
@@ -86,7 +87,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   if (ca) {
     if (existsSync(ca) && statSync(ca).isFile()) {
       files.push({ path: CA_BUNDLE_PATH, content: readFileSync(ca, 'utf8') });
-      for (const k of ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE']) env[k] = CA_BUNDLE_PATH;
+      for (const k of CA_ENV_VARS) env[k] = CA_BUNDLE_PATH;
     } else notices.push(`GAIA2_CA_BUNDLE=${ca} is not a file; no CA bundle is installed in the containers`);
   }
   return { env, files, notices };
