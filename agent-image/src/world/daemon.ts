@@ -417,6 +417,7 @@ export class WorldDaemon {
       const bundle = bundleNotifications(notes);
       if (bundle) {
         this.log.info(`Sending ${notes.length} bundled notification(s) (turn ${this.smuCount})`);
+        for (const n of notes) this.log.info(`Notification: ${n}`);
         this.deliver({ kind: 'notification', text: bundle });
       }
       for (const w of this.waiters.splice(0)) w();
