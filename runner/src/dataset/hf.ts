@@ -5,8 +5,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { downloadFile, listFiles } from '@huggingface/hub';
-import { parquetReadObjects } from 'hyparquet';
 import { registerSecret } from '../secrets/redact.js';
 import { DatasetError } from './errors.js';
 import { safeId, validScenario } from './read-scenario.js';
@@ -82,9 +80,14 @@ export async function ensureHfSplits(src: HfSource): Promise<string> {
 
 type Hub = { repo: { type: 'dataset'; name: string }; revision: string; hubUrl: string | undefined; accessToken: string | undefined };
 
+// The Hub client and the parquet reader are loaded only when a download happens: most runs
+// never need them, and they are a large part of the CLI's memory.
+const hubClient = () => import('@huggingface/hub');
+
 async function listParquet(split: string, hub: Hub): Promise<Array<{ path: string; oid?: string | undefined; size: number }>> {
   const where = `${hub.repo.name}@${hub.revision} split "${split}"`;
   const files: Array<{ path: string; oid?: string | undefined; size: number }> = [];
+  const { listFiles } = await hubClient();
   try {
     for await (const f of listFiles({ ...hub, path: split, recursive: true })) {
       if (f.type === 'file' && f.path.endsWith('.parquet')) files.push({ path: f.path, oid: f.oid, size: f.size });
@@ -108,6 +111,7 @@ async function downloadSplit(dir: string, split: string, hub: Hub): Promise<numb
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   let rows = 0;
+  const { downloadFile } = await hubClient();
   try {
     for (const f of files) {
       const blob = await downloadFile({ ...hub, path: f.path }).catch((e: Error) => {
@@ -128,6 +132,7 @@ async function downloadSplit(dir: string, split: string, hub: Hub): Promise<numb
 
 async function writeRows(buf: ArrayBuffer, path: string, outDir: string): Promise<number> {
   let rows: Array<Record<string, unknown>>;
+  const { parquetReadObjects } = await import('hyparquet');
   try {
     rows = (await parquetReadObjects({ file: buf, columns: ['scenario_id', 'scenario'] })) as Array<Record<string, unknown>>;
   } catch (e) {

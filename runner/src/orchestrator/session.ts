@@ -10,7 +10,6 @@ import { createProgress, type Progress } from '../progress/index.js';
 import { runScenario } from '../run/index.js';
 import { loadEnvForCli } from '../env/cli-env.js';
 import { redact } from '../secrets/redact.js';
-import { buildViewer } from '../viewer/index.js';
 import { join } from 'node:path';
 import { executePlan, type ExecuteOutcome, type RunScenarioFn } from './execute.js';
 
@@ -68,6 +67,7 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
     });
     if (plan.run.outputDir) {
       // The viewer is a convenience: a failure to render never changes the run's outcome.
+      const { buildViewer } = await import('../viewer/index.js');
       await buildViewer(plan.run.outputDir).then(
         () => io.out(`Trace viewer: ${join(plan.run.outputDir!, 'index.html')}\n`),
         (e: Error) => io.err(`viewer not generated: ${redact(e.message)}\n`),

@@ -1,6 +1,7 @@
 // Progress of a dataset run: a live bar (cli-progress) on a terminal, one plain line per
 // finished run otherwise (CI logs, pipes). Both show done/total, P/F/E, pass rate and ETA.
-import { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
+import type { SingleBar } from 'cli-progress';
 import type { RunStatus } from '../../../agent-image/src/contract/result.js';
 import { redact } from '../secrets/redact.js';
 
@@ -63,7 +64,9 @@ export function createProgress(o: { stream?: NodeJS.WriteStream; tty?: boolean; 
     start(total) {
       c.total = total;
       t0 = now();
-      bar = new SingleBar({ stream, format: '{bar} {value}/{total} {counts} {last}', hideCursor: true, clearOnComplete: false, barsize: 30 });
+      // Loaded on first use: plain-line runs (CI, pipes) never pay for the bar library.
+      const { SingleBar: Bar } = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
+      bar = new Bar({ stream, format: '{bar} {value}/{total} {counts} {last}', hideCursor: true, clearOnComplete: false, barsize: 30 });
       bar.start(total, 0, { counts: formatCounts(c, 0), last: '' });
     },
     done(label, status) {

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
-import { listFiles } from '@huggingface/hub';
 import { loadRunConfig } from '../../config/resolve-toml.js';
 import { DEFAULT_HF_DATASET, type RunPlan } from '../../config/plan.js';
 import { hfDatasetDir, isHfId } from '../../dataset/index.js';
@@ -49,6 +48,7 @@ async function checkDataset(dataset: string): Promise<Check> {
   }
   const cache = hfDatasetDir(dataset, process.env);
   try {
+    const { listFiles } = await import('@huggingface/hub');
     const it = listFiles({ repo: { type: 'dataset', name: dataset }, hubUrl: process.env.HF_ENDPOINT || undefined, accessToken: process.env.HF_TOKEN || undefined });
     await it.next();
     return { name: 'dataset', ok: true, detail: `${dataset} reachable on the Hub${existsSync(cache) ? `; cache at ${cache}` : ''}` };
