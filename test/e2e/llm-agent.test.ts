@@ -168,7 +168,9 @@ describe('LLM agent against a scripted provider on host loopback (real container
     expect(result.duration_seconds as number).toBeLessThan(30);
     expect(fake.requests).toHaveLength(1); // 401 is never retried
     expect(traceOf(dir).map((t) => t.http_status)).toEqual([401]);
-    expect(readFileSync(join(dir, 'agent_response.txt'), 'utf8')).toMatch(/^Error: .*401/);
+    // A failed run is not an answer: no reply line, the error text is in the result.
+    expect(readFileSync(join(dir, 'agent_response.txt'), 'utf8')).toBe('');
+    expect(result.error).toMatch(/provider_error.*401/s);
   });
 
   it('401 is reported as status error, error_kind provider_error (not judged as a model failure)', () => {

@@ -73,8 +73,8 @@ export class DaemonConnection {
   }
 
   /** Ends the run: the daemon writes the reply to the user (a turn boundary). */
-  reply(runId: string, content: string, state: 'final' | 'error' = 'final'): void {
-    this.send({ type: 'reply', run_id: runId, content, state });
+  reply(runId: string, content: string, state: 'final' | 'error' = 'final', errorKind?: string): void {
+    this.send({ type: 'reply', run_id: runId, content, state, ...(errorKind ? { error_kind: errorKind } : {}) });
   }
 
   /** Runs an app command as an agent action; argv[0] is the CLI name. */

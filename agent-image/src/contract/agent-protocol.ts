@@ -59,6 +59,8 @@ export interface ReplyMsg {
   content: string;
   /** "error" when the run failed; content is then the text the user sees (e.g. "Error: …"). */
   state?: 'final' | 'error';
+  /** With state "error": the typed cause (provider_error, internal_error, …). */
+  error_kind?: string;
 }
 
 /** Runs one app command as an agent action, e.g. argv ["calendar","add-event","--title","x"]. */

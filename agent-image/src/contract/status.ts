@@ -24,6 +24,8 @@ export interface DaemonStatus {
   pending_events?: number;
   /** Why the daemon reached a terminal status (always set on terminal statuses). */
   reason?: string;
+  /** Typed cause of an error status (e.g. provider_error, judge_error), see contract/result.ts. */
+  error_kind?: string;
   /** judge mode used: "llm" or "hard-only". */
   judge_mode?: JudgeMode;
 }

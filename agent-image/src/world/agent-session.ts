@@ -121,7 +121,7 @@ export class AgentSession implements AgentEndpoint {
         this.flushQueue();
         return;
       case 'reply':
-        return this.onReply(m.run_id, m.content, m.state);
+        return this.onReply(m.run_id, m.content, m.state, m.error_kind);
       case 'cli':
         void this.onCli(m.id, m.argv);
         return;
@@ -143,13 +143,18 @@ export class AgentSession implements AgentEndpoint {
     }
   }
 
-  private onReply(runId: string, content: unknown, state: unknown): void {
+  private onReply(runId: string, content: unknown, state: unknown, errorKind?: unknown): void {
     if (this.activeRun === null || runId !== this.activeRun) {
       this.send({ type: 'error', message: `reply for ${runId}, but the active run is ${this.activeRun ?? 'none'}` });
       return;
     }
     this.activeRun = null;
-    this.world.agentReply(typeof content === 'string' ? content : String(content ?? ''), runId, state === 'error' ? 'error' : 'final');
+    this.world.agentReply(
+      typeof content === 'string' ? content : String(content ?? ''),
+      runId,
+      state === 'error' ? 'error' : 'final',
+      typeof errorKind === 'string' ? errorKind : undefined,
+    );
     this.flushQueue();
     this.world.wake();
   }

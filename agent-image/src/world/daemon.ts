@@ -74,6 +74,8 @@ export class WorldDaemon {
   private numEvents = 0;
   private lastResponse: string | undefined;
   private reason: string | undefined;
+  /** Set when the agent runtime ended a run with an error (e.g. its provider refused). */
+  private agentErrorKind: string | undefined;
   private readonly returns = new Map<string, unknown>();
   private readonly turns: TurnJudging;
   private readonly envHost: EnvHost;
@@ -167,7 +169,8 @@ export class WorldDaemon {
     s.sim_time = this.clock.text();
     s.pending_events = this.schedule.pendingCount;
     if (this.reason !== undefined) s.reason = this.reason;
-    if (this.turns.errorKind !== undefined) (s as DaemonStatus & { error_kind?: string }).error_kind = this.turns.errorKind;
+    const errorKind = this.agentErrorKind ?? this.turns.errorKind;
+    if (errorKind !== undefined) s.error_kind = errorKind;
     s.judge_mode = this.judgeMode;
     const extra = s as DaemonStatus & Record<string, unknown>;
     extra.agent = this.endpoint?.name ?? null;
@@ -267,8 +270,16 @@ export class WorldDaemon {
   }
 
   /** The agent's reply to the user: an SMU line, the only turn boundary. */
-  agentReply(content: string, runId = '', state: 'final' | 'error' = 'final'): void {
+  agentReply(content: string, runId = '', state: 'final' | 'error' = 'final', errorKind?: string): void {
     if (this.isTerminal) return;
+    if (state === 'error') {
+      // A run that failed (provider refused, runtime bug) is not an answer: no turn boundary,
+      // no judging; the scenario ends as an infrastructure error with its kind.
+      for (const l of this.replyListeners) l({ runId, content, state });
+      this.agentErrorKind = errorKind ?? 'internal_error';
+      this.terminate('error', `agent run failed (${this.agentErrorKind}): ${content.slice(0, 500)}`);
+      return;
+    }
     this.appendAgentLines([
       { t: this.clock.now(), app: AUI_APP, fn: SEND_MESSAGE_TO_USER, args: { content }, w: true, ret: null, sim_t: this.clock.text() },
     ]);

@@ -1,6 +1,6 @@
 // Builds result.json from what the run observed, following the reference's result shape
 // (spec/runner.md §5.7) and adding status / error_kind (DESIGN.md §3).
-import type { DaemonStatus, ErrorKind, ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import { ERROR_KINDS, type DaemonStatus, type ErrorKind, type ScenarioResult } from '../../../agent-image/src/contract/index.js';
 
 export interface Observed {
   scenarioId: string;
@@ -74,6 +74,9 @@ function notJudged(ds: DaemonStatus | null, o: Observed): { kind: ErrorKind; mes
   }
   const status = ds?.status ?? 'unknown';
   const why = ds?.reason ? `: ${ds.reason}` : '';
+  if (status === 'error' && ds?.error_kind && (ERROR_KINDS as readonly string[]).includes(ds.error_kind)) {
+    return { kind: ds.error_kind as ErrorKind, message: ds.reason ?? `daemon status error (${ds.error_kind})` };
+  }
   if (status === 'error') {
     return { kind: 'daemon_error', message: `Daemon error${why || `: no turn boundary detected (${o.numAgentEvents} tool calls)`}` };
   }

@@ -31,6 +31,21 @@ describe('terminal status with a reason on every failure path', () => {
     expect(s.reason).toMatch(/agent runtime lost before finishing \(turn 0 of 1\)/);
   });
 
+  it('a run that fails (state error) is no answer: error status with its kind, no reply line, no judgment', async () => {
+    const w = await socketWorld(SCENARIO);
+    const conn = await connectToDaemon({ agent: 'scripted', socketPath: w.socketPath });
+    conn.onMessage((m) => conn.reply(m.run_id, 'Error: anthropic API error 401', 'error', 'provider_error'));
+    conn.ready();
+    const s = await w.world.finished();
+    w.server.close();
+    conn.close();
+    expect(s.status).toBe('error');
+    expect(s.error_kind).toBe('provider_error');
+    expect(s.reason).toMatch(/provider_error.*401/);
+    expect(s.judgment).toBeUndefined();
+    expect(s.turn).toBe(0);
+  });
+
   it('connected agent that never answers → idle timeout (GAIA2_IDLE_TIMEOUT)', async () => {
     const w = await socketWorld(SCENARIO, { idleTimeoutSec: 0.4 });
     const conn = await connectToDaemon({ agent: 'scripted', socketPath: w.socketPath });

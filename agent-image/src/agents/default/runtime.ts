@@ -17,7 +17,7 @@ export interface AgentHost {
   onMessage(handler: (m: MessageMsg) => void): void;
   onShutdown(handler: (m: ShutdownMsg | null) => void): void;
   ready(): void;
-  reply(runId: string, content: string, state?: 'final' | 'error'): void;
+  reply(runId: string, content: string, state?: 'final' | 'error', errorKind?: string): void;
   cli(argv: string[]): Promise<CliRunResult>;
   time(): Promise<{ sim_time: string; epoch: number }>;
   usage(u: Omit<UsageMsg, 'type'>): void;
@@ -48,10 +48,10 @@ export function buildTools(host: AgentHost, options: AgentOptions): ToolSet {
  * looping agent must not be excused. A provider failure is not the agent's doing: the run
  * ends with state "error" so the scenario counts as an error, never as an answer.
  */
-export function failureReply(r: RunResult, maxSteps: number): { content: string; state: 'final' | 'error' } {
+export function failureReply(r: RunResult, maxSteps: number): { content: string; state: 'final' | 'error'; errorKind?: string } {
   if (r.stopReason === 'step_limit') return { content: `[stopped: step limit reached (${maxSteps} model calls) without a final answer]`, state: 'final' };
   if (r.stopReason === 'context_length') return { content: "[stopped: the conversation no longer fits the model's context window]", state: 'final' };
-  return { content: `Error: ${r.error?.message ?? 'the model call failed'}`, state: 'error' };
+  return { content: `Error: ${r.error?.message ?? 'the model call failed'}`, state: 'error', errorKind: r.error?.kind ?? 'provider_error' };
 }
 
 const HEARTBEAT_MS = 30_000;
@@ -108,14 +108,14 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
         if (r.stopReason === 'replied') {
           host.reply(run.runId, r.text);
         } else {
-          const { content, state } = failureReply(r, options.maxSteps);
+          const { content, state, errorKind } = failureReply(r, options.maxSteps);
           host.log(`run ${run.runId} stopped: ${r.stopReason}${r.error ? ` (${r.error.reason}, HTTP ${r.error.status}: ${r.error.message})` : ''}`, 'error');
-          host.reply(run.runId, content, state);
+          host.reply(run.runId, content, state, errorKind);
         }
       } catch (err) {
         // A bug of ours must still end the run, or the daemon waits for ever.
         host.log(`default agent failed: ${llm.redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}`, 'error');
-        host.reply(run.runId, `Error: internal agent error: ${llm.redact(err instanceof Error ? err.message : String(err))}`, 'error');
+        host.reply(run.runId, `Error: internal agent error: ${llm.redact(err instanceof Error ? err.message : String(err))}`, 'error', 'internal_error');
       } finally {
         clearInterval(heartbeat);
         active = null;
