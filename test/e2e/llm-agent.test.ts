@@ -14,7 +14,8 @@ import { connectEngine, type ContainerEngine } from '../../runner/src/engine/ind
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
-import { fail, startFakeLlm, type FakeFormat, type FakeLlm } from '../helpers/fake-llm/index.js';
+import { call, fail, startFakeLlm, type FakeFormat, type FakeLlm } from '../helpers/fake-llm/index.js';
+import { SHELL_TOOL_NAME } from '../../agent-image/src/agents/default/shell-tool.js';
 import { oraclePlay, scriptFor } from './helpers/oracle-llm-script.js';
 import { KEY_VAR, planFor, runWithFakeLlm, TEST_LABEL, type LlmRun, type LlmRunCase } from './helpers/llm-run.js';
 import { agentTurns } from './helpers/turns.js';
@@ -33,11 +34,14 @@ const wrongPlay = {
   actions: play.actions.map((a) => (a.command.fn === 'checkout' ? { ...a, args: { ...a.args, discount_code: 'hydrate5' } } : a)),
 };
 
+const ENV_PROBE = "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -E 'KEY|^HOME=' | sort -u";
+
 const CASES: Record<string, LlmRunCase> = {
   // Without the relay the alias points at the gateway, where nothing listens (first: it waits out the agent's retries).
   'anthropic/shell/plain without relay': { format: 'anthropic', tools: 'shell', stream: false, script: scriptFor(play, 'shell'), relay: false },
   'openai-responses/functions/stream': { format: 'openai-responses', tools: 'functions', stream: true, script: scriptFor(play, 'functions') },
-  'anthropic/shell/stream': { format: 'anthropic', tools: 'shell', stream: true, script: scriptFor(play, 'shell') },
+  // The model first tries to read every process environment it can see, the agent's included.
+  'anthropic/shell/stream': { format: 'anthropic', tools: 'shell', stream: true, script: [call(SHELL_TOOL_NAME, { command: ENV_PROBE }), ...scriptFor(play, 'shell')] },
   'gemini/functions/plain': { format: 'gemini', tools: 'functions', stream: false, script: scriptFor(play, 'functions') },
   'openai-chat/functions/stream': { format: 'openai-chat', tools: 'functions', stream: true, script: scriptFor(play, 'functions') },
   'anthropic/functions/plain wrong argument': { format: 'anthropic', tools: 'functions', stream: false, script: scriptFor(wrongPlay, 'functions') },
@@ -183,6 +187,13 @@ describe('LLM agent against a scripted provider on host loopback (real container
     expect(fake.requests).toHaveLength(0);
     expect(result.status).not.toBe('pass');
     expect(traceOf(dir).every((t) => t.http_status === 0)).toBe(true);
+  });
+
+  it("the model's shell cannot read the API key from any process environment", () => {
+    const { fake } = runs.get('anthropic/shell/stream')!;
+    const probeAnswer = JSON.stringify(fake.requests[1]!.body);
+    expect(probeAnswer).toContain('HOME=/home/agent'); // the probe ran and read environments
+    for (const q of fake.requests) expect(JSON.stringify(q.body)).not.toContain(CANARY);
   });
 
   it('the canary API key reached the provider but is in no output file', () => {

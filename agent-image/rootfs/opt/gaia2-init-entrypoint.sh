@@ -54,18 +54,28 @@ case "$AGENT" in
     # In a directory of the agent's own, so the agent can delete the file once it has read it.
     mkdir -p "$RUN/agent-env"; chown agent:agent "$RUN/agent-env"; chmod 700 "$RUN/agent-env"
     ENV_FILE="$RUN/agent-env/agent.env"
+    SECRETS_FILE="$RUN/agent-env/secrets.json"
+    SECRET_VARS=(API_KEY ANTHROPIC_API_KEY OPENAI_API_KEY GEMINI_API_KEY GOOGLE_API_KEY OPENROUTER_API_KEY
+                 OPENAI_COMPAT_API_KEY OPENAI_COMPLETIONS_API_KEY)
     (
       umask 077
-      for v in PROVIDER MODEL API_KEY BASE_URL THINKING MAX_TOKENS REASONING_EFFORT \
-               ANTHROPIC_API_KEY OPENAI_API_KEY GEMINI_API_KEY GOOGLE_API_KEY OPENROUTER_API_KEY \
-               OPENAI_COMPAT_API_KEY OPENAI_COMPLETIONS_API_KEY OPENROUTER_BASE_URL \
+      for v in PROVIDER MODEL BASE_URL THINKING MAX_TOKENS REASONING_EFFORT OPENROUTER_BASE_URL \
                http_proxy https_proxy HTTP_PROXY HTTPS_PROXY no_proxy NO_PROXY \
                NODE_EXTRA_CA_CERTS REQUESTS_CA_BUNDLE SSL_CERT_FILE GAIA2_TRACE_FILE GAIA2_SCRIPT \
                $(compgen -e | grep -E '^GAIA2_(AGENT|LLM)_' || true); do
         [[ -n ${!v:-} ]] && printf 'export %s=%q\n' "$v" "${!v}"
       done
+      [[ $AGENT == default ]] && printf 'export GAIA2_AGENT_SECRETS_FILE=%q\n' "$SECRETS_FILE"
     ) >"$ENV_FILE"
     chown agent:agent "$ENV_FILE"
+    # Keys go in a JSON file the default agent reads and deletes: never in its environment,
+    # where the model's own shell commands could read them through /proc/<pid>/environ.
+    if [[ $AGENT == default ]]; then
+      "$NODE" -e 'const [file, ...names] = process.argv.slice(1); const o = {};
+        for (const k of names) if (process.env[k]) o[k] = process.env[k];
+        require("fs").writeFileSync(file, JSON.stringify(o), { mode: 0o600 });' "$SECRETS_FILE" "${SECRET_VARS[@]}"
+      chown agent:agent "$SECRETS_FILE"
+    fi
     if [[ -n ${GAIA2_TRACE_FILE:-} ]]; then : >"$GAIA2_TRACE_FILE"; chown agent:agent "$GAIA2_TRACE_FILE"; fi
     "${SETPRIV_AGENT[@]}" env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" \
       PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin \
