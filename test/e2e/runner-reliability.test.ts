@@ -52,7 +52,7 @@ function plan(out: string, extra: Partial<RunPlan['run']> = {}): RunPlan {
     command: 'run-dataset',
     configPath: null,
     target: { kind: 'local', path: samples, recursive: true, splits: null, subset: null, limit: null },
-    agent: { name: 'oracle', image, runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
+    agent: { name: 'oracle', image, runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null },
     judge: null,
     run: { ...RUN_DEFAULTS, outputDir: out, timeout: 300, healthTimeout: 90, ...extra },
   };

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_IMAGE } from '../image/index.js';
 import { isHfId } from '../dataset/index.js';
 import { ConfigError } from './errors.js';
-import { AGENT_NAMES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
+import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
 
@@ -25,6 +25,8 @@ export interface AgentFlags {
   apiKeyEnv?: string;
   baseUrl?: string;
   thinking: (typeof THINKING_LEVELS)[number];
+  tools?: (typeof AGENT_TOOL_MODES)[number];
+  maxTokens?: string;
   judgeModel?: string;
   judgeProvider?: string;
   judgeBaseUrl?: string;
@@ -69,6 +71,8 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--api-key-env <VAR>', 'name of the variable holding the agent API key')
     .option('--base-url <url>', 'agent base URL (127.0.0.1/localhost is rewritten to the host gateway in bridge mode)')
     .addOption(new Option('--thinking <level>', 'reasoning effort').choices(THINKING_LEVELS).default('low'))
+    .addOption(new Option('--tools <mode>', 'tool surface of the default agent').choices(AGENT_TOOL_MODES).default('shell'))
+    .option('--max-tokens <n>', 'output token limit per model call (default: the provider default)')
     .option('--judge-model <id>', 'judge model (default $GAIA2_JUDGE_MODEL; none = hard checks only)')
     .option('--judge-provider <name>', 'judge provider (default $GAIA2_JUDGE_PROVIDER)')
     .option('--judge-base-url <url>', 'judge base URL (default $GAIA2_JUDGE_BASE_URL)')
@@ -113,7 +117,7 @@ function existing(p: string, flag: string): string {
 function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> {
   const apiKey = resolveSecret({ value: f.apiKey, envName: f.apiKeyEnv }, { value: '--api-key', env: '--api-key-env', table: 'the command line' }, env);
   const agent = resolveAgent(
-    { name: f.agent, image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, volumes: f.volume, script: f.script ? existing(f.script, '--script') : null },
+    { name: f.agent, image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: int(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null },
     { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script' },
   );
   const judgeKey = resolveSecret(

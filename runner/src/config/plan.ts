@@ -4,6 +4,8 @@
 export const AGENT_NAMES = ['oracle', 'default', 'scripted'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+/** Tool surface of the default agent: one shell tool, or one function per app command. */
+export const AGENT_TOOL_MODES = ['shell', 'functions'] as const;
 export type Thinking = (typeof THINKING_LEVELS)[number];
 export const NOTIFICATION_MODES = ['message', 'native'] as const;
 export type NotificationMode = (typeof NOTIFICATION_MODES)[number];
@@ -31,6 +33,9 @@ export interface AgentSettings {
   apiKey: SecretRef | null;
   baseUrl: string | null;
   thinking: Thinking;
+  tools: (typeof AGENT_TOOL_MODES)[number];
+  /** Output token limit per model call (MAX_TOKENS); null = the provider's default. */
+  maxTokens: number | null;
   volumes: string[];
   /** Scripted agent: path of the JSON command list. */
   script: string | null;

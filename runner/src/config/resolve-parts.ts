@@ -36,6 +36,8 @@ export interface AgentInput {
   apiKey: SecretRef | null;
   baseUrl?: string | undefined;
   thinking?: AgentSettings['thinking'] | undefined;
+  tools?: AgentSettings['tools'] | undefined;
+  maxTokens?: number | undefined;
   volumes?: string[] | undefined;
   script?: string | null | undefined;
 }
@@ -63,6 +65,8 @@ export function resolveAgent(a: AgentInput, opt: { image: string; provider: stri
     apiKey: llm ? a.apiKey : null,
     baseUrl: llm ? (a.baseUrl ?? null) : null,
     thinking: a.thinking ?? 'low',
+    tools: a.tools ?? 'shell',
+    maxTokens: llm ? (a.maxTokens ?? null) : null,
     volumes: a.volumes ?? [],
     script: name === 'scripted' ? a.script! : null,
   };

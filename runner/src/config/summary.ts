@@ -31,6 +31,7 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
     lines.push(`Agent API key: ${keySource(a.apiKey)}`);
     if (a.baseUrl) lines.push(`Agent base URL: ${a.baseUrl}`);
     lines.push(`Thinking: ${a.thinking}`);
+    lines.push(`Tools: ${a.tools}${a.maxTokens ? `; max tokens ${a.maxTokens}` : ''}`);
   } else lines.push(`Agent: ${a.name}${a.script ? ` (${a.script})` : ''}`);
   if (plan.judge) {
     lines.push(`Judge: ${plan.judge.provider}/${plan.judge.model}`);

@@ -2,7 +2,7 @@
 // name is an error that names the table and suggests the nearest known key. TOML is parsed
 // with integers as bigint so that `timeout = 600.0` is rejected like upstream does.
 import { z } from 'zod';
-import { AGENT_NAMES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
+import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
 
 const optStr = z
   .string({ error: 'must be a string' })
@@ -45,6 +45,8 @@ export const AgentTable = z.strictObject({
   api_key_env: optStr,
   base_url: optStr,
   thinking: choice(THINKING_LEVELS),
+  tools: choice(AGENT_TOOL_MODES),
+  max_tokens: int,
   volumes: strList,
   script: optStr,
 });

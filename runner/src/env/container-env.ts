@@ -72,6 +72,8 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     env[ENV.provider] = plan.agent.provider ?? profile.defaultProvider;
     if (plan.agent.model) env[ENV.model] = plan.agent.model;
     Object.assign(env, profile.extra);
+    env[ENV.agentTools] = plan.agent.tools;
+    if (plan.agent.maxTokens) env[ENV.maxTokens] = String(plan.agent.maxTokens);
     if (plan.agent.baseUrl) for (const k of profile.baseUrlKeys) env[k] = url(plan.agent.baseUrl);
     const k = agentKey(plan, hostEnv, notices);
     if (k) {

@@ -9,7 +9,7 @@ import { ConfigError } from '../config/errors.js';
 import type { RunPlan } from '../config/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type ContainerEngine } from '../engine/index.js';
-import { buildBaseEnv, CA_ENV_VARS } from '../env/container-env.js';
+import { buildBaseEnv } from '../env/container-env.js';
 import { startLoopbackRelays } from '../net/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
@@ -82,12 +82,6 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   const log = (l: string) => deps.progress.log(redact(l));
   const base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
-  if (base.files.length) {
-    // The single-run options cannot carry files yet: pointing TLS at a missing file would
-    // break every HTTPS call in the container, so the bundle is left out, loudly.
-    for (const k of CA_ENV_VARS) delete base.env[k];
-    log('GAIA2_CA_BUNDLE is set, but installing files in the containers is not supported yet: ignored');
-  }
   // Host-loopback URLs (a local BASE_URL, a loopback proxy) are unreachable from the bridge
   // even after the alias rewrite: relay them through the bridge gateway (runner/src/net).
   // The relays are unref'd, so a throw below cannot keep the process alive.
@@ -139,6 +133,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
           scenarioFile: t.entry.file,
           outputDir: t.dir,
           env: { ...base.env },
+          ...(base.files.length ? { files: base.files } : {}),
           agent: plan.agent.name,
           network: plan.run.network,
           timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: plan.run.activityTimeout },

@@ -29,6 +29,8 @@ export interface ScenarioRunOptions {
   split?: string;
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** Extra files put into the container before it starts (e.g. the host CA bundle). */
+  files?: Array<{ path: string; content: string | Buffer; mode?: number }>;
   /** Container port of the adapter (host networking needs a distinct one per container). */
   adapterPort?: number;
   /** Status poll interval in ms (default 300). */

@@ -115,7 +115,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       publishPort: o.network === 'bridge' ? port : undefined,
       extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
       // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
-      files: [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o644 }],
+      files: [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o644 }, ...(o.files ?? [])],
     });
     lap('create_ms');
     await container.start();

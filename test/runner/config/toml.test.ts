@@ -42,6 +42,14 @@ describe('TOML config', () => {
     );
   });
 
+  it('[agent] tools and max_tokens: defaults, values, and typed errors', () => {
+    const t = '[target]\nscenario = "scenarios/s1.json"\n[agent]\nprovider = "openai"\nmodel = "m"\napi_key_env = "K"\n';
+    expect(load(t, { K: 'key-123456' }).agent).toMatchObject({ tools: 'shell', maxTokens: null });
+    expect(load(`${t}tools = "functions"\nmax_tokens = 2048\n`, { K: 'key-123456' }).agent).toMatchObject({ tools: 'functions', maxTokens: 2048 });
+    expect(() => load(`${t}tools = "browser"\n`, { K: 'key-123456' })).toThrow(/tools.*must be one of: shell, functions/);
+    expect(() => load(`${t}max_tokens = "many"\n`, { K: 'key-123456' })).toThrow(/max_tokens/);
+  });
+
   it('splits: "all" → canonical list; output auto-derived for datasets', () => {
     const p = load(`[target]\ndataset_root = "data"\nsplits = "all"\n${ORACLE}[run]\noutput_dir = "out"\n`);
     expect(p.target).toMatchObject({ kind: 'local', splits: [...CANONICAL_SPLITS] });

@@ -10,7 +10,7 @@ function plan(over: { agent?: Partial<RunPlan['agent']>; judge?: RunPlan['judge'
     command: 'run',
     configPath: null,
     target: { kind: 'scenario', scenario: '/x.json' },
-    agent: { name: 'default', image: 'localhost/gaia2-agent:latest', runtime: 'podman', provider: 'openai', model: 'gpt-x', apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null, ...over.agent },
+    agent: { name: 'default', image: 'localhost/gaia2-agent:latest', runtime: 'podman', provider: 'openai', model: 'gpt-x', apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null, ...over.agent },
     judge: over.judge === undefined ? { provider: 'openai', model: 'judge-m', baseUrl: null, apiKey: null } : over.judge,
     run: { ...RUN_DEFAULTS, ...over.run },
   };
@@ -46,6 +46,14 @@ describe('container environment', () => {
     expect(r.env).toMatchObject({ PROVIDER: 'openai', MODEL: 'gpt-x', API_KEY: 'sk-host-openai-key', OPENAI_API_KEY: 'sk-host-openai-key', THINKING: 'low' });
     expect(r.notices.join('\n')).toContain('using OPENAI_API_KEY');
     expect(r.notices.join('\n')).not.toContain('sk-host-openai-key');
+  });
+
+  it('tool mode and token limit reach the default agent ([agent] tools, max_tokens)', () => {
+    expect(buildBaseEnv(plan(), {}).env).toMatchObject({ GAIA2_AGENT_TOOLS: 'shell' });
+    expect(buildBaseEnv(plan(), {}).env.MAX_TOKENS).toBeUndefined();
+    const r = buildBaseEnv(plan({ agent: { tools: 'functions', maxTokens: 4096 } }), {});
+    expect(r.env).toMatchObject({ GAIA2_AGENT_TOOLS: 'functions', MAX_TOKENS: '4096' });
+    expect(buildBaseEnv(plan({ agent: { name: 'oracle', provider: null, model: null, tools: 'functions' } }), {}).env.GAIA2_AGENT_TOOLS).toBeUndefined();
   });
 
   it('google provider: GEMINI_API_KEY and GOOGLE_API_KEY both set', () => {

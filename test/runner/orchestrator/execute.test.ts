@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -24,23 +24,36 @@ function plan(run: Partial<RunPlan['run']> = {}): RunPlan {
     command: 'run-dataset',
     configPath: null,
     target: { kind: 'local', path: data, recursive: true, splits: null, subset: null, limit: null },
-    agent: { name: 'oracle', image: 'localhost/gaia2-agent:latest', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
+    agent: { name: 'oracle', image: 'localhost/gaia2-agent:latest', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null },
     judge: null,
     run: { ...RUN_DEFAULTS, outputDir: join(root, 'out'), ...run },
   };
 }
 
-async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number) => Outcome, o: { signal?: AbortSignal; ms?: number | ((id: string) => number); engine?: ReturnType<typeof fakeEngine> } = {}) {
+async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number) => Outcome, o: { signal?: AbortSignal; ms?: number | ((id: string) => number); engine?: ReturnType<typeof fakeEngine>; hostEnv?: Record<string, string> } = {}) {
   const engine = o.engine ?? fakeEngine();
   const runs = fakeRuns(decide, { ms: o.ms, engine });
   const progress = recordingProgress();
   const ds = await resolveDataset(p.target, { env: {} });
-  const outcome = await executePlan(p, ds, { engine, runScenario: runs.fn, progress, hostEnv: {}, signal: o.signal });
+  const outcome = await executePlan(p, ds, { engine, runScenario: runs.fn, progress, hostEnv: o.hostEnv ?? {}, signal: o.signal });
   return { outcome, runs, progress, engine };
 }
 
 const readJson = (f: string) => JSON.parse(readFileSync(f, 'utf8'));
 const lines = (f: string) => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+describe('files into the containers', () => {
+  it('the host CA bundle (GAIA2_CA_BUNDLE) is put into every container with the variables pointing at it', async () => {
+    const ca = join(root, 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nabc\n');
+    const { runs } = await exec(plan(), () => 'pass', { hostEnv: { GAIA2_CA_BUNDLE: ca } });
+    expect(runs.calls).toHaveLength(3);
+    for (const c of runs.calls) {
+      expect(c.files).toEqual([{ path: '/etc/ssl/certs/gaia2-host-ca-bundle.crt', content: '-----BEGIN CERTIFICATE-----\nabc\n' }]);
+      expect(c.env.NODE_EXTRA_CA_CERTS).toBe('/etc/ssl/certs/gaia2-host-ca-bundle.crt');
+    }
+  });
+});
 
 describe('pass@N queue', () => {
   it('interleaves (scenario, run) pairs run-major in one bounded queue and lays out run_k dirs', async () => {

@@ -16,7 +16,7 @@ function setup(command: RunPlan['command'] = 'run-dataset') {
     command,
     configPath: null,
     target: command === 'run' ? { kind: 'scenario', scenario: join(dir, 'data/search/a.json') } : { kind: 'local', path: join(dir, 'data'), recursive: true, splits: null, subset: null, limit: null },
-    agent: { name: 'oracle', image: 'img', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', volumes: [], script: null },
+    agent: { name: 'oracle', image: 'img', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null },
     judge: null,
     run: { ...RUN_DEFAULTS, outputDir: join(dir, 'out') },
   };
