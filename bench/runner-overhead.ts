@@ -1,7 +1,8 @@
 // Runner overhead for one scenario run, as a ratio against the bare engine lifecycle
 // measured in the same run:
 //   baseline  = `podman run --rm -p 127.0.0.1::8090 <image> true` (create, start, exit, remove)
-//   runner    = runScenario() total minus the scenario's own work (health → terminal status)
+//   runner    = runScenario() total minus the scenario's own work (health → terminal status);
+//               also shown without the image's boot (daemon start + world init, the health phase)
 // Goal (issue A): runner / baseline ≤ 1.2.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -25,7 +26,9 @@ for (let i = 0; i < N; i++) {
 
 const engine = await connectEngine();
 const total: number[] = [];
+const phases: Record<string, number[]> = {};
 const overhead: number[] = [];
+const overheadNoBoot: number[] = [];
 for (let i = 0; i < N; i++) {
   const out = mkdtempSync(join(tmpdir(), 'gaia2-bench-'));
   const t0 = performance.now();
@@ -36,8 +39,10 @@ for (let i = 0; i < N; i++) {
   const ms = performance.now() - t0;
   if (r.status !== 'pass') throw new Error(`oracle run did not pass: ${r.error ?? r.failure_reasons}`);
   const t = r.timings as Record<string, number>;
+  for (const [k, v] of Object.entries(t)) (phases[k] ??= []).push(v);
   total.push(ms);
   overhead.push(ms - (t.scenario_ms ?? 0));
+  overheadNoBoot.push(ms - (t.scenario_ms ?? 0) - (t.health_ms ?? 0));
 }
 await engine.close();
 
@@ -46,4 +51,6 @@ const o = median(overhead);
 console.log(`bare podman run --rm lifecycle   median ${b.toFixed(0)} ms  (n=${N})`);
 console.log(`runScenario total                median ${median(total).toFixed(0)} ms`);
 console.log(`runner overhead (minus scenario) median ${o.toFixed(0)} ms`);
+console.log(`phases (median ms): ${Object.entries(phases).map(([k, v]) => `${k.replace(/_ms$/, '')} ${median(v)}`).join(', ')}`);
 console.log(`ratio overhead / bare            ${(o / b).toFixed(2)}  (goal ≤ 1.2)`);
+console.log(`ratio without image boot / bare  ${(median(overheadNoBoot) / b).toFixed(2)}  (engine work only: create, start, collect, remove)`);
