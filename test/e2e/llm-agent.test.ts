@@ -3,6 +3,7 @@
 // only through the runner's loopback relay (runner/src/net). The script plays the golden
 // oracle of a one-turn scenario as tool calls and a final reply, in every wire format, both
 // tool modes, streaming and not; plus a wrong argument, a 429 retry, a 401, and a secret canary.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,13 +84,28 @@ async function runThroughOrchestrator(): Promise<void> {
   }
 }
 
+// Every process on this machine (the runner's children, podman's, and the containers'
+// processes, which are host processes too), sampled while the runs go on.
+const psSamples: string[] = [];
+function samplePs(): () => void {
+  const timer = setInterval(() => {
+    try {
+      psSamples.push(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }));
+    } catch {
+      /* ps briefly unavailable: skip this sample */
+    }
+  }, 250);
+  return () => clearInterval(timer);
+}
+
 beforeAll(async () => {
   engine = await connectEngine();
+  const stopPs = samplePs();
   const queue = Object.entries(CASES);
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) runs.set(next[0], await runWithFakeLlm(engine, image, scenario, CANARY, next[1]));
   };
-  await Promise.all([worker(), worker(), runThroughOrchestrator().then(worker)]);
+  await Promise.all([worker(), worker(), runThroughOrchestrator().then(worker)]).finally(stopPs);
 });
 
 afterAll(async () => {
@@ -194,6 +210,12 @@ describe('LLM agent against a scripted provider on host loopback (real container
     const probeAnswer = JSON.stringify(fake.requests[1]!.body);
     expect(probeAnswer).toContain('HOME=/home/agent'); // the probe ran and read environments
     for (const q of fake.requests) expect(JSON.stringify(q.body)).not.toContain(CANARY);
+  });
+
+  it('the canary API key never appears in the argv of any process while the runs go on', () => {
+    expect(psSamples.length).toBeGreaterThan(10);
+    expect(psSamples.some((p) => p.includes('gaia2d.mjs'))).toBe(true); // containers' processes were seen
+    for (const p of psSamples) expect(p).not.toContain(CANARY);
   });
 
   it('the canary API key reached the provider but is in no output file', () => {
