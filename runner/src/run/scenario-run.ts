@@ -200,6 +200,8 @@ async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: Scenari
     try {
       const h = await client.health();
       if (h.connected) return;
+      // A fast agent can finish (and disconnect) before the first poll sees it connected.
+      if (isTerminal(await client.status())) return;
       lastErr = 'adapter answers but the agent is not connected yet';
     } catch (e) {
       lastErr = (e as Error).message;
