@@ -1,7 +1,7 @@
 // The one simulated clock of a scenario run (DESIGN.md §4 "Time"). Sim time is derived from a
 // monotonic wall clock — start + elapsed × speed — plus the sum of fast-forward jumps, so slow
 // iterations (judge calls, app commands) never slow the sim clock down (fixes W2's drift).
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../fsutil/atomic.js';
 
 export type ClockMode = 'realtime' | 'fast-forward';
 
@@ -72,7 +72,5 @@ export function parseSimTime(text: string): number {
 
 /** Writes /tmp/faketime.rc (one line, atomic) for the runner and libfaketime users. */
 export function writeFaketimeFile(path: string, simText: string): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, simText + '\n');
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, simText + '\n');
 }

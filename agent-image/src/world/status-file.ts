@@ -1,12 +1,11 @@
 // daemon_status.json: written atomically (tmp + rename, trailing newline) so the runner's
 // `podman cp` fallback never reads half a file (spec/container.md §2.6).
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../fsutil/atomic.js';
 import type { DaemonStatus } from '../contract/status.js';
 
 export function writeStatusFile(path: string, status: DaemonStatus): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, JSON.stringify(status) + '\n');
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, JSON.stringify(status) + '\n');
 }
 
 /** The status file's content, or null when missing or unreadable (the adapter then says "waiting"). */

@@ -1,5 +1,6 @@
 // Crash-safe writes: a reader (or a resumed run) sees the old file or the new one, never a
 // torn one. Used for result.json, results.jsonl, run_config.json and reports.
+import { renameSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -19,4 +20,11 @@ export async function writeFileAtomic(path: string, data: string | Buffer): Prom
 
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Synchronous variant (the viewer build); the folder must exist. */
+export function writeFileAtomicSync(path: string, data: string | Buffer): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
 }

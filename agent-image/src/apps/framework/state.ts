@@ -1,6 +1,7 @@
 // App state files, as the reference lays them out: one pretty-printed JSON file per app in
 // the state dir, named from the app's state name (normalizeAppName), written atomically.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../fsutil/atomic.js';
 import { join } from 'node:path';
 import { parsePyJson, pyDumps } from '../../contract/pyjson.js';
 import { AppError } from './errors.js';
@@ -51,9 +52,7 @@ export function readStateFile(file: string): Record<string, unknown> | null {
 
 /** tmp file + rename, so readers never see a half-written state. */
 export function writeFileAtomic(file: string, text: string): void {
-  const tmp = file.replace(/\.json$/, '') + '.tmp';
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, text, file.replace(/\.json$/, '') + '.tmp');
 }
 
 export function writeStateFile(file: string, state: unknown): void {

@@ -1,5 +1,6 @@
 // Directory walking and atomic, write-if-changed output for the generator.
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../fsutil/atomic.js';
 import { join, relative, sep } from 'node:path';
 import { SCENARIO_MARKERS } from '../model/artifacts.js';
 
@@ -50,9 +51,7 @@ export function discoverScenarios(root: string): Map<string, string[]> {
 
 /** Writes through a temp file and rename so a served page is never half-written. The folder must exist. */
 export function writeAtomic(path: string, content: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, content);
 }
 
 /** Atomic write, skipped when the file already holds exactly this content. */
