@@ -265,12 +265,22 @@ class DockerContainer implements ContainerHandle {
   }
 }
 
+/**
+ * Force-removes a container; gone already is fine. A 409 (the engine is still stopping or
+ * cleaning it up, e.g. right after it exited by itself) is retried for a few seconds, so a
+ * container is never left behind because removal raced its exit.
+ */
 async function removeQuietly(c: Docker.Container): Promise<void> {
-  try {
-    await c.remove({ force: true, v: true });
-  } catch (e) {
-    const status = (e as { statusCode?: number }).statusCode;
-    if (status !== 404 && status !== 409) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await c.remove({ force: true, v: true });
+      return;
+    } catch (e) {
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status === 404) return;
+      if (status !== 409 || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 }
 
