@@ -18,7 +18,9 @@ COPY setup.sh /tmp/gaia2-setup.sh
 RUN bash /tmp/gaia2-setup.sh && rm -f /tmp/gaia2-setup.sh
 
 ARG CONTEXT_HASH=dev
-LABEL gaia2.context-hash=${CONTEXT_HASH}
+# What the image adds to the reference contract (agent-image/src/contract/features.ts).
+ARG FEATURES=""
+LABEL gaia2.context-hash=${CONTEXT_HASH} gaia2.features=${FEATURES}
 ENV GAIA2_STATE_DIR=/var/gaia2/state
 ENTRYPOINT []
 CMD ["bash", "/opt/gaia2-init-entrypoint.sh"]

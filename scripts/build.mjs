@@ -1,7 +1,7 @@
 // Bundles the project with esbuild:
 //   runner      runner/src/cli/main.ts  → dist/runner/cli.mjs   (node_modules stay external)
-//   image       agent-image/src/main/*.ts → dist/image/<name>.mjs (self-contained: the image
-//               has no node_modules)
+//   image       agent-image/src/main/*.ts → dist/image/<name>.mjs, and the judge's provider
+//               layer → dist/image/judge-llm.mjs (self-contained: no node_modules in the image)
 import { build } from 'esbuild';
 import { readdirSync, existsSync, rmSync, renameSync, mkdirSync } from 'node:fs';
 import { join, dirname, basename } from 'node:path';
@@ -35,12 +35,41 @@ await build({
 
 const mainDir = join(root, 'agent-image/src/main');
 const entries = existsSync(mainDir) ? readdirSync(mainDir).filter((f) => f.endsWith('.ts')) : [];
-if (entries.length) {
+// One self-contained bundle per entry: shared chunks would carry the union of what every
+// entry uses (the agents pull all of zod and the AI SDK) into the daemon's boot. The judge's
+// provider layer (the AI SDK, only needed with an LLM judge) is a bundle of its own that the
+// daemon imports on first use.
+const lazyJudgeLlm = {
+  name: 'lazy-judge-llm',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/llm-provider\.js$/ }, (a) =>
+      a.kind === 'dynamic-import' ? { path: './judge-llm.mjs', external: true } : undefined,
+    );
+  },
+};
+// `import http from 'node:http'` in ESM makes Node build the module's ESM facade, which reads
+// every export, including the lazy WebSocket getters that load all of undici (~15 ms of the
+// daemon's boot). A CommonJS require of the same module does not: route those through it.
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?https?$/ }, (a) =>
+      a.kind === 'require-call' ? { path: a.path, external: true } : { path: a.path, namespace: 'builtin-cjs' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (a) => ({ contents: `module.exports = require(${JSON.stringify(a.path)});`, loader: 'js' }));
+  },
+};
+const imageEntries = [
+  ...entries.map((f) => [basename(f, '.ts'), join(mainDir, f)]),
+  ['judge-llm', join(root, 'agent-image/src/judge/llm-provider.ts')],
+];
+for (const [name, file] of imageEntries) {
   await build({
     ...common,
-    entryPoints: Object.fromEntries(entries.map((f) => [basename(f, '.ts'), join(mainDir, f)])),
+    entryPoints: { [name]: file },
     outdir: join(out, 'image'),
     outExtension: { '.js': '.mjs' },
+    plugins: [lazyJudgeLlm, builtinsByRequire],
     target: 'node22',
     banner: { js: cjsShim },
     minifyWhitespace: true,

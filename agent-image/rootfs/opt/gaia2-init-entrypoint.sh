@@ -9,7 +9,8 @@
 #                       (oracle runs inside the daemon)
 #   4. supervision:     if the agent exits, the daemon is told (SIGUSR1); if the daemon dies, a
 #                       status-only server writes a terminal status with a reason and keeps
-#                       answering /status and /health
+#                       answering /status and /health; after the runner's POST /shutdown the
+#                       container ends
 set -uo pipefail
 
 SCENARIO="${GAIA2_SCENARIO:-/var/gaia2/custom_scenario.json}"
@@ -37,7 +38,8 @@ chmod 700 /var/gaia2 "$STATE"
 chmod 755 "$RUN"
 : >"$EVENTD_LOG"; chown gaia2:gaia2 "$EVENTD_LOG"; chmod 600 "$EVENTD_LOG"
 : >/tmp/faketime.rc; chown gaia2:gaia2 /tmp/faketime.rc; chmod 644 /tmp/faketime.rc
-if [[ ! -r $SCENARIO ]]; then log "no scenario at $SCENARIO"; fi
+# (with GAIA2_SCENARIO_READY the runner puts the scenario in after start; the daemon waits)
+if [[ ! -r $SCENARIO && -z ${GAIA2_SCENARIO_READY:-} ]]; then log "no scenario at $SCENARIO"; fi
 
 # 2. World daemon.
 "${SETPRIV_GAIA2[@]}" env HOME=/var/gaia2 "$NODE" "$APP/gaia2d.mjs" >>"$EVENTD_LOG" 2>&1 &
@@ -104,6 +106,12 @@ if [[ -n $AGENT_PID ]]; then
   fi
 fi
 if [[ -z $code ]]; then wait "$DAEMON"; code=$?; fi
+# POST /shutdown: the runner has collected everything; end the container (no fallback server).
+if [[ -e $RUN/shutdown ]]; then
+  log "world daemon shut down by the runner"
+  [[ -n $AGENT_PID ]] && kill "$AGENT_PID" 2>/dev/null
+  exit 0
+fi
 if ((code > 128)); then how="killed by signal $((code - 128))"; else how="exit code $code"; fi
 log "world daemon ended ($how)"
 [[ -n $AGENT_PID ]] && kill "$AGENT_PID" 2>/dev/null

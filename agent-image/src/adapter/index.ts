@@ -1,5 +1,7 @@
 // Adapter HTTP server: createAdapterServer({backend, token}), listen(server, port),
-// daemonBackend(world) and fileBackend(statusFile) (status-only, after a daemon crash).
+// daemonBackend(world) and fileBackend(statusFile) (status-only, after a daemon crash),
+// readArtifacts(artifactPaths(env)) for GET /artifacts.
 export { createAdapterServer, listen, type AdapterBackend, type AdapterOptions } from './server.js';
 export { MessageBuffer } from './message-buffer.js';
 export { daemonBackend, fileBackend } from './backends.js';
+export { artifactPaths, readArtifacts } from './artifacts.js';

@@ -3,7 +3,7 @@
 // mutating routes require "Authorization: Bearer <GAIA2_ADAPTER_TOKEN>" when a token is set.
 import http from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { MUTATING_ROUTES, ROUTES } from '../contract/routes.js';
+import { MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse } from '../contract/routes.js';
 import type { DaemonStatus } from '../contract/status.js';
 import { MessageBuffer } from './message-buffer.js';
 import { readBody } from '../world/http-body.js';
@@ -21,6 +21,10 @@ export interface AdapterOptions {
   backend: AdapterBackend;
   token?: string | null;
   buffer?: MessageBuffer;
+  /** Serves GET /artifacts (only with a token). */
+  artifacts?: () => ArtifactsResponse;
+  /** POST /shutdown (only with a token): called after the answer has been sent. */
+  onShutdown?: () => void;
 }
 
 const MAX_BODY = 1 << 20;
@@ -67,6 +71,17 @@ export function createAdapterServer(opts: AdapterOptions): { server: http.Server
     if (req.method === 'GET' && path === ROUTES.events) {
       buffer.subscribe(res);
       return;
+    }
+    if (RUNNER_ROUTES.has(path)) {
+      if (!token) return json(res, 403, { ok: false, error: `${path} needs the container to have GAIA2_ADAPTER_TOKEN` });
+      if (!authorized(req, token)) return json(res, 401, { ok: false, error: 'Unauthorized' });
+      if (req.method === 'GET' && path === ROUTES.artifacts && opts.artifacts) return json(res, 200, opts.artifacts());
+      if (req.method === 'POST' && path === ROUTES.shutdown && opts.onShutdown) {
+        const onShutdown = opts.onShutdown;
+        res.on('finish', () => onShutdown());
+        return json(res, 200, { ok: true });
+      }
+      return json(res, 404, { error: 'Not found' });
     }
     if (req.method === 'POST' && MUTATING_ROUTES.has(path)) {
       if (token && !authorized(req, token)) return json(res, 401, { ok: false, error: 'Unauthorized' });

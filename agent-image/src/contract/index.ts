@@ -5,3 +5,4 @@ export * from './status.js';
 export * from './routes.js';
 export * from './result.js';
 export * from './scenario.js';
+export * from './features.js';

@@ -17,6 +17,11 @@ export const CONTAINER_PATHS = {
   entrypointLog: '/tmp/entrypoint.log',
   /** Our addition: everything the runner should collect, in one directory. */
   artifactsDir: '/var/gaia2/artifacts',
+  /**
+   * Our addition: written by the runner after the scenario (and any extra files) when it
+   * delivers them into the running container; the daemon waits for it (GAIA2_SCENARIO_READY).
+   */
+  scenarioReady: '/var/gaia2/scenario.ready',
 } as const;
 
 /** Files the runner copies out of a finished container: container path → host file name. */
@@ -70,4 +75,6 @@ export const ENV = {
   idleTimeout: 'GAIA2_IDLE_TIMEOUT',
   /** Tool surface of the default agent: shell | functions. */
   agentTools: 'GAIA2_AGENT_TOOLS',
+  /** Path of a marker file the daemon waits for before it reads the scenario. */
+  scenarioReady: 'GAIA2_SCENARIO_READY',
 } as const;

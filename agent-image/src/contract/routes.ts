@@ -10,6 +10,11 @@ export const ROUTES = {
   sendNotifications: '/send_notifications',
   messages: '/messages',
   events: '/events',
+  // --- additions of this project, for the runner that owns the container ---
+  /** GET: every artifact file in one response (ArtifactsResponse). */
+  artifacts: '/artifacts',
+  /** POST: the runner is done; the container exits so it can be removed without a kill. */
+  shutdown: '/shutdown',
 } as const;
 
 /** Routes that change state and therefore need the token. */
@@ -18,6 +23,21 @@ export const MUTATING_ROUTES: ReadonlySet<string> = new Set([
   ROUTES.sendUserMessage,
   ROUTES.sendNotifications,
 ]);
+
+/**
+ * Routes only the runner may use: they always need the token, and are disabled when the
+ * container has none (the artifacts hold the judge's records, which the agent must not read).
+ */
+export const RUNNER_ROUTES: ReadonlySet<string> = new Set([ROUTES.artifacts, ROUTES.shutdown]);
+
+/** GET /artifacts: host file name (ARTIFACT_FILES) → content in base64. */
+export interface ArtifactsResponse {
+  files: Record<string, string>;
+  /** Artifact files that do not exist (yet). */
+  missing: string[];
+  /** Files that exist but the daemon cannot read; the runner copies them by archive. */
+  unreadable: string[];
+}
 
 export interface HealthResponse {
   ok: boolean;

@@ -1,6 +1,8 @@
-// The soft checks' LLM: a tiny interface the judge codes against, and its implementation
-// over the shared provider layer (agent-image/src/llm).
-import { completeText, createModel, ProviderError, type CreateModelOptions, type Thinking } from '../llm/index.js';
+// The soft checks' LLM: a tiny interface the judge codes against. The implementation over the
+// shared provider layer (agent-image/src/llm, i.e. the AI SDK: most of the image's bundle) is
+// loaded on the first completion, so a daemon that judges with hard checks only never parses it.
+import type { CreateModelOptions, Thinking } from '../llm/index.js';
+import type { ProviderCompletion, ProviderJudgeLlm } from './llm-provider.js';
 
 export type JudgeLlmConfig = Omit<CreateModelOptions, 'thinking'> & { thinking?: Thinking };
 
@@ -26,33 +28,21 @@ export class JudgeError extends Error {
   }
 }
 
-// Provider failures that say nothing about the agent: they stop judging instead of
-// silently failing (or passing) the candidate. Bad requests and unusable replies stay
-// "no answer" as in the reference.
-const INFRA_REASONS = new Set(['auth', 'rate_limit', 'server', 'network']);
-
-/** JudgeLlm over createModel/completeText: temperature 0, retries with backoff in the fetch layer. */
+/** A JudgeLlm for cfg; the provider layer is imported when the first completion is asked for. */
 export function createJudgeLlm(cfg: JudgeLlmConfig): JudgeLlm {
-  // Like the reference engine: an OpenAI provider with a base URL speaks chat completions
-  // (litellm's "openai/" routing), and calls are retried up to 12 times.
-  const provider = cfg.provider === 'openai' && cfg.baseUrl ? 'openai-compat' : cfg.provider;
-  const llm = createModel({
-    ...cfg,
-    provider,
-    thinking: cfg.thinking ?? 'off',
-    // Verdicts are short; an explicit cap also keeps the SDK from guessing one per model.
-    maxTokens: cfg.maxTokens ?? 2048,
-    retry: { maxRetries: 12, ...cfg.retry },
-  });
+  let impl: Promise<ProviderJudgeLlm> | null = null;
   return {
     async complete(system, user) {
+      impl ??= import('./llm-provider.js').then((m) => m.providerJudgeLlm(cfg));
+      let r: ProviderCompletion;
       try {
-        return await completeText(llm, system, user);
+        r = await (await impl).complete(system, user);
       } catch (err) {
-        if (err instanceof ProviderError && !INFRA_REASONS.has(err.reason)) return null;
-        if (err instanceof ProviderError) throw new JudgeError(`judge LLM: ${err.message}`, 'provider_error', err.reason);
+        // the provider layer could not be loaded or configured
         throw new JudgeError(`judge LLM: ${(err as Error).message ?? String(err)}`, 'judge_error');
       }
+      if (r.ok) return r.text;
+      throw new JudgeError(`judge LLM: ${r.message}`, r.kind, r.reason);
     },
   };
 }

@@ -1,10 +1,11 @@
 // Runs after the world daemon process has died (started by the entrypoint, as gaia2): makes
 // sure daemon_status.json is terminal, with a reason, and keeps answering GET /status and
-// /health on the adapter port so the runner learns the outcome at once instead of timing out.
+// /health on the adapter port so the runner learns the outcome at once instead of timing out;
+// it also serves the runner's GET /artifacts and POST /shutdown.
 import { join } from 'node:path';
 import { CONTAINER_PATHS, DEFAULT_ADAPTER_PORT, ENV } from '../contract/paths.js';
 import { isTerminal, type DaemonStatus } from '../contract/status.js';
-import { createAdapterServer, fileBackend, listen } from '../adapter/index.js';
+import { artifactPaths, createAdapterServer, fileBackend, listen, readArtifacts } from '../adapter/index.js';
 import { readStatusFile, writeStatusFile } from '../world/status-file.js';
 
 const env = process.env;
@@ -23,7 +24,13 @@ if (!isTerminal(last)) {
   process.stderr.write(`gaia2-status: wrote terminal status: ${s.reason}\n`);
 }
 
-const { server } = createAdapterServer({ backend: fileBackend(statusFile), token: env[ENV.adapterToken] || null });
+const { server } = createAdapterServer({
+  backend: fileBackend(statusFile),
+  token: env[ENV.adapterToken] || null,
+  artifacts: () => readArtifacts(artifactPaths(env)),
+  // This process is the container's PID 1 by now: exiting ends the container.
+  onShutdown: () => process.exit(0),
+});
 listen(server, Number(env[ENV.adapterPort] || DEFAULT_ADAPTER_PORT)).catch((e: unknown) => {
   process.stderr.write(`gaia2-status: cannot listen: ${(e as Error).message}\n`);
   process.exit(1);

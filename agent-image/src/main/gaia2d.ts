@@ -3,12 +3,21 @@
 // status waiting), then the world is seeded and the sockets open; every failure from here on
 // ends in a terminal status with a reason, and the process keeps serving /status until the
 // container is stopped.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONTAINER_PATHS, DEFAULT_ADAPTER_PORT, ENV } from '../contract/paths.js';
 import { AGENT_SOCKET_ENV, CLI_SOCKET_ENV, DAEMON_SOCKETS } from '../contract/agent-protocol.js';
 import type { DaemonStatus } from '../contract/status.js';
-import { createAdapterServer, daemonBackend, fileBackend, listen, MessageBuffer, type AdapterBackend } from '../adapter/index.js';
+import {
+  artifactPaths,
+  createAdapterServer,
+  daemonBackend,
+  fileBackend,
+  listen,
+  MessageBuffer,
+  readArtifacts,
+  type AdapterBackend,
+} from '../adapter/index.js';
 import { composeWorld } from '../world/compose.js';
 import { settingsFromEnv } from '../world/config.js';
 import { DaemonLog } from '../world/daemon-log.js';
@@ -16,10 +25,12 @@ import { serveAgentSocket, serveCliSocket } from '../world/sockets.js';
 import { writeStatusFile } from '../world/status-file.js';
 import type { WorldDaemon } from '../world/daemon.js';
 import { createJudgeLlm, type JudgeLlm } from '../judge/index.js';
-import { JUDGE_LLM_ENV, llmConfigFromEnv } from '../llm/index.js';
+import { JUDGE_LLM_ENV, llmConfigFromEnv } from '../llm/config.js';
 
 /** Written by the entrypoint when the agent process exits; read on SIGUSR1. */
 const AGENT_EXIT_FILE = join(DAEMON_SOCKETS.dir, 'agent.exit');
+/** Written before exiting on POST /shutdown: tells the entrypoint to end the container. */
+const SHUTDOWN_FILE = join(DAEMON_SOCKETS.dir, 'shutdown');
 
 // The agent can exit before the world is composed (e.g. a bad script): catch SIGUSR1 from the
 // very start so the default action (terminate) never kills the daemon, and replay it later.
@@ -69,9 +80,16 @@ async function main(): Promise<void> {
     },
     token: env[ENV.adapterToken] || null,
     buffer,
+    artifacts: () => readArtifacts(artifactPaths(env)),
+    onShutdown: shutdown,
   });
   await listen(server, port);
   log.info(`adapter listening on 0.0.0.0:${port}`);
+
+  // Our runner may put the scenario in after start (overlapping this process's boot); it
+  // writes the marker after the scenario and any other files.
+  const ready = env[ENV.scenarioReady];
+  if (ready) await waitForFile(ready, SCENARIO_WAIT_MS);
 
   const settings = settingsFromEnv(env);
   const composed = await composeWorld({
@@ -102,6 +120,28 @@ async function main(): Promise<void> {
   const final = await w.finished();
   log.info(`final status ${final.status}: ${final.reason ?? ''}`);
   // Keep serving /status and /messages until the container is stopped.
+}
+
+const SCENARIO_WAIT_MS = 120_000;
+
+async function waitForFile(path: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(path)) {
+    if (Date.now() > deadline) throw new Error(`the scenario was never delivered (no ${path} after ${timeoutMs / 1000}s)`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** POST /shutdown: the runner has what it needs; end the daemon, and with it the container. */
+function shutdown(): void {
+  if (world && !world.isTerminal) world.fail('shut down by the runner before the scenario finished');
+  log.info('shutdown requested by the runner');
+  try {
+    writeFileSync(SHUTDOWN_FILE, 'runner\n');
+  } catch {
+    // outside the image (tests): no entrypoint is waiting for it
+  }
+  process.exit(0);
 }
 
 function crash(what: string, e: unknown): void {

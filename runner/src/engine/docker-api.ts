@@ -8,6 +8,7 @@ import { join, relative, posix } from 'node:path';
 import type {
   BuildOptions,
   ContainerEngine,
+  ContainerFile,
   ContainerHandle,
   ContainerInfo,
   ContainerSpec,
@@ -112,13 +113,10 @@ export class DockerApiEngine implements ContainerEngine {
     const handle = new DockerContainer(container, spec.name ?? container.id);
     if (spec.files?.length) {
       try {
-        const tar = await packFiles(
-          spec.files.map((f): TarEntry => ({ name: f.path.replace(/^\/+/, ''), content: f.content, mode: f.mode })),
-        );
-        await container.putArchive(tar, { path: '/' });
+        await handle.putFiles(spec.files);
       } catch (e) {
         await handle.remove();
-        throw wrapEngineError(e, 'copying files into the container', 'container_start_failed');
+        throw e;
       }
     }
     return handle;
@@ -146,7 +144,8 @@ export class DockerApiEngine implements ContainerEngine {
     const stream = (await this.docker.buildImage(tar as unknown as NodeJS.ReadableStream, {
       t: opts.tag,
       dockerfile: opts.dockerfile ?? 'Dockerfile',
-      buildargs: opts.buildArgs,
+      // podman answers 400 when the parameter is absent
+      buildargs: opts.buildArgs ?? {},
       networkmode: 'host',
       rm: true,
     } as Docker.ImageBuildOptions)) as Readable;
@@ -211,6 +210,15 @@ class DockerContainer implements ContainerHandle {
     }
     const host = !binding.HostIp || binding.HostIp === '0.0.0.0' ? '127.0.0.1' : binding.HostIp;
     return { host, port: Number(binding.HostPort) };
+  }
+
+  async putFiles(files: ContainerFile[]): Promise<void> {
+    try {
+      const tar = await packFiles(files.map((f): TarEntry => ({ name: f.path.replace(/^\/+/, ''), content: f.content, mode: f.mode })));
+      await this.c.putArchive(tar, { path: '/' });
+    } catch (e) {
+      throw wrapEngineError(e, `copying files into ${this.name}`, 'container_start_failed');
+    }
   }
 
   async readFile(path: string): Promise<Buffer | null> {

@@ -27,7 +27,13 @@ export interface ContainerSpec {
   /** Extra /etc/hosts entries, e.g. host.containers.internal:host-gateway. */
   extraHosts?: string[];
   /** Files written into the container before it starts: absolute path → content. */
-  files?: Array<{ path: string; content: string | Buffer; mode?: number }>;
+  files?: ContainerFile[];
+}
+
+export interface ContainerFile {
+  path: string;
+  content: string | Buffer;
+  mode?: number;
 }
 
 export interface ContainerHandle {
@@ -36,6 +42,11 @@ export interface ContainerHandle {
   start(): Promise<void>;
   /** Host address of the published port (bridge) or 127.0.0.1:port (host network). */
   endpoint(port: number): Promise<{ host: string; port: number }>;
+  /**
+   * Writes files (absolute paths) in one archive request, in the given order: a reader that
+   * sees the last file knows the earlier ones are complete. Cheaper once the container runs.
+   */
+  putFiles(files: ContainerFile[]): Promise<void>;
   /** Reads one file out of the container; null when it does not exist. */
   readFile(path: string): Promise<Buffer | null>;
   /** Reads the named files (relative paths) of one directory in a single request; missing ones are absent. */

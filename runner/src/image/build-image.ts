@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ContainerEngine } from '../engine/index.js';
 import { ensureNodeBinary } from './node-runtime.js';
+import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 
 const run = promisify(execFile);
 
@@ -55,11 +56,13 @@ async function prepareContext(opts: BuildImageOptions, log: (s: string) => void)
   await cp(join(root, 'dist/image'), join(ctx, 'dist/image'), { recursive: true });
   await cp(join(root, 'agent-image/rootfs'), join(ctx, 'rootfs'), { recursive: true });
   await copyFile(join(root, 'agent-image/setup.sh'), join(ctx, 'setup.sh'));
-  return { ctx, hash: await hashTree(ctx) };
+  // The feature label is a build arg, not a file: it goes into the hash too.
+  return { ctx, hash: await hashTree(ctx, OUR_IMAGE_FEATURES) };
 }
 
-async function hashTree(dir: string): Promise<string> {
+async function hashTree(dir: string, extra: string): Promise<string> {
   const h = createHash('sha256');
+  h.update(`${extra}\0`);
   const walk = async (d: string, rel: string): Promise<void> => {
     const entries = (await readdir(d, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
@@ -107,7 +110,7 @@ async function buildFromContext(
   await engine.build({
     contextDir: ctx,
     tag,
-    buildArgs: { BASE_IMAGE: base, CONTEXT_HASH: hash },
+    buildArgs: { BASE_IMAGE: base, CONTEXT_HASH: hash, FEATURES: OUR_IMAGE_FEATURES },
     onProgress: (l) => log(l),
   });
   return tag;

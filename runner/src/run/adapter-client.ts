@@ -1,7 +1,7 @@
 // HTTP client for one container's adapter (spec/container.md §2.2). Short timeouts: a
 // request that hangs must never stall the run loop; the caller decides what a failure means.
 import { request } from 'undici';
-import type { DaemonStatus, HealthResponse, NotifyResponse } from '../../../agent-image/src/contract/index.js';
+import type { ArtifactsResponse, DaemonStatus, HealthResponse, NotifyResponse } from '../../../agent-image/src/contract/index.js';
 import { ROUTES } from '../../../agent-image/src/contract/index.js';
 
 export class AdapterClient {
@@ -16,7 +16,7 @@ export class AdapterClient {
       method,
       headers: {
         'content-type': 'application/json',
-        ...(this.token && method === 'POST' ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       headersTimeout: this.timeoutMs,
@@ -37,5 +37,17 @@ export class AdapterClient {
 
   notify(message: string): Promise<NotifyResponse> {
     return this.call('POST', ROUTES.notify, { message });
+  }
+
+  /** Our image only (404 elsewhere): every artifact file in one answer, base64 decoded. */
+  async artifacts(): Promise<{ files: Map<string, Buffer>; unreadable: string[] }> {
+    const r = await this.call<ArtifactsResponse>('GET', ROUTES.artifacts);
+    const files = new Map(Object.entries(r.files ?? {}).map(([name, b64]) => [name, Buffer.from(b64, 'base64')] as const));
+    return { files, unreadable: r.unreadable ?? [] };
+  }
+
+  /** Our image only: asks the container to exit, so removing it needs no kill. */
+  async shutdown(): Promise<void> {
+    await this.call('POST', ROUTES.shutdown, {});
   }
 }

@@ -1,18 +1,31 @@
-// Copies the run's artifacts out of the container through the engine API and writes them,
-// with result.json, into the scenario's output directory.
+// Copies the run's artifacts out of the container and writes them, with result.json, into the
+// scenario's output directory. Our image serves them all in one local HTTP answer
+// (GET /artifacts); other images, a dead adapter, or files the daemon cannot read go through
+// the engine's archive API (one request per directory).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { ContainerHandle } from '../engine/index.js';
+import type { AdapterClient } from './adapter-client.js';
 import { ARTIFACT_FILES } from '../../../agent-image/src/contract/index.js';
 import { redact } from '../secrets/redact.js';
 
-/**
- * Reads every known artifact (missing ones are skipped) with one archive request per
- * directory; returns host name → content.
- */
-export async function collectArtifacts(c: ContainerHandle): Promise<Map<string, Buffer>> {
+/** Reads every known artifact (missing ones are skipped); returns host name → content. */
+export async function collectArtifacts(c: ContainerHandle, adapter?: AdapterClient | null): Promise<Map<string, Buffer>> {
+  if (adapter) {
+    const got = await adapter.artifacts().catch(() => null);
+    if (got) {
+      if (got.unreadable.length === 0) return got.files;
+      const rest = await readByArchive(c, new Set(got.unreadable));
+      return new Map([...got.files, ...rest]);
+    }
+  }
+  return readByArchive(c);
+}
+
+async function readByArchive(c: ContainerHandle, only?: ReadonlySet<string>): Promise<Map<string, Buffer>> {
   const byDir = new Map<string, Array<[string, string]>>();
   for (const [path, name] of ARTIFACT_FILES) {
+    if (only && !only.has(name)) continue;
     const dir = posix.dirname(path);
     byDir.set(dir, [...(byDir.get(dir) ?? []), [posix.basename(path), name]]);
   }

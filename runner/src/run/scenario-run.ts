@@ -1,5 +1,7 @@
 // One scenario run: create → put scenario → start → health → notify (event-less scenarios
-// only) → poll status → collect artifacts → result.json → remove. Every per-scenario failure
+// only) → poll status → collect artifacts → result.json → remove. With our image (its
+// gaia2.features label) the scenario goes in right after start, the artifacts come in one
+// HTTP answer and the container is asked to exit before removal. Every per-scenario failure
 // becomes a typed result; only programming errors escape. The container is removed in a
 // finally, whatever happens.
 import { randomBytes } from 'node:crypto';
@@ -9,6 +11,7 @@ import {
   CONTAINER_PATHS,
   DEFAULT_ADAPTER_PORT,
   ENV,
+  IMAGE_FEATURES,
   isTerminal,
   lastReply,
   parseEventsJsonl,
@@ -25,6 +28,7 @@ import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { AdapterClient } from './adapter-client.js';
 import { collectArtifacts, writeArtifacts } from './artifacts.js';
+import { imageFeatures } from './image-features.js';
 import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
 import { firstUserTask, formatSimTime } from './scenario-facts.js';
@@ -83,6 +87,12 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   const port = o.adapterPort ?? DEFAULT_ADAPTER_PORT;
   const token = randomBytes(16).toString('hex');
   const start = scenarioStartTime(scenario);
+  const features = await imageFeatures(o.engine, o.image);
+  // Putting files into a running container is ~50 ms cheaper than into a created one (its
+  // root is mounted already), and it overlaps the daemon's boot.
+  const filesAfterStart = features.has(IMAGE_FEATURES.scenarioAfterStart);
+  // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
+  const files = [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o644 }, ...(o.files ?? [])];
   const env: Record<string, string> = {
     [ENV.judgeFinalTurn]: '1',
     ...(o.outputDir ? { [ENV.traceFile]: CONTAINER_PATHS.trace } : {}),
@@ -91,9 +101,11 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     [ENV.adapterPort]: String(port),
     [ENV.agent]: o.agent,
     [ENV.adapterToken]: token,
+    ...(filesAfterStart ? { [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady } : {}),
   };
 
   let container: ContainerHandle | null = null;
+  let client: AdapterClient | null = null;
   let artifacts = new Map<string, Buffer>();
   // Where the time goes, for the result and for bench/: engine work vs the scenario's own.
   const timings: Record<string, number> = {};
@@ -114,14 +126,18 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       network: o.network,
       publishPort: o.network === 'bridge' ? port : undefined,
       extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
-      // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
-      files: [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o644 }, ...(o.files ?? [])],
+      files: filesAfterStart ? undefined : files,
     });
     lap('create_ms');
     await container.start();
     log(`${id}: started ${container.name}`);
-    const ep = await container.endpoint(port);
-    const client = new AdapterClient(`http://${ep.host}:${ep.port}`, token);
+    const c = container;
+    const [ep] = await Promise.all([
+      c.endpoint(port),
+      // The marker goes last: once the daemon sees it, every file before it is complete.
+      filesAfterStart ? c.putFiles([...files, { path: CONTAINER_PATHS.scenarioReady, content: '', mode: 0o644 }]) : null,
+    ]);
+    client = new AdapterClient(`http://${ep.host}:${ep.port}`, token);
     lap('start_ms');
     await waitHealthy(client, container, o);
     lap('health_ms');
@@ -139,7 +155,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     if (container) {
       mark = Date.now();
       try {
-        artifacts = await collectArtifacts(container);
+        artifacts = await collectArtifacts(container, features.has(IMAGE_FEATURES.artifactsRoute) ? client : null);
       } catch (e) {
         log(`${id}: could not collect artifacts: ${(e as Error).message}`);
       }
@@ -148,6 +164,10 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
         if (logs) artifacts.set('container.log', Buffer.from(logs));
       }
       lap('collect_ms');
+      // A container that exits by itself is removed without the engine's kill (~0.1 s less).
+      if (client && features.has(IMAGE_FEATURES.shutdownRoute) && (await client.shutdown().then(() => true, () => false))) {
+        await waitExited(container);
+      }
       await container.remove().catch((e) => log(`${id}: remove failed: ${(e as Error).message}`));
       lap('remove_ms');
     }
@@ -206,11 +226,23 @@ async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: Scenari
     } catch (e) {
       lastErr = (e as Error).message;
     }
-    if (i % 5 === 4) await assertRunning(c);
+    // Polls are cheap local requests: a short interval cuts the wait after boot; the engine
+    // is asked whether the container still runs only every ~0.5 s.
+    if (i % 20 === 19) await assertRunning(c);
     if (Date.now() > deadline) {
       throw new RunFailure('health_timeout', `agent not ready within ${o.timeouts.healthSeconds}s (${lastErr})`);
     }
-    await sleep(100, o.signal);
+    await sleep(25, o.signal);
+  }
+}
+
+/** Polls until the container has stopped; gives up quietly (remove() forces it anyway). */
+async function waitExited(c: ContainerHandle, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const s = await c.state().catch(() => null);
+    if (!s?.running) return;
+    await sleep(20);
   }
 }
 

@@ -1,8 +1,9 @@
 // The adapter HTTP contract: /health before and after the agent is ready, /status, the
-// token on mutating routes, /notify shapes and errors, /messages and the SSE stream.
+// token on mutating routes, /notify shapes and errors, /messages and the SSE stream, and the
+// runner-only routes (/artifacts, /shutdown).
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAdapterServer, listen, type AdapterBackend } from '../../../agent-image/src/adapter/index.js';
+import { createAdapterServer, listen, type AdapterBackend, type AdapterOptions } from '../../../agent-image/src/adapter/index.js';
 import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
 
 interface Fake extends AdapterBackend {
@@ -32,9 +33,9 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.close();
 });
 
-async function start(token?: string) {
+async function start(token?: string, extra: Partial<AdapterOptions> = {}) {
   const backend = fakeBackend();
-  const { server, buffer } = createAdapterServer({ backend, token });
+  const { server, buffer } = createAdapterServer({ backend, token, ...extra });
   servers.push(server);
   const port = await listen(server, 0, '127.0.0.1');
   const base = `http://127.0.0.1:${port}`;
@@ -109,5 +110,34 @@ describe('adapter HTTP contract', () => {
     const m = await a.call('GET', '/messages?after=1');
     expect(m.json.lastSeq).toBe(2);
     expect((m.json.messages as Array<{ message: string }>).map((x) => x.message)).toEqual(['second']);
+  });
+
+  it('/artifacts and /shutdown are for the runner only: disabled without a token, 401 with a wrong one', async () => {
+    let shutdowns = 0;
+    const artifacts = () => ({ files: { 'events.jsonl': Buffer.from('{"a":1}\n').toString('base64') }, missing: ['trace.jsonl'], unreadable: [] });
+    const open = await start(undefined, { artifacts, onShutdown: () => shutdowns++ });
+    expect((await open.call('GET', '/artifacts')).code).toBe(403);
+    expect((await open.call('POST', '/shutdown', '{}')).code).toBe(403);
+
+    const a = await start('tok-1', { artifacts, onShutdown: () => shutdowns++ });
+    expect((await a.call('GET', '/artifacts')).code).toBe(401);
+    expect((await a.call('GET', '/artifacts', undefined, { authorization: 'Bearer tok-2' })).code).toBe(401);
+    expect((await a.call('POST', '/shutdown', '{}', { authorization: 'Bearer nope' })).code).toBe(401);
+    expect(shutdowns).toBe(0);
+
+    const got = await a.call('GET', '/artifacts', undefined, { authorization: 'Bearer tok-1' });
+    expect(got.code).toBe(200);
+    expect(Buffer.from((got.json.files as Record<string, string>)['events.jsonl']!, 'base64').toString()).toBe('{"a":1}\n');
+    expect(got.json.missing).toEqual(['trace.jsonl']);
+    const bye = await a.call('POST', '/shutdown', '{}', { authorization: 'Bearer tok-1' });
+    expect(bye).toEqual({ code: 200, json: { ok: true } });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(shutdowns).toBe(1);
+  });
+
+  it('a server without the runner hooks answers 404 on those routes (token or not)', async () => {
+    const a = await start('tok-1');
+    expect((await a.call('GET', '/artifacts', undefined, { authorization: 'Bearer tok-1' })).code).toBe(404);
+    expect((await a.call('POST', '/shutdown', '{}', { authorization: 'Bearer tok-1' })).code).toBe(404);
   });
 });

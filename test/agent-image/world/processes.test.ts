@@ -1,8 +1,9 @@
 // The image's processes on the host (no container): gaia2d + the scripted runtime as separate
 // processes over the Unix sockets; a daemon stopped or killed mid-run leaves a terminal status
-// with a reason (the entrypoint's fallback server reports it).
+// with a reason (the entrypoint's fallback server reports it); the runner's additions: the
+// scenario delivered after start, GET /artifacts and POST /shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,5 +124,38 @@ describe('image processes on the host', () => {
     });
     expect(s.reason).toMatch(/world daemon exited unexpectedly \(killed by signal 9\) while status was running/);
     expect((await d2.get('/health')).connected).toBe(false);
+  }, 60_000);
+
+  it('waits for GAIA2_SCENARIO_READY before reading the scenario; serves /artifacts; exits on /shutdown', async () => {
+    const d = await daemonEnv('oracle');
+    const scenario = join(d.dir, 'late-scenario.json');
+    const ready = join(d.dir, 'scenario.ready');
+    const env = { ...d.env, GAIA2_SCENARIO: scenario, GAIA2_SCENARIO_READY: ready, GAIA2_TRACE_FILE: join(d.dir, 'trace.jsonl') };
+    const daemon = startMain('gaia2d', env);
+    expect((await poll(() => d.get('/health'))).connected).toBe(false);
+    // No scenario yet: the daemon waits instead of failing.
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await d.get('/status')).status).toBe('waiting');
+    copyFileSync(d.env.GAIA2_SCENARIO, scenario);
+    writeFileSync(ready, '');
+    const s = await poll(async () => {
+      const st = await d.get('/status');
+      return ['complete', 'stopped', 'error'].includes(String(st.status)) ? st : undefined;
+    });
+    expect(s).toMatchObject({ status: 'complete', judgment: { success: true } });
+
+    const auth = { authorization: `Bearer ${d.env.GAIA2_ADAPTER_TOKEN}` };
+    const url = `http://127.0.0.1:${d.port}`;
+    expect((await fetch(`${url}/artifacts`)).status).toBe(401);
+    const a = (await (await fetch(`${url}/artifacts`, { headers: auth })).json()) as { files: Record<string, string>; missing: string[] };
+    const text = (name: string) => Buffer.from(a.files[name]!, 'base64').toString('utf8');
+    expect(text('events.jsonl')).toBe(readFileSync(join(d.dir, 'events.jsonl'), 'utf8'));
+    expect(JSON.parse(text('daemon_status.json'))).toMatchObject({ status: 'complete' });
+    expect(a.missing).toContain('trace.jsonl');
+
+    const exited = new Promise<number | null>((r) => daemon.once('exit', (code) => r(code)));
+    expect((await fetch(`${url}/shutdown`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(`${url}/shutdown`, { method: 'POST', headers: auth })).status).toBe(200);
+    expect(await exited).toBe(0);
   }, 60_000);
 });

@@ -1,0 +1,24 @@
+// What an image can do beyond the reference contract, announced in an image label so the
+// runner uses the faster paths only with images that have them (reference images have no
+// such label and get the reference behaviour).
+
+export const IMAGE_FEATURES_LABEL = 'gaia2.features';
+
+export const IMAGE_FEATURES = {
+  /** GET /artifacts serves every artifact file in one answer (token required). */
+  artifactsRoute: 'artifacts-route',
+  /** POST /shutdown ends the container (token required). */
+  shutdownRoute: 'shutdown-route',
+  /** The scenario may be put in after start; the daemon waits for GAIA2_SCENARIO_READY. */
+  scenarioAfterStart: 'scenario-after-start',
+} as const;
+
+export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];
+
+/** The label value our image carries. */
+export const OUR_IMAGE_FEATURES = Object.values(IMAGE_FEATURES).join(',');
+
+export function parseImageFeatures(labels: Record<string, string> | null | undefined): Set<string> {
+  const raw = labels?.[IMAGE_FEATURES_LABEL] ?? '';
+  return new Set(raw.split(',').map((f) => f.trim()).filter(Boolean));
+}

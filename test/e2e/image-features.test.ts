@@ -1,0 +1,116 @@
+// Our image's additions to the contract, through real containers: the scenario put in after
+// start (the daemon waits for the marker), every artifact in one GET /artifacts answer, and
+// POST /shutdown ending the container. An image without the gaia2.features label (as the
+// reference images) is driven the reference way and passes the same.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTAINER_PATHS, ENV, IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../../agent-image/src/contract/index.js';
+import { connectEngine, type ContainerEngine, type ContainerHandle } from '../../runner/src/engine/index.js';
+import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
+import { DEFAULT_TIMEOUTS, runScenario } from '../../runner/src/run/index.js';
+import { AdapterClient } from '../../runner/src/run/adapter-client.js';
+import { collectArtifacts } from '../../runner/src/run/artifacts.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
+const plainImage = 'localhost/gaia2-agent-e2e:no-features';
+const label = { 'gaia2.test': `features-${process.pid}` };
+const scenarioFile = join(root, 'examples/scenarios/execution/exec_shopping_bottle_order.json');
+let engine: ContainerEngine;
+
+beforeAll(async () => {
+  engine = await connectEngine();
+  // The same image with the feature label emptied: what the runner sees of a reference image.
+  const ctx = mkdtempSync(join(tmpdir(), 'gaia2-plain-image-'));
+  writeFileSync(join(ctx, 'Dockerfile'), `FROM ${image}\nLABEL ${IMAGE_FEATURES_LABEL}=""\n`);
+  await engine.build({ contextDir: ctx, tag: plainImage });
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of await engine.listByLabels(label)) await engine.remove(c.id);
+  await engine.close();
+});
+
+async function untilComplete(client: AdapterClient): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const s = await client.status().catch(() => null);
+    if (s && ['complete', 'error', 'stopped'].includes(s.status)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('scenario did not finish');
+}
+
+describe("our image's contract additions (real containers)", () => {
+  it('labels the image with its features', async () => {
+    const labels = await engine.imageLabels(image);
+    expect(labels?.[IMAGE_FEATURES_LABEL]?.split(',').sort()).toEqual(Object.values(IMAGE_FEATURES).sort());
+  });
+
+  it('scenario after start, artifacts over HTTP (no archive), shutdown ends the container with code 0', async () => {
+    const token = 'e2e-token-0123456789';
+    const c = await engine.create({
+      image,
+      env: { [ENV.agent]: 'oracle', [ENV.adapterToken]: token, [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady, [ENV.judgeFinalTurn]: '1' },
+      labels: label,
+      entrypoint: ['bash'],
+      cmd: [CONTAINER_PATHS.entrypoint],
+      network: 'bridge',
+      publishPort: 8090,
+    });
+    try {
+      await c.start();
+      // Late on purpose: the daemon must wait for the marker, not fail on a missing scenario.
+      await new Promise((r) => setTimeout(r, 500));
+      await c.putFiles([
+        { path: CONTAINER_PATHS.scenario, content: readFileSync(scenarioFile), mode: 0o644 },
+        { path: CONTAINER_PATHS.scenarioReady, content: '' },
+      ]);
+      const ep = await c.endpoint(8090);
+      const client = new AdapterClient(`http://${ep.host}:${ep.port}`, token);
+      await untilComplete(client);
+      expect((await client.status()).judgment?.success).toBe(true);
+
+      // A handle whose archive reads fail: the artifacts can only have come over HTTP.
+      const noArchive: ContainerHandle = Object.assign(Object.create(c) as ContainerHandle, {
+        readFiles: () => Promise.reject(new Error('archive used')),
+      });
+      const files = await collectArtifacts(noArchive, client);
+      expect(files.get('events.jsonl')?.toString()).toContain('"fn": "checkout"');
+      expect(JSON.parse(files.get('daemon_status.json')!.toString())).toMatchObject({ status: 'complete' });
+      expect(files.get('eventd.log')?.toString()).toContain('world ready');
+      // Same bytes as the engine's archive copy.
+      expect(files.get('events.jsonl')).toEqual(await c.readFile(CONTAINER_PATHS.events));
+
+      await client.shutdown();
+      let state = await c.state();
+      for (let i = 0; i < 100 && state.running; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        state = await c.state();
+      }
+      expect(state).toMatchObject({ running: false, exitCode: 0 });
+    } finally {
+      await c.remove();
+    }
+  }, 120_000);
+
+  it('an image without the label gets the reference path (files before start, archives, forced removal) and passes', async () => {
+    const results = [];
+    for (const img of [plainImage, image]) {
+      const dir = mkdtempSync(join(tmpdir(), 'gaia2-features-run-'));
+      const r = await runScenario({
+        engine, image: img, scenarioFile, outputDir: dir, env: {}, agent: 'oracle', network: 'bridge',
+        timeouts: { ...DEFAULT_TIMEOUTS, healthSeconds: 60, scenarioSeconds: 120 }, labels: label,
+      });
+      results.push({ r, events: readFileSync(join(dir, 'events.jsonl'), 'utf8'), status: readFileSync(join(dir, 'daemon_status.json'), 'utf8') });
+    }
+    for (const { r, events, status } of results) {
+      expect(r.status).toBe('pass');
+      expect(events.trim().split('\n').length).toBeGreaterThan(0);
+      expect(JSON.parse(status)).toMatchObject({ status: 'complete' });
+    }
+    expect(results[0]!.r.num_agent_events).toBe(results[1]!.r.num_agent_events);
+    expect(await engine.listByLabels(label)).toEqual([]);
+  }, 180_000);
+});
