@@ -1,5 +1,6 @@
 // Bundles the project with esbuild:
-//   runner      runner/src/cli/main.ts  → dist/runner/cli.mjs   (node_modules stay external)
+//   runner      runner/src/cli/main.ts  → dist/runner/cli.mjs + lazily loaded chunks in
+//               dist/runner/lib/ (node_modules stay external)
 //   image       agent-image/src/main/*.ts → dist/image/<name>.mjs, and the judge's provider
 //               layer → dist/image/judge-llm.mjs (self-contained: no node_modules in the image)
 import { build } from 'esbuild';
@@ -27,8 +28,13 @@ mkdirSync(out, { recursive: true });
 
 await build({
   ...common,
-  entryPoints: [join(root, 'runner/src/cli/main.ts')],
-  outfile: join(out, 'runner/cli.mjs'),
+  entryPoints: { cli: join(root, 'runner/src/cli/main.ts') },
+  outdir: join(out, 'runner'),
+  outExtension: { '.js': '.mjs' },
+  // Dynamic imports stay dynamic (e.g. the judge's provider layer: the AI SDK is ~20 MB of
+  // memory that a run without an LLM judge never needs).
+  splitting: true,
+  chunkNames: 'lib/[name]-[hash]',
   target: 'node20',
   packages: 'external',
 });

@@ -213,9 +213,12 @@ async function finish(o: ScenarioRunOptions, r: ScenarioResult, started: Date, d
 }
 
 async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: ScenarioRunOptions): Promise<void> {
-  const deadline = Date.now() + o.timeouts.healthSeconds * 1000;
+  const since = Date.now();
+  const deadline = since + o.timeouts.healthSeconds * 1000;
+  let lastEngineCheck = since;
+  let pause = 25;
   let lastErr = '';
-  for (let i = 0; ; i++) {
+  for (;;) {
     if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
     try {
       const h = await client.health();
@@ -226,23 +229,27 @@ async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: Scenari
     } catch (e) {
       lastErr = (e as Error).message;
     }
-    // Polls are cheap local requests: a short interval cuts the wait after boot; the engine
-    // is asked whether the container still runs only every ~0.5 s.
-    if (i % 20 === 19) await assertRunning(c);
+    if (Date.now() - lastEngineCheck > 500) {
+      await assertRunning(c);
+      lastEngineCheck = Date.now();
+    }
     if (Date.now() > deadline) {
       throw new RunFailure('health_timeout', `agent not ready within ${o.timeouts.healthSeconds}s (${lastErr})`);
     }
-    await sleep(25, o.signal);
+    // Short polls while a boot on an idle machine would end (~0.2–0.5 s), then backing off:
+    // with dozens of containers booting on a busy machine, fast polls only add load and memory.
+    if (Date.now() - since > 600) pause = Math.min(250, pause * 1.25);
+    await sleep(pause, o.signal);
   }
 }
 
 /** Polls until the container has stopped; gives up quietly (remove() forces it anyway). */
 async function waitExited(c: ContainerHandle, timeoutMs = 3000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  for (let pause = 20; Date.now() < deadline; pause = Math.min(200, pause * 1.5)) {
     const s = await c.state().catch(() => null);
     if (!s?.running) return;
-    await sleep(20);
+    await sleep(pause);
   }
 }
 

@@ -8,7 +8,7 @@ import { parseEventsJsonl } from '../../../../agent-image/src/contract/events.js
 import { parsePyJson } from '../../../../agent-image/src/contract/pyjson.js';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/result.js';
 import { createJudgeLlm, judgeEventLog, type EventLogVerdict, type JudgeLlm } from '../../../../agent-image/src/judge/index.js';
-import { parseProvider } from '../../../../agent-image/src/llm/index.js';
+import { parseProvider } from '../../../../agent-image/src/llm/config.js';
 import { loadScenarioText, type UserDetails } from '../../../../agent-image/src/scenario/index.js';
 import { loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { writeJsonAtomic } from '../../fsutil/atomic.js';

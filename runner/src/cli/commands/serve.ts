@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { serve } from '../../serve/index.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -23,6 +22,8 @@ export function register(program: Command): void {
         if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got "${f.port}"`);
       }
       if (!LOOPBACK.has(f.host)) process.stderr.write(`warning: serving on ${f.host}: anyone who can reach it can read every artifact (no authentication).\n`);
+      // Loaded here, not at startup: the watcher (chokidar) is only needed by this command.
+      const { serve } = await import('../../serve/index.js');
       const handle = await serve(dir, { host: f.host, port });
       process.stdout.write(`Serving ${dir} at ${handle.url} (Ctrl-C to stop)\n`);
       await new Promise<void>((done) => {
