@@ -24,25 +24,33 @@ ENTRY_LOG=/tmp/entrypoint.log
 export GAIA2_SCENARIO="$SCENARIO" GAIA2_STATE_DIR="$STATE" GAIA2_ADAPTER_PORT="${GAIA2_ADAPTER_PORT:-8090}"
 
 : >"$ENTRY_LOG"
-log() { printf '%s entrypoint: %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S')" "$*" | tee -a "$ENTRY_LOG" >&2; }
+# Builtins only (no date/tee processes): the daemon's boot runs meanwhile.
+log() {
+  local line
+  TZ=UTC printf -v line '%(%Y-%m-%d %H:%M:%S)T entrypoint: %s' -1 "$*"
+  printf '%s\n' "$line" >>"$ENTRY_LOG"
+  printf '%s\n' "$line" >&2
+}
 # setpriv execs the command: the pid of a backgrounded `setpriv …` is the process itself,
 # so `kill -USR1 $DAEMON` and `wait` reach node, not a subshell.
 SETPRIV_GAIA2=(setpriv --reuid=gaia2 --regid=gaia2 --init-groups)
 SETPRIV_AGENT=(setpriv --reuid=agent --regid=agent --init-groups)
 
-# 1. Private state and sockets.
-mkdir -p /var/gaia2 "$STATE" "$RUN"
-rm -rf "${STATE:?}"/* "$RUN"/*
-chown gaia2:gaia2 /var/gaia2 "$STATE" "$RUN"
-chmod 700 /var/gaia2 "$STATE"
-chmod 755 "$RUN"
-: >"$EVENTD_LOG"; chown gaia2:gaia2 "$EVENTD_LOG"; chmod 600 "$EVENTD_LOG"
-: >/tmp/faketime.rc; chown gaia2:gaia2 /tmp/faketime.rc; chmod 644 /tmp/faketime.rc
+# 1. Private state and sockets. `install` creates (or truncates) and sets owner and mode in
+#    one process each: every process here delays the daemon's start.
+install -d -o gaia2 -g gaia2 -m 700 /var/gaia2 "$STATE"
+install -d -o gaia2 -g gaia2 -m 755 "$RUN"
+shopt -s nullglob dotglob
+stale=("$STATE"/* "$RUN"/*)
+shopt -u nullglob dotglob
+((${#stale[@]})) && rm -rf -- "${stale[@]}"
+install -o gaia2 -g gaia2 -m 600 /dev/null "$EVENTD_LOG"
+install -o gaia2 -g gaia2 -m 644 /dev/null /tmp/faketime.rc
 # (with GAIA2_SCENARIO_READY the runner puts the scenario in after start; the daemon waits)
 if [[ ! -r $SCENARIO && -z ${GAIA2_SCENARIO_READY:-} ]]; then log "no scenario at $SCENARIO"; fi
 
 # 2. World daemon.
-"${SETPRIV_GAIA2[@]}" env HOME=/var/gaia2 "$NODE" "$APP/gaia2d.mjs" >>"$EVENTD_LOG" 2>&1 &
+HOME=/var/gaia2 "${SETPRIV_GAIA2[@]}" "$NODE" "$APP/gaia2d.mjs" >>"$EVENTD_LOG" 2>&1 &
 DAEMON=$!
 log "world daemon started (pid $DAEMON, agent $AGENT)"
 
@@ -54,7 +62,7 @@ case "$AGENT" in
     for _ in $(seq 1 300); do [[ -S $RUN/agent.sock ]] && break; kill -0 "$DAEMON" 2>/dev/null || break; sleep 0.1; done
     # Only what the agent needs, quoted with %q (values may hold spaces or quotes).
     # In a directory of the agent's own, so the agent can delete the file once it has read it.
-    mkdir -p "$RUN/agent-env"; chown agent:agent "$RUN/agent-env"; chmod 700 "$RUN/agent-env"
+    install -d -o agent -g agent -m 700 "$RUN/agent-env"
     ENV_FILE="$RUN/agent-env/agent.env"
     SECRETS_FILE="$RUN/agent-env/secrets.json"
     SECRET_VARS=(API_KEY ANTHROPIC_API_KEY OPENAI_API_KEY GEMINI_API_KEY GOOGLE_API_KEY OPENROUTER_API_KEY
@@ -78,7 +86,7 @@ case "$AGENT" in
         require("fs").writeFileSync(file, JSON.stringify(o), { mode: 0o600 });' "$SECRETS_FILE" "${SECRET_VARS[@]}"
       chown agent:agent "$SECRETS_FILE"
     fi
-    if [[ -n ${GAIA2_TRACE_FILE:-} ]]; then : >"$GAIA2_TRACE_FILE"; chown agent:agent "$GAIA2_TRACE_FILE"; fi
+    if [[ -n ${GAIA2_TRACE_FILE:-} ]]; then install -o agent -g agent -m 644 /dev/null "$GAIA2_TRACE_FILE"; fi
     "${SETPRIV_AGENT[@]}" env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" \
       PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin \
       bash -c ". $ENV_FILE && rm -f $ENV_FILE && cd /home/agent && exec $NODE $APP/agent-$AGENT.mjs" \
