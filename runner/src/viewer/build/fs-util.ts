@@ -50,7 +50,7 @@ export function discoverScenarios(root: string): Map<string, string[]> {
 }
 
 /** Writes through a temp file and rename so a served page is never half-written. The folder must exist. */
-export function writeAtomic(path: string, content: string): void {
+export function writeAtomic(path: string, content: string | Buffer): void {
   writeFileAtomicSync(path, content);
 }
 

@@ -1,16 +1,17 @@
 // One pass@1 run dir → a trace.html per scenario run (only those whose inputs changed) and
 // the run's index.html.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
-import { artifactSignature, readJsonObject, scanArtifacts, SCENARIO_MARKERS } from '../model/artifacts.js';
+import { readJsonObject, scanArtifacts, SCENARIO_MARKERS } from '../model/artifacts.js';
 import { writeAssets } from './assets.js';
 import { ScenarioInfoCache } from '../model/oracle.js';
-import { hrefOf, loadScenario } from '../model/scenario.js';
+import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
-import { PAGE_CODE_HASH, renderPage } from '../pages/html.js';
+import { renderPage } from '../pages/html.js';
+import { renderPages } from './page-pool.js';
+import { pageSignature, up, type PageJob } from './scenario-page.js';
 import { asArr, asNum, asStr } from '../trace/json-util.js';
-import { discoverScenarios, writeAtomic, writeIfChanged } from './fs-util.js';
+import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { orderSplits } from '../../report/build.js';
 import { loadManifest, saveManifest, VIEWER_FORMAT, type Manifest } from './manifest.js';
 
@@ -40,8 +41,6 @@ export interface RunBuildResult {
   written: string[];
   config: Record<string, unknown>;
 }
-
-const up = (id: string): string => '../'.repeat(id.split('/').length);
 
 function orderedSplits(rows: IndexRow[], configured: string[]): string[] {
   return orderSplits(new Set<string>([...configured, ...rows.map((r) => r.split)].filter(Boolean)));
@@ -73,7 +72,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
   const name = basename(runDir);
   const config = readJsonObject(join(runDir, 'run_config.json')) ?? {};
   const configSplits = asArr(config.splits).map(asStr).filter(Boolean);
-  const ctx = { runDir, runName: name, configSplits, scenarios: opts.scenarios ?? new ScenarioInfoCache() };
+  const scenarios = opts.scenarios ?? new ScenarioInfoCache();
   // A full build still reads the manifest: its page hashes spare rewriting identical pages.
   const old: Manifest = loadManifest(runDir);
   const touched = opts.incremental && opts.changed ? touchedScenarios(runDir, old, opts.changed) : null;
@@ -82,46 +81,57 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
   const next: Manifest = { format: VIEWER_FORMAT, entries: {} };
   const written: string[] = [];
   writeAssets(runDir);
-  const rows: IndexRow[] = [];
-
+  // Pass 1: which pages are stale. An incremental build stats each artifact here; a full
+  // build leaves even that to the page jobs, which may run on other threads.
+  const ctx = { runDir, runName: name, configSplits };
+  const reused = new Map<string, Manifest['entries'][string]>();
+  const jobs: PageJob[] = [];
   ids.forEach((id, i) => {
-    const dir = join(runDir, ...id.split('/'));
-    const prevHref = i > 0 ? up(id) + hrefOf(ids[i - 1]!, 'trace.html') : '';
-    const nextHref = i + 1 < ids.length ? up(id) + hrefOf(ids[i + 1]!, 'trace.html') : '';
-    const homeHref = `${up(id)}index.html`;
-    const pagePath = join(dir, 'trace.html');
-    const cachedRow = old.entries[id];
-    if (touched && cachedRow && !touched.has(id)) {
-      next.entries[id] = cachedRow;
-      rows.push(cachedRow.row);
+    const cached = old.entries[id];
+    if (touched && cached && !touched.has(id)) {
+      reused.set(id, cached);
       return;
     }
-    const files = scanArtifacts(dir, discovered?.get(id));
-    const sig = [artifactSignature(files), prevHref, nextHref, homeHref, configSplits.join(','), PAGE_CODE_HASH].join('\n');
-    const cached = old.entries[id];
-    if (opts.incremental && cached && cached.sig === sig && files.has('trace.html')) {
+    const job: PageJob = {
+      id,
+      dir: join(runDir, ...id.split('/')),
+      prevHref: i > 0 ? up(id) + hrefOf(ids[i - 1]!, 'trace.html') : '',
+      nextHref: i + 1 < ids.length ? up(id) + hrefOf(ids[i + 1]!, 'trace.html') : '',
+      homeHref: `${up(id)}index.html`,
+      names: discovered?.get(id),
+      cachedHash: cached?.hash,
+    };
+    if (opts.incremental) {
+      job.files = scanArtifacts(job.dir, job.names);
+      if (cached && cached.sig === pageSignature(job.files, job, ctx) && job.files.has('trace.html')) {
+        reused.set(id, cached);
+        return;
+      }
+    }
+    jobs.push(job);
+  });
+
+  // Pass 2: render them (on several threads when there are many), then collect in id order.
+  const outcomes = renderPages(jobs, ctx, scenarios);
+  const fresh = new Map(jobs.map((job, k) => [job.id, k]));
+  const rows: IndexRow[] = [];
+  for (const id of ids) {
+    const cached = reused.get(id);
+    const k = fresh.get(id);
+    if (cached) {
       next.entries[id] = cached;
       rows.push(cached.row);
-      return;
-    }
-    try {
-      const view = loadScenario(dir, id, ctx, files);
-      view.prevHref = prevHref;
-      view.nextHref = nextHref;
-      view.homeHref = homeHref;
-      const html = renderPage(`${id} — ${name} — Gaia2`, view, up(id));
-      const hash = createHash('sha1').update(html).digest('base64');
-      if (!(files.has('trace.html') && cached?.hash === hash)) {
-        writeAtomic(pagePath, html);
-        written.push(pagePath);
+    } else if (k !== undefined) {
+      const outcome = outcomes[k]!;
+      if ('error' in outcome) {
+        process.stderr.write(`${outcome.error}\n`);
+        continue;
       }
-      next.entries[id] = { sig, row: view.row, hash };
-      rows.push(view.row);
-    } catch (err) {
-      // One unreadable scenario must not take the run's index down with it.
-      process.stderr.write(`viewer: ${dir}: ${(err as Error).message}\n`);
+      next.entries[id] = { sig: outcome.sig, row: outcome.row, hash: outcome.hash };
+      rows.push(outcome.row);
+      if (outcome.written) written.push(join(jobs[k]!.dir, 'trace.html'));
     }
-  });
+  }
 
   const expectedRaw = asNum(config.num_scenarios);
   const expected = expectedRaw > 0 ? expectedRaw : null;

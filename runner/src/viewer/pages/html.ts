@@ -45,14 +45,17 @@ export function jsonForScript(data: unknown): string {
   return clean ? json : json.replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_UNSAFE[c]!);
 }
 
-/** `assetPrefix` is the relative path from the page's folder to the folder holding the assets. */
-export function renderPage(title: string, data: unknown, assetPrefix = ''): string {
+const CSP_ATTRIBUTE = escapeHtml(CONTENT_SECURITY_POLICY);
+const PAGE_END = '</script>\n</body></html>\n';
+
+/** Everything before the page data. */
+function pageHead(title: string, assetPrefix: string): string {
   const prefix = escapeHtml(assetPrefix);
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${CSP_ATTRIBUTE}">`,
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(title)}</title>`,
     `<link rel="stylesheet" href="${prefix}_viewer.css">`,
@@ -60,8 +63,21 @@ export function renderPage(title: string, data: unknown, assetPrefix = ''): stri
     '</head><body>',
     '<noscript>This viewer renders with JavaScript; the raw artifacts sit next to this file.</noscript>',
     '<div id="app"></div>',
-    `<script type="application/json" id="page-data">${jsonForScript(data)}</script>`,
-    '</body></html>',
-    '',
+    '<script type="application/json" id="page-data">',
   ].join('\n');
+}
+
+/** `assetPrefix` is the relative path from the page's folder to the folder holding the assets. */
+export function renderPage(title: string, data: unknown, assetPrefix = ''): string {
+  return pageHead(title, assetPrefix) + jsonForScript(data) + PAGE_END;
+}
+
+const PAGE_END_BYTES = Buffer.from(PAGE_END);
+
+/**
+ * The same page as UTF-8, for pages that are hashed and written: encoded once, and the
+ * (usually ASCII) data apart from the head, whose title may hold non-ASCII characters.
+ */
+export function renderPageBytes(title: string, data: unknown, assetPrefix = ''): Buffer {
+  return Buffer.concat([Buffer.from(pageHead(title, assetPrefix)), Buffer.from(jsonForScript(data)), PAGE_END_BYTES]);
 }
