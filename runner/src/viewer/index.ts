@@ -16,6 +16,8 @@ export interface ViewerOptions {
   incremental?: boolean;
   /** Paths a watcher saw change: lets an incremental build skip stat-ing untouched runs. */
   changed?: string[];
+  /** Threads for rendering trace pages when there are many; default: the cores, at most 4. */
+  threads?: number;
 }
 
 export const isPassAtNRoot = (dir: string): boolean => runDirsOf(dir).length > 0;
@@ -24,10 +26,10 @@ export const isPassAtNRoot = (dir: string): boolean => runDirsOf(dir).length > 0
 export function buildViewerDetailed(outputDir: string, opts: ViewerOptions = {}): BuildOutcome {
   const dir = resolve(outputDir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`viewer: ${dir} is not a directory`);
-  const incremental = opts.incremental !== false;
-  if (isPassAtNRoot(dir)) return buildExperiment(dir, incremental, opts.changed);
-  if (isCollectionRoot(dir)) return buildCollection(dir, incremental, opts.changed);
-  const r = buildRun(dir, { incremental, changed: opts.changed });
+  const build = { incremental: opts.incremental !== false, changed: opts.changed, threads: opts.threads };
+  if (isPassAtNRoot(dir)) return buildExperiment(dir, build);
+  if (isCollectionRoot(dir)) return buildCollection(dir, build);
+  const r = buildRun(dir, build);
   return { pages: r.pages, written: r.written };
 }
 

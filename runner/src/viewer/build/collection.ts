@@ -6,7 +6,7 @@ import { renderPage } from '../pages/html.js';
 import { writeAssets } from './assets.js';
 import { buildExperiment, runSummary, type BuildOutcome, type EntrySummary } from './experiment.js';
 import { runDirsOf, subdirs, writeIfChanged } from './fs-util.js';
-import { buildRun } from './run.js';
+import { buildRun, type BuildOptions } from './run.js';
 
 const isRunDir = (dir: string): boolean => existsSync(join(dir, 'run_config.json'));
 
@@ -16,7 +16,7 @@ export function isCollectionRoot(dir: string): boolean {
   return subdirs(dir).some((c) => isRunDir(join(dir, c)) || runDirsOf(join(dir, c)).length > 0);
 }
 
-export function buildCollection(root: string, incremental: boolean, changed?: string[]): BuildOutcome {
+export function buildCollection(root: string, opts: BuildOptions): BuildOutcome {
   const name = basename(root);
   const crumbs = [{ label: name, href: '../index.html' }];
   const written: string[] = [];
@@ -25,12 +25,12 @@ export function buildCollection(root: string, incremental: boolean, changed?: st
   for (const child of subdirs(root)) {
     const dir = join(root, child);
     if (runDirsOf(dir).length) {
-      const r = buildExperiment(dir, incremental, changed, crumbs);
+      const r = buildExperiment(dir, opts, crumbs);
       written.push(...r.written);
       pages += r.pages;
       entries.push({ ...r.summary, href: `${encodeURIComponent(child)}/index.html` });
     } else if (isRunDir(dir)) {
-      const r = buildRun(dir, { incremental, changed, parentCrumbs: crumbs });
+      const r = buildRun(dir, { ...opts, parentCrumbs: crumbs });
       written.push(...r.written);
       pages += r.pages;
       entries.push({ ...runSummary(r), href: `${encodeURIComponent(child)}/index.html` });

@@ -9,7 +9,7 @@ import { asStr } from '../trace/json-util.js';
 import { comparePageData } from './compare.js';
 import { naturalCompare, runDirsOf, writeIfChanged } from './fs-util.js';
 import { passAtK } from './pass-at-k.js';
-import { buildRun, type Crumb, type RunBuildResult } from './run.js';
+import { buildRun, type BuildOptions, type Crumb, type RunBuildResult } from './run.js';
 import { writeAssets } from './assets.js';
 
 export interface BuildOutcome {
@@ -51,11 +51,11 @@ export function runSummary(r: RunBuildResult, kind = 'run'): EntrySummary {
 /** Crumbs seen from one folder deeper. */
 export const deeper = (crumbs: Crumb[]): Crumb[] => crumbs.map((c) => (c.href ? { ...c, href: `../${c.href}` } : c));
 
-export function buildExperiment(root: string, incremental: boolean, changed?: string[], parentCrumbs: Crumb[] = []): BuildOutcome & { summary: EntrySummary } {
+export function buildExperiment(root: string, opts: BuildOptions, parentCrumbs: Crumb[] = []): BuildOutcome & { summary: EntrySummary } {
   const name = basename(root);
   const scenarios = new ScenarioInfoCache();
   const runs: RunBuildResult[] = runDirsOf(root).map((r) =>
-    buildRun(join(root, r), { incremental, scenarios, changed, parentCrumbs: [...deeper(parentCrumbs), { label: name, href: '../index.html' }] }),
+    buildRun(join(root, r), { ...opts, scenarios, parentCrumbs: [...deeper(parentCrumbs), { label: name, href: '../index.html' }] }),
   );
   writeAssets(root);
   const written = runs.flatMap((r) => r.written);

@@ -12,7 +12,7 @@ import type { PageWorkerData } from './page-worker.js';
 import { buildScenarioPage, type PageContext, type PageJob, type PageOutcome } from './scenario-page.js';
 
 export interface PoolOptions {
-  /** Threads including this one; default: the cores (at most 4), or GAIA2_VIEWER_THREADS. */
+  /** Threads including this one; default: the cores, at most 4. */
   threads?: number;
   /** Below this many pages per thread a worker's start-up costs more than it saves. */
   minJobsPerThread?: number;
@@ -31,10 +31,8 @@ interface WorkerModule {
 /** A worker that posts nothing for this long is given up on; its pages are rendered here. */
 const STALL_MS = 60_000;
 
-export function defaultThreads(): number {
-  const env = Number(process.env.GAIA2_VIEWER_THREADS);
-  return Number.isInteger(env) && env >= 1 ? env : Math.min(availableParallelism(), 4);
-}
+// Capped: the threads share one disk for the page writes, and each worker costs ~25 MB.
+const defaultThreads = (): number => Math.min(availableParallelism(), 4);
 
 // The worker imports its module and runs it (from sources, tests and bench, it registers tsx
 // first). However it ends, it says so, so the main thread never waits on a dead worker.

@@ -30,7 +30,12 @@ export interface RunBuildOptions {
    * given, untouched scenario runs are taken from the manifest without even a stat.
    */
   changed?: string[];
+  /** Threads for rendering pages (build/page-pool.ts); default: the cores, at most 4. */
+  threads?: number;
 }
+
+/** What a build of a pass@N root or of a folder of runs hands down to each run. */
+export type BuildOptions = Pick<RunBuildOptions, 'incremental' | 'changed' | 'threads'>;
 
 export interface RunBuildResult {
   name: string;
@@ -112,7 +117,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
   });
 
   // Pass 2: render them (on several threads when there are many), then collect in id order.
-  const outcomes = renderPages(jobs, ctx, scenarios);
+  const outcomes = renderPages(jobs, ctx, scenarios, { threads: opts.threads });
   const fresh = new Map(jobs.map((job, k) => [job.id, k]));
   const rows: IndexRow[] = [];
   for (const id of ids) {

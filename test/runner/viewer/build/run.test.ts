@@ -8,15 +8,10 @@ import { buildViewerDetailed } from '../../../../runner/src/viewer/index.js';
 import { writeRun } from '../synthetic.js';
 
 let dir: string;
-const threadsBefore = process.env.GAIA2_VIEWER_THREADS;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'viewer-run-'));
 });
-afterEach(() => {
-  rmSync(dir, { recursive: true, force: true });
-  if (threadsBefore === undefined) delete process.env.GAIA2_VIEWER_THREADS;
-  else process.env.GAIA2_VIEWER_THREADS = threadsBefore;
-});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Every output file (pages and manifest) by relative path. */
 function outputs(root: string, rel = ''): Record<string, string> {
@@ -32,13 +27,11 @@ function outputs(root: string, rel = ''): Record<string, string> {
 it('builds the same pages and manifest on two threads as on one, and rebuilds incrementally after', () => {
   const n = 80;
   writeRun(dir, Array.from({ length: n }, (_, i) => ({ id: `split_${i % 3}/sc_${i}`, status: i % 4 ? ('pass' as const) : ('fail' as const), toolArg: '</script>&' })));
-  process.env.GAIA2_VIEWER_THREADS = '1';
-  expect(buildViewerDetailed(dir, { incremental: false }).written).toHaveLength(n + 1);
+  expect(buildViewerDetailed(dir, { incremental: false, threads: 1 }).written).toHaveLength(n + 1);
   const single = outputs(dir);
   for (const p of Object.keys(single)) if (p.endsWith('trace.html')) rmSync(join(dir, p));
 
-  process.env.GAIA2_VIEWER_THREADS = '2';
-  expect(buildViewerDetailed(dir, { incremental: false }).written).toHaveLength(n);
+  expect(buildViewerDetailed(dir, { incremental: false, threads: 2 }).written).toHaveLength(n);
   expect(outputs(dir)).toEqual(single);
   expect(buildViewerDetailed(dir).written).toEqual([]);
 
