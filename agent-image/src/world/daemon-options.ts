@@ -1,0 +1,28 @@
+// What composeWorld (compose.ts) and tests configure a WorldDaemon with: the scenario, where
+// state goes, the clock, the judge, the reference-behaviour switches and the timeouts.
+import type { LoadedScenario } from '../scenario/index.js';
+import type { ClockMode } from './clock.js';
+import type { DaemonLog } from './daemon-log.js';
+import type { TurnJudge } from './judging.js';
+
+export interface WorldDaemonOptions {
+  scenario: LoadedScenario;
+  stateDir: string;
+  clockMode: ClockMode;
+  /** Sim seconds per wall second (time increment × GAIA2_TIME_SPEED). */
+  speed?: number;
+  judge?: TurnJudge | null;
+  judgeFinalTurn: boolean;
+  fixes?: { finalTurnLastReply?: boolean; chainedEnvTiming?: boolean };
+  /** Wall seconds with no activity and nothing scheduled before status error. Default 300. */
+  idleTimeoutSec?: number;
+  /** Wall seconds for the agent to become ready. Default 120. */
+  connectTimeoutSec?: number;
+  faketimeFile?: string | null;
+  /** Sim start when the scenario has none (FAKETIME from the runner), epoch seconds. */
+  fallbackStart?: number;
+  log?: DaemonLog;
+  /** App id source (tests). */
+  ids?: () => string;
+  fsRoot?: string;
+}
