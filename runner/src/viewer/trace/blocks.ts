@@ -74,10 +74,17 @@ export function partToBlocks(p: unknown): Block[] {
   }
 }
 
+/** A loop rather than flatMap: every message of every request comes through here, and V8's flatMap is several times slower. */
+export function partsToBlocks(parts: unknown[]): Block[] {
+  const out: Block[] = [];
+  for (const p of parts) for (const b of partToBlocks(p)) out.push(b);
+  return out;
+}
+
 export function contentToBlocks(content: unknown): Block[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
-  if (Array.isArray(content)) return content.flatMap(partToBlocks);
+  if (Array.isArray(content)) return partsToBlocks(content);
   return [{ type: 'text', text: compactJson(content) }];
 }
 

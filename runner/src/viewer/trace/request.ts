@@ -1,6 +1,6 @@
 // Request bodies of every provider → a list of messages. `messages` wins over `input`
 // (Responses API), which wins over `contents` (Gemini).
-import { contentToBlocks, partToBlocks, resultText, toolCallsToBlocks, type Block, type Message } from './blocks.js';
+import { contentToBlocks, partsToBlocks, partToBlocks, resultText, toolCallsToBlocks, type Block, type Message } from './blocks.js';
 import { flattenReasoning } from './openai-chat.js';
 import { asArr, asObj, asStr, type Obj } from './json-util.js';
 
@@ -43,12 +43,12 @@ function responsesInput(input: unknown, instructions: unknown): Message[] {
 function googleContents(req: Obj): Message[] {
   const out: Message[] = [];
   const sys = asObj(req.systemInstruction ?? req.system_instruction);
-  const sysBlocks = asArr(sys.parts).flatMap(partToBlocks);
+  const sysBlocks = partsToBlocks(asArr(sys.parts));
   if (sysBlocks.length) out.push({ role: 'system', blocks: sysBlocks });
   for (const raw of asArr(req.contents)) {
     const c = asObj(raw);
     const role = asStr(c.role) || 'user';
-    out.push({ role: role === 'model' ? 'assistant' : role, blocks: asArr(c.parts).flatMap(partToBlocks) });
+    out.push({ role: role === 'model' ? 'assistant' : role, blocks: partsToBlocks(asArr(c.parts)) });
   }
   return out;
 }
