@@ -83,28 +83,31 @@ export function renderPages(jobs: PageJob[], ctx: PageContext, scenarios: Scenar
   }
 
   const out: Array<PageOutcome | undefined> = new Array(jobs.length);
-  let mine = 0;
-  if (opts.renderHere !== false) {
-    claimChunks(queue, jobs.length, (start, end) => {
-      for (let i = start; i < end; i++) out[i] = buildScenarioPage(jobs[i]!, ctx, scenarios);
-      mine += end - start;
-    });
-  }
-  // Wait for the chunks the workers claimed, unless they have all stopped or hang.
-  let seen = Atomics.load(queue, WORKER_DONE);
-  let lastProgress = Date.now();
-  while (mine + seen < jobs.length && Atomics.load(queue, WORKERS_OUT) < workers.length && Date.now() - lastProgress < STALL_MS) {
-    Atomics.wait(queue, WORKER_DONE, seen, 1000);
-    const now = Atomics.load(queue, WORKER_DONE);
-    if (now !== seen) [seen, lastProgress] = [now, Date.now()];
-  }
-  for (const port of ports) {
-    for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
-      for (const [i, outcome] of m.message as Array<[number, PageOutcome]>) out[i] = outcome;
+  try {
+    let mine = 0;
+    if (opts.renderHere !== false) {
+      claimChunks(queue, jobs.length, (start, end) => {
+        for (let i = start; i < end; i++) out[i] = buildScenarioPage(jobs[i]!, ctx, scenarios);
+        mine += end - start;
+      });
     }
-    port.close();
+    // Wait for the chunks the workers claimed, unless they have all stopped or hang.
+    let seen = Atomics.load(queue, WORKER_DONE);
+    let lastProgress = Date.now();
+    while (mine + seen < jobs.length && Atomics.load(queue, WORKERS_OUT) < workers.length && Date.now() - lastProgress < STALL_MS) {
+      Atomics.wait(queue, WORKER_DONE, seen, 1000);
+      const now = Atomics.load(queue, WORKER_DONE);
+      if (now !== seen) [seen, lastProgress] = [now, Date.now()];
+    }
+    for (const port of ports) {
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
+        for (const [i, outcome] of m.message as Array<[number, PageOutcome]>) out[i] = outcome;
+      }
+    }
+  } finally {
+    for (const port of ports) port.close();
+    for (const worker of workers) void worker.terminate();
   }
-  for (const worker of workers) void worker.terminate();
   // Only a worker that failed (or this thread not rendering) leaves a gap.
   return out.map((o, i) => o ?? buildScenarioPage(jobs[i]!, ctx, scenarios));
 }
