@@ -2,10 +2,10 @@
 // Viewer benchmark: 1,000 synthetic scenario runs (~80 KB trace each) → full build time,
 // incremental rebuild after one artifact change, no-change rebuild, and memory.
 // Reference (gaia2-cli generate_all): ≈ 1.1 s for 1,000 runs. Target: incremental ≤ 0.1 s.
-// Measured on the 2-core dev VM (load ≈ 1): full build 0.87–1.2 s wall, 1.6–2.2 s CPU, pages
-// shared between the main thread and a worker (one thread: 1.1–1.5 s); incremental 0.02–0.11 s;
-// peak RSS ≈ 125 MB. Other load on the VM swings these by up to 2×, file creation most: read
-// them against the floor line.
+// Measured on the 2-core dev VM (load 0.7–2): full build 0.8–1.4 s wall, 1.6–2.6 s CPU, pages
+// shared between the main thread and a worker (single-threaded before: 1.1–2.0 s); incremental
+// 0.02–0.11 s; peak RSS ≈ 125 MB. Other load swings these by up to 2×, file creation most:
+// read them against the floor line.
 // The viewer is measured as the CLI ships it: bundled with esbuild like scripts/build.mjs
 // does (the page worker next to the bundle), before the clock starts. --source loads the TS
 // sources through tsx instead (every function wrapped by tsx, the page worker registering tsx
