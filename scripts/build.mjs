@@ -28,7 +28,11 @@ mkdirSync(out, { recursive: true });
 
 await build({
   ...common,
-  entryPoints: { cli: join(root, 'runner/src/cli/main.ts') },
+  entryPoints: {
+    cli: join(root, 'runner/src/cli/main.ts'),
+    // the viewer's page threads (runner/src/viewer/build/page-pool.ts looks for it here)
+    'viewer-worker': join(root, 'runner/src/viewer/build/page-worker.ts'),
+  },
   outdir: join(out, 'runner'),
   outExtension: { '.js': '.mjs' },
   // Dynamic imports stay dynamic (e.g. the judge's provider layer: the AI SDK is ~20 MB of

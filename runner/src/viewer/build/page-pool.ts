@@ -60,8 +60,12 @@ function workerModule(): WorkerModule | null {
       return null;
     }
   }
-  const bundled = new URL('./viewer-worker.mjs', here);
-  return existsSync(fileURLToPath(bundled)) ? { entry: bundled.href } : null;
+  // dist/runner/viewer-worker.mjs; this code is in dist/runner/cli.mjs or in a chunk in lib/.
+  for (const rel of ['./viewer-worker.mjs', '../viewer-worker.mjs']) {
+    const bundled = new URL(rel, here);
+    if (existsSync(fileURLToPath(bundled))) return { entry: bundled.href };
+  }
+  return null;
 }
 
 export function renderPages(jobs: PageJob[], ctx: PageContext, scenarios: ScenarioInfoCache, opts: PoolOptions = {}): PageOutcome[] {
