@@ -216,7 +216,7 @@ async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: Scenari
   const since = Date.now();
   const deadline = since + o.timeouts.healthSeconds * 1000;
   let lastEngineCheck = since;
-  let pause = 25;
+  let pause = 10;
   let lastErr = '';
   for (;;) {
     if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
@@ -236,17 +236,19 @@ async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: Scenari
     if (Date.now() > deadline) {
       throw new RunFailure('health_timeout', `agent not ready within ${o.timeouts.healthSeconds}s (${lastErr})`);
     }
-    // Short polls while a boot on an idle machine would end (~0.2–0.5 s), then backing off:
+    // Short polls while a boot on an idle machine would end (~0.1–0.5 s), then backing off:
     // with dozens of containers booting on a busy machine, fast polls only add load and memory.
-    if (Date.now() - since > 600) pause = Math.min(250, pause * 1.25);
+    if (Date.now() - since > 600) pause = Math.max(25, Math.min(250, pause * 1.25));
     await sleep(pause, o.signal);
   }
 }
 
 /** Polls until the container has stopped; gives up quietly (remove() forces it anyway). */
 async function waitExited(c: ContainerHandle, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (let pause = 20; Date.now() < deadline; pause = Math.min(200, pause * 1.5)) {
+  const since = Date.now();
+  const deadline = since + timeoutMs;
+  // The exit takes ~50 ms on an idle machine: poll closely until then, back off after.
+  for (let pause = 10; Date.now() < deadline; pause = Date.now() - since < 200 ? 10 : Math.min(200, pause * 1.5)) {
     const s = await c.state().catch(() => null);
     if (!s?.running) return;
     await sleep(pause);
