@@ -1,0 +1,106 @@
+// The LLM judge inside a real container: the daemon loads its provider layer (the lazily
+// imported judge-llm.mjs bundle) only for a soft check, and reaches a scripted judge on the
+// host's 127.0.0.1 through the runner's relay. A scripted agent plays the adaptability
+// scenario's oracle with its own wording for a chat message, so the content check needs the
+// LLM: accepted → pass; rejected → fail with the soft checker named; 401 → judge error.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
+import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
+import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { buildBaseEnv } from '../../runner/src/env/index.js';
+import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
+import { startLoopbackRelays } from '../../runner/src/net/index.js';
+import { runScenario } from '../../runner/src/run/index.js';
+import { fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
+const scenario = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
+const KEY_VAR = 'JUDGE_E2E_API_KEY';
+const KEY = 'sk-judge-e2e-0123456789abcdef';
+const KENJI = '+819055553412';
+
+// The golden oracle's actions, turn 1 reworded (the oracle says "Hi Kenji, does our sync
+// today at 14:00 still work for you?").
+const SCRIPT = [
+  {
+    commands: [['chats', 'send-message', '--user-id', KENJI, '--content', 'Hello Kenji - is 2pm today still fine for our sync?']],
+    reply: "I asked Kenji whether 14:00 still works; I'll adjust once he answers.",
+  },
+  {
+    commands: [
+      ['calendar', 'delete-event', '--event-id', '418a3a83b10a5f26fb14f2e92decb19d'],
+      ['calendar', 'add-event', '--title', 'Sync with Kenji', '--start-datetime', '2025-10-10 10:00:00', '--end-datetime', '2025-10-10 10:30:00', '--attendees', '["Kenji Watanabe"]'],
+      ['chats', 'send-message', '--user-id', KENJI, '--content', 'Done - I moved our sync to tomorrow 10:00-10:30.'],
+    ],
+    reply: 'Kenji proposed tomorrow 10:00-10:30; I moved the event and confirmed with him.',
+  },
+];
+
+let engine: ContainerEngine;
+beforeAll(async () => {
+  engine = await connectEngine();
+});
+afterAll(async () => {
+  await engine?.close();
+});
+
+async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem): Promise<{ result: ScenarioResult; fake: FakeLlm }> {
+  const fake = await startFakeLlm({ format: 'openai-chat', script, ...(fallback ? { fallback } : {}) });
+  const dir = mkdtempSync(join(tmpdir(), 'gaia2-judge-e2e-'));
+  const scriptFile = join(dir, 'script.json');
+  writeFileSync(scriptFile, JSON.stringify(SCRIPT));
+  const hostEnv = { [KEY_VAR]: KEY };
+  const plan = planFromRunFlags(
+    {
+      scenario, image, agent: 'scripted', script: scriptFile, runtime: 'podman', adapterPort: '8090',
+      timeout: '180', healthTimeout: '60', activityTimeout: '120', thinking: 'off', logLevel: 'INFO',
+      notificationMode: 'message', network: 'bridge',
+      judgeModel: 'judge-m', judgeProvider: 'openai-compat', judgeBaseUrl: fake.url, judgeApiKeyEnv: KEY_VAR,
+    },
+    hostEnv,
+  );
+  const base = buildBaseEnv(plan, hostEnv);
+  const relays = await startLoopbackRelays(base.env, { engine });
+  try {
+    const result = await runScenario({
+      engine, image, scenarioFile: scenario, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',
+      env: { ...relays.env, GAIA2_SCRIPT: JSON.stringify(SCRIPT) },
+      timeouts: { healthSeconds: 60, scenarioSeconds: 180, activitySeconds: 120 },
+      labels: { 'gaia2.test': `judge-e2e-${process.pid}` },
+    });
+    return { result, fake };
+  } finally {
+    await relays.close();
+    await fake.close();
+  }
+}
+
+describe('LLM judge in the container (real containers)', () => {
+  it('a reworded message is judged by the LLM: accepted → pass', async () => {
+    const { result, fake } = await judged([], say('Verdict: [[Success]] / [[True]]'));
+    expect(result.failure_reasons ?? result.error ?? null).toBeNull();
+    expect(result.status).toBe('pass');
+    expect(fake.requests.length).toBeGreaterThan(0);
+    // The judge saw the agent's own wording, and the key arrived as the bearer token.
+    expect(JSON.stringify(fake.requests.map((r) => r.body))).toContain('is 2pm today still fine');
+    expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+  }, 240_000);
+
+  it('rejected by the LLM → fail, naming the message that could not be matched', async () => {
+    const { result, fake } = await judged([], say('Verdict: [[Failure]] / [[False]]'));
+    expect(result.status).toBe('fail');
+    expect(String(result.failure_reasons ?? '')).toMatch(/send_message/);
+    expect(fake.requests.length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('a 401 from the judge is an error (provider_error), not a verdict', async () => {
+    const { result } = await judged([fail(401)], fail(401));
+    expect(result.status).toBe('error');
+    expect(result.error_kind).toBe('provider_error');
+    expect(JSON.stringify(result)).not.toContain(KEY);
+  }, 240_000);
+});
