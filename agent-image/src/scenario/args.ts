@@ -3,6 +3,7 @@
 // name; a failed conversion keeps the raw value, exactly like the reference, so odd data
 // degrades into a literal comparison instead of a load error.
 import type { ActionArg } from '../contract/scenario.js';
+import { parsePyJson } from '../contract/pyjson.js';
 
 const TRUE_WORDS = new Set(['true', '1', 't', 'y', 'yes']);
 
@@ -48,10 +49,12 @@ function toFloat(value: unknown): unknown {
   return value;
 }
 
+// json.loads, as the reference loader: float literals stay floats (PyFloat), so
+// `{"SORRY15": 15.0}` is passed on, and logged, as 15.0 rather than 15.
 function fromJson(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(value);
+    return parsePyJson(value);
   } catch {
     return value;
   }

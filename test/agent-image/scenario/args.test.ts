@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { baseTypeName, flattenArgs, parseArgValue, parsePlaceholder, resolvePlaceholder } from '../../../agent-image/src/scenario/index.js';
+import { PyFloat, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
 
 describe('parseArgValue', () => {
+  it('lists and dicts are read like json.loads: float literals stay floats', () => {
+    const v = parseArgValue('{"SORRY15": 15.0, "n": 2}', 'dict') as Record<string, unknown>;
+    expect(v.SORRY15).toBeInstanceOf(PyFloat);
+    expect(v.n).toBe(2);
+    expect(pyDumps(v)).toBe('{"SORRY15": 15.0, "n": 2}');
+    expect(pyDumps(parseArgValue('[1.5, 2.0, 3]', 'list'))).toBe('[1.5, 2.0, 3]');
+    expect(parseArgValue('[not json', 'list')).toBe('[not json');
+  });
   it('strips Optional and type parameters', () => {
     expect(baseTypeName('Optional[list[str]]')).toBe('list');
     expect(baseTypeName('dict[str, Any]')).toBe('dict');

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isEnvLine, isReplyLine, parseEventsJsonl, type EventLine } from '../../../agent-image/src/contract/events.js';
+import { parsePyJson, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
 
 export const GOLDEN = join(import.meta.dirname, '../../fixtures/golden');
 
@@ -60,3 +61,14 @@ export function turnMultisets(lines: readonly EventLine[], knownIds: ReadonlySet
 }
 
 export const parseLog = (text: string): EventLine[] => parseEventsJsonl(text);
+
+/**
+ * ENV lines as Python would print their app, fn and args (float literals kept: `15.0` is not
+ * `15`), generated ids masked; sorted, as ENV events due together may fire in either order.
+ */
+export function envArgTexts(eventsText: string, knownIds: ReadonlySet<string>): string[] {
+  return parseEventsJsonl(eventsText, parsePyJson)
+    .filter((l) => isEnvLine(l))
+    .map((l) => pyDumps([l.app, l.fn, l.args]).replace(HEX32, (m) => (knownIds.has(m) ? m : '<id>')))
+    .sort();
+}

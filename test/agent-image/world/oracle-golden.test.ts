@@ -1,7 +1,10 @@
 // Acceptance: every golden scenario replayed by the oracle runtime in-process ends complete,
-// judged successful, with the golden oracle's agent actions turn by turn.
+// judged successful, with the golden oracle's agent actions turn by turn, and its ENV actions
+// printed as the reference printed them.
 import { describe, expect, it } from 'vitest';
-import { oracleCases, parseLog, readGolden, scenarioIds, turnMultisets } from './golden.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { envArgTexts, oracleCases, parseLog, readGolden, scenarioIds, turnMultisets } from './golden.js';
 import { runOracle } from './run-world.js';
 
 describe('oracle runtime over the golden scenarios (in-process, fast-forward)', () => {
@@ -17,6 +20,9 @@ describe('oracle runtime over the golden scenarios (in-process, fast-forward)', 
       const ids = scenarioIds(readGolden(c.scenario));
       const golden = turnMultisets(parseLog(readGolden(c.events)), ids);
       expect(turnMultisets(run.lines, ids)).toEqual(golden);
+      // ENV actions print their args exactly as the reference (e.g. a dict arg's 15.0).
+      const ours = readFileSync(join(run.stateDir, 'events.jsonl'), 'utf8');
+      expect(envArgTexts(ours, ids)).toEqual(envArgTexts(readGolden(c.events), ids));
     });
   }
 });
