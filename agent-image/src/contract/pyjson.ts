@@ -131,6 +131,12 @@ export class PyJsonError extends Error {
   }
 }
 
+// The characters a JSON string cannot hold as they are; a number literal and whitespace (sticky).
+const SPECIAL = /["\\\u0000-\u001f]/g;
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+const WHITESPACE = /[ \t\n\r]*/y;
+const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
 /**
  * JSON parser that keeps float literals as PyFloat (ints stay numbers). Accepts what Python's
  * json.loads accepts (NaN, Infinity, -Infinity included); error messages follow Python's.
@@ -138,7 +144,12 @@ export class PyJsonError extends Error {
 export function parsePyJson(text: string): unknown {
   let i = 0;
   const ws = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
+    const c = text.charCodeAt(i);
+    // fast exit: most values follow a delimiter directly or after one space
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return;
+    WHITESPACE.lastIndex = i;
+    WHITESPACE.test(text);
+    i = WHITESPACE.lastIndex;
   };
   const fail = (msg: string, at = i): never => {
     throw new PyJsonError(msg, text, at);
@@ -155,7 +166,8 @@ export function parsePyJson(text: string): unknown {
     if (text.startsWith('NaN', i)) return (i += 3), new PyFloat(Number.NaN);
     if (text.startsWith('Infinity', i)) return (i += 8), new PyFloat(Infinity);
     if (text.startsWith('-Infinity', i)) return (i += 9), new PyFloat(-Infinity);
-    const m = /^-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/.exec(text.slice(i, i + 400));
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (!m) return fail('Expecting value');
     i += m[0].length;
     if (m[1] !== undefined || m[2] !== undefined) return new PyFloat(Number(m[0]));
@@ -167,14 +179,22 @@ export function parsePyJson(text: string): unknown {
     i++;
     let out = '';
     for (;;) {
+      // Copy the run of plain characters up to the next quote, backslash or control
+      // character in one slice (char-by-char concatenation made large scenarios slow).
+      SPECIAL.lastIndex = i;
+      const m = SPECIAL.exec(text);
+      const end = m ? m.index : text.length;
+      if (end > i) {
+        out += text.slice(i, end);
+        i = end;
+      }
       if (i >= text.length) fail('Unterminated string starting at', start);
       const c = text[i]!;
       if (c === '"') return i++, out;
       if (c === '\\') {
         const e = text[i + 1];
-        const map: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-        if (e !== undefined && e in map) {
-          out += map[e];
+        if (e !== undefined && e in ESCAPES) {
+          out += ESCAPES[e];
           i += 2;
         } else if (e === 'u') {
           const hex = text.slice(i + 2, i + 6);

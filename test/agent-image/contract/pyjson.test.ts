@@ -46,3 +46,52 @@ describe('formatEventLine with missing values', () => {
     expect(line).toBe('{"t": 1.5, "app": "A", "fn": "f", "args": {}, "w": false, "ret": null}');
   });
 });
+
+describe('parsePyJson against JSON.parse', () => {
+  // A seeded generator of JSON texts: nested values, strings with escapes, quotes, control
+  // escapes and non-ASCII, ints, floats and exponents, and varied whitespace.
+  function generator(seed: number) {
+    let x = seed;
+    const rnd = (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+    const pieces = ['a', 'Zz', ' ', '"', '\\', '/', '\n', '\t', '\u0001', 'é', '€', '😀', '{}', '[1.0]', 'null'];
+    const str = () => Array.from({ length: rnd(8) }, () => pieces[rnd(pieces.length)]).join('');
+    const num = () => [String(rnd(1000) - 500), `${rnd(100)}.${rnd(100)}`, `${rnd(9) + 1}e${rnd(5)}`, `-${rnd(50)}.0`, '0', '1E-3'][rnd(6)]!;
+    const ws = () => ['', ' ', '\n  ', '\t', '\r\n'][rnd(5)]!;
+    const value = (depth: number): string => {
+      const k = rnd(depth > 3 ? 4 : 6);
+      if (k === 0) return JSON.stringify(str());
+      if (k === 1) return num();
+      if (k === 2) return ['true', 'false', 'null'][rnd(3)]!;
+      if (k === 3) return JSON.stringify(str().replace(/\\/g, ''));
+      if (k === 4) return `[${ws()}${Array.from({ length: rnd(4) }, () => value(depth + 1)).join(`${ws()},${ws()}`)}${ws()}]`;
+      return `{${ws()}${Array.from({ length: rnd(4) }, () => `${JSON.stringify(str())}${ws()}:${ws()}${value(depth + 1)}`).join(`,${ws()}`)}${ws()}}`;
+    };
+    return () => `${ws()}${value(0)}${ws()}`;
+  }
+  const plain = (v: unknown): unknown =>
+    v instanceof PyFloat ? v.value : Array.isArray(v) ? v.map(plain) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) : v;
+  const floats = (v: unknown, out: string[] = []): string[] => {
+    if (v instanceof PyFloat) out.push(pyFloatRepr(v.value));
+    else if (Array.isArray(v)) v.forEach((x) => floats(x, out));
+    else if (v && typeof v === 'object') Object.values(v).forEach((x) => floats(x, out));
+    return out;
+  };
+
+  it('gives the same values on 2,000 generated documents; exactly the literals with . or e are floats', () => {
+    const next = generator(42);
+    for (let n = 0; n < 2000; n++) {
+      const text = next();
+      const ours = parsePyJson(text);
+      expect(plain(ours), text).toEqual(JSON.parse(text));
+      const literals = text.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g) ?? [];
+      expect(floats(ours).length, text).toBe(literals.filter((l) => /[.eE]/.test(l)).length);
+    }
+  });
+
+  it('rejects what JSON forbids in strings, with Python messages', () => {
+    expect(() => parsePyJson('"a\u0001b"')).toThrow(/Invalid control character at: line 1 column 3 \(char 2\)/);
+    expect(() => parsePyJson('"abc')).toThrow(/Unterminated string starting at: line 1 column 1 \(char 0\)/);
+    expect(() => parsePyJson('"a\\qb"')).toThrow(/Invalid \\escape: line 1 column 3 \(char 2\)/);
+    expect(() => parsePyJson('{"a": 1,}')).toThrow(/Expecting property name enclosed in double quotes/);
+  });
+});
