@@ -1,5 +1,6 @@
 // The Docker-API engine against the real engine: files in by archive before start, a port
-// published on 127.0.0.1 by the engine, files out by archive, labels, forced removal.
+// published on 127.0.0.1 by the engine, files out by archive, labels, forced removal, and no
+// host port handed to two live containers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
@@ -57,5 +58,50 @@ describe('docker-api engine', () => {
     await expect(
       engine.create({ image: 'localhost/gaia2-no-such-image:nope', env: {}, labels: label, network: 'bridge' }),
     ).rejects.toMatchObject({ kind: 'image_missing', message: expect.stringMatching(/gaia2-no-such-image.*build-image/s) });
+  });
+
+  it('never hands two live containers the same host port (podman can assign one twice before start)', async () => {
+    // Force the engine's answer: the first two creates ask podman for the same explicit port,
+    // as its random pick sometimes does on its own.
+    const docker = (engine as unknown as { docker: { createContainer: (b: Record<string, unknown>) => Promise<unknown> } }).docker;
+    const original = docker.createContainer.bind(docker);
+    const port = String(20000 + (process.pid % 10000));
+    let forced = 0;
+    docker.createContainer = (b) => {
+      const hc = b.HostConfig as { PortBindings?: Record<string, Array<{ HostIp: string; HostPort: string }>> };
+      if (forced >= 2 || !hc.PortBindings) return original(b);
+      forced++;
+      const bindings = Object.fromEntries(Object.entries(hc.PortBindings).map(([k, l]) => [k, [{ ...l[0]!, HostPort: port }]]));
+      return original({ ...b, HostConfig: { ...hc, PortBindings: bindings } });
+    };
+    const spec = {
+      image, env: {}, labels: label, entrypoint: ['/usr/local/bin/node'], network: 'bridge' as const, publishPort: 8123,
+      cmd: ['-e', "require('http').createServer((q,s)=>s.end('up')).listen(8123,'0.0.0.0')"],
+    };
+    let a, b;
+    try {
+      a = await engine.create(spec);
+      b = await engine.create(spec);
+    } finally {
+      docker.createContainer = original;
+    }
+    try {
+      expect(forced).toBe(2);
+      await Promise.all([a.start(), b.start()]);
+      const [ea, eb] = await Promise.all([a.endpoint(8123), b.endpoint(8123)]);
+      expect(ea.port).toBe(Number(port));
+      expect(eb.port).not.toBe(ea.port);
+      for (const ep of [ea, eb]) {
+        let body = '';
+        for (let i = 0; i < 100 && !body; i++) {
+          body = await fetch(`http://${ep.host}:${ep.port}/`).then((r) => r.text(), () => '');
+          if (!body) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(body).toBe('up');
+      }
+    } finally {
+      await Promise.all([a.remove(), b.remove()]);
+    }
+    expect(await engine.listByLabels(label)).toEqual([]);
   });
 });

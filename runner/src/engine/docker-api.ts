@@ -84,33 +84,36 @@ export class DockerApiEngine implements ContainerEngine {
         : spec.extraHosts;
     const portKey = spec.publishPort ? `${spec.publishPort}/tcp` : undefined;
     const bridge = spec.network === 'bridge';
-    let container: Docker.Container;
-    try {
-      container = await this.docker.createContainer({
-        Image: spec.image,
-        name: spec.name,
-        Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
-        Labels: spec.labels,
-        Entrypoint: spec.entrypoint,
-        Cmd: spec.cmd,
-        ExposedPorts: portKey && bridge ? { [portKey]: {} } : undefined,
-        HostConfig: {
-          NetworkMode: spec.network,
-          PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
-          ExtraHosts: extraHosts?.length ? extraHosts : undefined,
-        },
-      });
-    } catch (e) {
-      const status = (e as { statusCode?: number }).statusCode;
-      if (status === 404) {
-        throw new EngineError(
-          'image_missing',
-          `image ${spec.image} not found. Build it with \`gaia2-runner build-image\` (or \`npm run build-image\`).`,
-        );
+    const body = {
+      Image: spec.image,
+      name: spec.name,
+      Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+      Labels: spec.labels,
+      Entrypoint: spec.entrypoint,
+      Cmd: spec.cmd,
+      ExposedPorts: portKey && bridge ? { [portKey]: {} } : undefined,
+      HostConfig: {
+        NetworkMode: spec.network,
+        PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
+        ExtraHosts: extraHosts?.length ? extraHosts : undefined,
+      },
+    };
+    // Podman picks the host port at create but binds it only at start: two containers created
+    // close together can get the same port, and then the second start fails and leaves the
+    // first one unreachable. A port one of our live containers holds is refused here: that
+    // container is removed and created again, for a new port.
+    let handle: DockerContainer;
+    for (let attempt = 1; ; attempt++) {
+      const container = await this.createOnce(body, spec.image);
+      const published = portKey && bridge ? await publishedPort(container, portKey) : null;
+      if (!published || !this.heldPorts.has(published)) {
+        if (published) this.heldPorts.add(published);
+        handle = new DockerContainer(container, spec.name ?? container.id, () => published && this.heldPorts.delete(published));
+        break;
       }
-      throw wrapEngineError(e, `creating a container from ${spec.image}`, 'container_start_failed');
+      await removeQuietly(container);
+      if (attempt >= 5) throw new EngineError('container_start_failed', `the engine kept assigning host ports already in use (${published})`);
     }
-    const handle = new DockerContainer(container, spec.name ?? container.id);
     if (spec.files?.length) {
       try {
         await handle.putFiles(spec.files);
@@ -120,6 +123,21 @@ export class DockerApiEngine implements ContainerEngine {
       }
     }
     return handle;
+  }
+
+  /** Host ports (ip:port) published by this engine's containers that are not removed yet. */
+  private readonly heldPorts = new Set<string>();
+
+  private async createOnce(body: Docker.ContainerCreateOptions, image: string): Promise<Docker.Container> {
+    try {
+      return await this.docker.createContainer(body);
+    } catch (e) {
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status === 404) {
+        throw new EngineError('image_missing', `image ${image} not found. Build it with \`gaia2-runner build-image\` (or \`npm run build-image\`).`);
+      }
+      throw wrapEngineError(e, `creating a container from ${image}`, 'container_start_failed');
+    }
   }
 
   async listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]> {
@@ -183,10 +201,19 @@ export class DockerApiEngine implements ContainerEngine {
   }
 }
 
+/** The host ip:port a created container's port is published on; null when none was assigned. */
+async function publishedPort(c: Docker.Container, portKey: string): Promise<string | null> {
+  const info = await c.inspect().catch(() => null);
+  const b = info?.HostConfig?.PortBindings?.[portKey]?.[0];
+  return b?.HostPort ? `${b.HostIp || '0.0.0.0'}:${b.HostPort}` : null;
+}
+
 class DockerContainer implements ContainerHandle {
   constructor(
     private readonly c: Docker.Container,
     readonly name: string,
+    /** Called once the container is removed (frees its host port for the next create). */
+    private readonly onRemoved: () => void = () => {},
   ) {}
 
   get id(): string {
@@ -269,7 +296,11 @@ class DockerContainer implements ContainerHandle {
   }
 
   async remove(): Promise<void> {
-    await removeQuietly(this.c);
+    try {
+      await removeQuietly(this.c);
+    } finally {
+      this.onRemoved();
+    }
   }
 }
 
