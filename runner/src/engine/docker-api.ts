@@ -108,7 +108,8 @@ export class DockerApiEngine implements ContainerEngine {
       const published = portKey && bridge ? await publishedPort(container, portKey) : null;
       if (!published || !this.heldPorts.has(published)) {
         if (published) this.heldPorts.add(published);
-        handle = new DockerContainer(container, spec.name ?? container.id, () => published && this.heldPorts.delete(published));
+        const endpoint = published && spec.publishPort ? { containerPort: spec.publishPort, endpoint: hostEndpoint(published) } : null;
+        handle = new DockerContainer(container, spec.name ?? container.id, () => published && this.heldPorts.delete(published), endpoint);
         break;
       }
       await removeQuietly(container);
@@ -208,12 +209,20 @@ async function publishedPort(c: Docker.Container, portKey: string): Promise<stri
   return b?.HostPort ? `${b.HostIp || '0.0.0.0'}:${b.HostPort}` : null;
 }
 
+/** "ip:port" → where the runner connects (a wildcard bind is reached on loopback). */
+function hostEndpoint(published: string): { host: string; port: number } {
+  const i = published.lastIndexOf(':');
+  const ip = published.slice(0, i);
+  return { host: !ip || ip === '0.0.0.0' ? '127.0.0.1' : ip, port: Number(published.slice(i + 1)) };
+}
+
 class DockerContainer implements ContainerHandle {
   constructor(
     private readonly c: Docker.Container,
     readonly name: string,
     /** Called once the container is removed (frees its host port for the next create). */
     private readonly onRemoved: () => void = () => {},
+    private readonly published: { containerPort: number; endpoint: { host: string; port: number } } | null = null,
   ) {}
 
   get id(): string {
@@ -229,6 +238,8 @@ class DockerContainer implements ContainerHandle {
   }
 
   async endpoint(port: number): Promise<{ host: string; port: number }> {
+    // Known since create (the port check read it): no second inspect.
+    if (this.published && this.published.containerPort === port) return this.published.endpoint;
     const info = await this.c.inspect();
     if (info.HostConfig?.NetworkMode === 'host') return { host: '127.0.0.1', port };
     const binding = info.NetworkSettings?.Ports?.[`${port}/tcp`]?.[0];
