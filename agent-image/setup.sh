@@ -23,5 +23,11 @@ done
 ln -sf /usr/local/lib/gaia2/sim-date /home/agent/bin/date
 chown -R agent:agent /home/agent
 
+# The world daemon starts from a V8 startup snapshot of its bundle: its modules are loaded
+# and compiled here, once, instead of in every container (~20–30 ms of each boot). It must be
+# built by the node binary that runs it, so it is built in the image. gaia2d.cjs stays as the
+# fallback the entrypoint uses when the blob is missing.
+node --snapshot-blob /opt/gaia2/gaia2d.blob --build-snapshot /opt/gaia2/gaia2d.cjs
+
 # Bundled JS is read-only for everyone but root.
 chmod -R a+rX,go-w /opt/gaia2

@@ -49,8 +49,9 @@ install -o gaia2 -g gaia2 -m 644 /dev/null /tmp/faketime.rc
 # (with GAIA2_SCENARIO_READY the runner puts the scenario in after start; the daemon waits)
 if [[ ! -r $SCENARIO && -z ${GAIA2_SCENARIO_READY:-} ]]; then log "no scenario at $SCENARIO"; fi
 
-# 2. World daemon.
-HOME=/var/gaia2 "${SETPRIV_GAIA2[@]}" "$NODE" "$APP/gaia2d.mjs" >>"$EVENTD_LOG" 2>&1 &
+# 2. World daemon, from its startup snapshot (built with the image by setup.sh).
+if [[ -r $APP/gaia2d.blob ]]; then DAEMON_JS=(--snapshot-blob "$APP/gaia2d.blob"); else DAEMON_JS=("$APP/gaia2d.cjs"); fi
+HOME=/var/gaia2 "${SETPRIV_GAIA2[@]}" "$NODE" "${DAEMON_JS[@]}" >>"$EVENTD_LOG" 2>&1 &
 DAEMON=$!
 log "world daemon started (pid $DAEMON, agent $AGENT)"
 

@@ -1,7 +1,7 @@
 // The adapter HTTP contract (spec/container.md §2.2, DESIGN.md §2) on 0.0.0.0:$GAIA2_ADAPTER_PORT.
 // It answers from the first moment (connected:false until the agent is ready, W5), and
 // mutating routes require "Authorization: Bearer <GAIA2_ADAPTER_TOKEN>" when a token is set.
-import http from 'node:http';
+import { nodeHttp, type IncomingMessage, type Server, type ServerResponse } from '../platform/node-http.js';
 import { timingSafeEqual } from 'node:crypto';
 import { MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse } from '../contract/routes.js';
 import type { DaemonStatus } from '../contract/status.js';
@@ -29,13 +29,13 @@ export interface AdapterOptions {
 
 const MAX_BODY = 1 << 20;
 
-function json(res: http.ServerResponse, code: number, body: unknown): void {
+function json(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });
   res.end(text);
 }
 
-function authorized(req: http.IncomingMessage, token: string): boolean {
+function authorized(req: IncomingMessage, token: string): boolean {
   const h = req.headers.authorization ?? '';
   const m = /^Bearer\s+(.+)$/i.exec(h);
   if (!m) return false;
@@ -44,11 +44,11 @@ function authorized(req: http.IncomingMessage, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function createAdapterServer(opts: AdapterOptions): { server: http.Server; buffer: MessageBuffer } {
+export function createAdapterServer(opts: AdapterOptions): { server: Server; buffer: MessageBuffer } {
   const buffer = opts.buffer ?? new MessageBuffer();
   const { backend } = opts;
   const token = opts.token || null;
-  const server = http.createServer((req, res) => {
+  const server = nodeHttp().createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://adapter');
     const path = url.pathname;
     if (req.method === 'GET' && path === ROUTES.health) {
@@ -111,7 +111,7 @@ export function createAdapterServer(opts: AdapterOptions): { server: http.Server
 }
 
 /** Listens on host:port (port 0 = any); resolves with the bound port. */
-export function listen(server: http.Server, port: number, host = '0.0.0.0'): Promise<number> {
+export function listen(server: Server, port: number, host = '0.0.0.0'): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

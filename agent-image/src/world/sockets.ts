@@ -7,7 +7,7 @@
 //      GET /time          → "YYYY-MM-DD HH:MM:SS\n" sim time (for the agent's `date`)
 // Requests carry no environment, so an agent cannot pass GAIA2_EVENT_ID or a state dir.
 import { chmodSync, rmSync } from 'node:fs';
-import http from 'node:http';
+import { nodeHttp, type Server } from '../platform/node-http.js';
 import net from 'node:net';
 import { AgentSession } from './agent-session.js';
 import { readBody } from './http-body.js';
@@ -51,8 +51,8 @@ export const encodeStderr = (s: string): string =>
     .join('');
 
 /** Serves app commands for the thin clients; `allowed` = CLIs of the scenario's apps. */
-export async function serveCliSocket(world: WorldDaemon, path: string, allowed: ReadonlySet<string>): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
+export async function serveCliSocket(world: WorldDaemon, path: string, allowed: ReadonlySet<string>): Promise<Server> {
+  const server = nodeHttp().createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://gaia2');
     if (req.method === 'GET' && url.pathname === '/time') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end(world.clock.text() + '\n');

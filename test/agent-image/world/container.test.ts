@@ -81,8 +81,10 @@ describe('agent image in a real container', () => {
     expect((await exec(id, 'ls /var/gaia2/state', 'agent')).code).not.toBe(0);
     expect((await exec(id, 'echo x >> /var/gaia2/state/events.jsonl', 'agent')).code).not.toBe(0);
 
-    const daemon = await pidOf(id, 'gaia2', 'gaia2d.mjs');
+    const daemon = await pidOf(id, 'gaia2', 'gaia2d');
     expect(daemon).toMatch(/^\d+$/);
+    // started from the startup snapshot built with the image (agent-image/setup.sh)
+    expect((await exec(id, `tr '\\0' ' ' < /proc/${daemon}/cmdline`)).out).toContain('--snapshot-blob /opt/gaia2/gaia2d.blob');
     expect((await exec(id, `cat /proc/${daemon}/environ`, 'agent')).code).not.toBe(0);
     expect((await exec(id, `tr '\\0' ' ' < /proc/${daemon}/cmdline`, 'agent')).out).not.toMatch(/secret/);
 
@@ -131,7 +133,7 @@ describe('agent image in a real container', () => {
   it('killing the world daemon leaves a terminal status served on the adapter port', async () => {
     const id = await start({ GAIA2_AGENT: 'oracle', GAIA2_CLOCK_MODE: 'realtime', GAIA2_JUDGE_FINAL_TURN: '1' });
     await until(async () => ((await status(id)).status === 'running' ? true : undefined));
-    const daemon = await pidOf(id, 'gaia2', 'gaia2d.mjs');
+    const daemon = await pidOf(id, 'gaia2', 'gaia2d');
     await exec(id, `kill -9 ${daemon}`);
     const s = await until(async () => {
       const st = await status(id);

@@ -4,9 +4,9 @@
 // scenario delivered after start, GET /artifacts and POST /shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../helpers/free-port.js';
 import { GOLDEN } from './golden.js';
 import { tempStateDir } from './run-world.js';
 
@@ -15,15 +15,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
 
 function startMain(name: string, env: Record<string, string>): ChildProcess {
   const c = spawn(process.execPath, ['--import', 'tsx', join(MAIN, `${name}.ts`)], {
