@@ -12,6 +12,32 @@ import { fileURLToPath } from 'node:url';
 import { buildImageBundle, imageEntries } from './image-bundles.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// dockerode and docker-modem load gRPC and protobuf (BuildKit sessions) and ssh2 (ssh://
+// engines) when imported: ~15 MB of memory that a runner on a local socket never needs. Those
+// two packages are bundled with those two modules loaded on first call instead; every other
+// package stays external.
+const BUNDLED_PACKAGES = /^(dockerode|docker-modem)(\/|$)/;
+const LAZY_MODULES = { dockerode: ['./session'], 'docker-modem': ['./ssh'] };
+const lazyEngineExtras = {
+  name: 'lazy-engine-extras',
+  setup(b) {
+    // (the stand-ins below require the real modules from node_modules at run time)
+    b.onResolve({ filter: /^[^./]/ }, (a) =>
+      a.path.startsWith('node:') || (BUNDLED_PACKAGES.test(a.path) && a.namespace !== 'lazy-module') ? undefined : { path: a.path, external: true },
+    );
+    b.onResolve({ filter: /^\.\/(session|ssh)$/ }, (a) => {
+      const pkg = /node_modules\/(dockerode|docker-modem)\/lib\//.exec(a.importer)?.[1];
+      if (!pkg || !LAZY_MODULES[pkg].includes(a.path)) return undefined;
+      return { path: `${pkg}/lib/${a.path.slice(2)}.js`, namespace: 'lazy-module' };
+    });
+    // Both modules export one function: the stand-in loads the real one on its first call.
+    b.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (a) => ({
+      contents: `let real; module.exports = function () { real ??= require(${JSON.stringify(a.path)}); return real.apply(this, arguments); };`,
+      loader: 'js',
+    }));
+  },
+};
+
 const common = { bundle: true, platform: 'node', format: 'esm', sourcemap: false, logLevel: 'warning', legalComments: 'none' };
 
 // Build into a private directory and swap it in, so a CLI started meanwhile never sees a
@@ -35,7 +61,9 @@ await build({
   splitting: true,
   chunkNames: 'lib/[name]-[hash]',
   target: 'node20',
-  packages: 'external',
+  plugins: [lazyEngineExtras],
+  // CommonJS packages bundled into ESM need require.
+  banner: { js: "import { createRequire as __gaia2CreateRequire } from 'node:module'; const require = __gaia2CreateRequire(import.meta.url);" },
 });
 
 const images = imageEntries(root);

@@ -1,5 +1,6 @@
 // gaia2-runner command line. Each command lives in ./commands/<name>.ts and registers
 // itself on the program; this file only wires them up and maps errors to exit codes.
+import './memory-mode.js'; // first: before anything allocates
 import { Command } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { exitCodeFor, formatError } from './errors.js';
