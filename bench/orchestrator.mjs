@@ -2,7 +2,11 @@
 //   floor        = 100 bare engine lifecycles (create → start → exit → remove) at concurrency 8
 //   direct       = the same 100 oracle runs as plain runScenario() calls in a pool of 8
 //                  (the single-run lifecycle, no orchestrator: no dataset, results, report)
-//   orchestrator = 100 oracle runs (10 scenarios × pass@10) through executePlan at concurrency 8
+//   orchestrator = 100 oracle runs (10 scenarios × pass@2 per round) through executePlan at
+//                  concurrency 8
+// The three are interleaved in 5 rounds of 20 runs each (BENCH_ROUNDS): this VM's speed drifts
+// by up to 2× within minutes, and a drift between phases measured one after the other would
+// show up as overhead (or hide it).
 //   overhead     = orchestrator wall − the scenarios' own work / 8, that work as each world
 //                  daemon logged it (eventd.log, "world ready" → terminal status:
 //                  bench/lib/daemon-span.ts); the runner's own scenario phase undercounts it
@@ -36,18 +40,11 @@ if (!(await engine.imageExists(image))) {
   process.exit(1);
 }
 
-// --- floor: the bare engine lifecycle, same image, same concurrency -------------------
+// --- the three, interleaved in ROUNDS rounds of RUNS/ROUNDS runs each, so that a change of
+// machine speed during the bench (this VM's swings by 2×) hits all three alike -------------
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const perRound = Math.ceil(RUNS / ROUNDS);
 const label = { [LABELS.managed]: '1', [LABELS.runId]: `bench-floor-${process.pid}` };
-let t0 = performance.now();
-await runPool(Array.from({ length: RUNS }, (_, i) => i), 8, async () => {
-  const c = await engine.create({ image, env: {}, labels: label, entrypoint: ['bash'], cmd: ['-c', 'exit 0'], network: 'bridge', publishPort: 8090 });
-  await c.start();
-  while ((await c.state()).running) await new Promise((r) => setTimeout(r, 20));
-  await c.remove();
-});
-const floorMs = performance.now() - t0;
-
-// --- the orchestrator: 10 scenarios × pass@(RUNS/10), concurrency 8 ------------------
 function plan(out, passAt, concurrency) {
   return {
     command: 'run-dataset',
@@ -58,27 +55,54 @@ function plan(out, passAt, concurrency) {
     run: { ...RUN_DEFAULTS, outputDir: out, passAt, concurrency, timeout: 300 },
   };
 }
-const directDir = mkdtempSync(join(tmpdir(), 'bench-direct-'));
-const dsDirect = await resolveDataset(plan(directDir, 1, 8).target, { env: process.env });
-const jobs = Array.from({ length: Math.ceil(RUNS / 10) * dsDirect.entries.length }, (_, i) => dsDirect.entries[i % dsDirect.entries.length]);
-t0 = performance.now();
-await runPool(jobs, 8, async (e) => {
-  await runScenario({
-    engine, image, scenarioFile: e.file, outputDir: null, env: {}, agent: 'oracle', network: 'bridge',
-    timeouts: { healthSeconds: 120, scenarioSeconds: 300, activitySeconds: 600 }, labels: { [LABELS.managed]: '1', [LABELS.runId]: `bench-direct-${process.pid}` },
+const dsDirect = await resolveDataset(plan(tmpdir(), 1, 8).target, { env: process.env });
+const scenarios = dsDirect.entries.length;
+let floorMs = 0;
+let directMs = 0;
+let orchMs = 0;
+let scenarioMs = 0;
+let runnerPhaseMs = 0;
+let spans = 0;
+const g = { runs: 0, passed: 0, failed: 0, errors: 0, errors_by_kind: {} };
+for (let round = 0; round < ROUNDS; round++) {
+  // floor: the bare engine lifecycle, same image, same concurrency
+  let t0 = performance.now();
+  await runPool(Array.from({ length: perRound }, (_, i) => i), 8, async () => {
+    const c = await engine.create({ image, env: {}, labels: label, entrypoint: ['bash'], cmd: ['-c', 'exit 0'], network: 'bridge', publishPort: 8090 });
+    await c.start();
+    while ((await c.state()).running) await new Promise((r) => setTimeout(r, 20));
+    await c.remove();
   });
-});
-const directMs = performance.now() - t0;
+  floorMs += performance.now() - t0;
 
-const p1 = plan(mkdtempSync(join(tmpdir(), 'bench-orch-')), Math.ceil(RUNS / 10), 8);
-const ds = await resolveDataset(p1.target, { env: process.env });
-t0 = performance.now();
-const outcome = await executePlan(p1, ds, { engine, runScenario, progress: quiet });
-const orchMs = performance.now() - t0;
-const runnerPhaseMs = outcome.results.reduce((a, r) => a + (r.timings?.scenario_ms ?? 0), 0);
-const work = sumDaemonScenarioMs(p1.run.outputDir);
-const scenarioMs = work.ms;
-const g = outcome.report.overall;
+  // direct: plain runScenario() calls in a pool of 8
+  const jobs = Array.from({ length: perRound }, (_, i) => dsDirect.entries[(round * perRound + i) % scenarios]);
+  t0 = performance.now();
+  await runPool(jobs, 8, async (e) => {
+    await runScenario({
+      engine, image, scenarioFile: e.file, outputDir: null, env: {}, agent: 'oracle', network: 'bridge',
+      timeouts: { healthSeconds: 120, scenarioSeconds: 300, activitySeconds: 600 }, labels: { [LABELS.managed]: '1', [LABELS.runId]: `bench-direct-${process.pid}` },
+    });
+  });
+  directMs += performance.now() - t0;
+
+  // orchestrator: the 10 scenarios × pass@(perRound/10) through executePlan
+  const p = plan(mkdtempSync(join(tmpdir(), 'bench-orch-')), Math.ceil(perRound / scenarios), 8);
+  const ds = await resolveDataset(p.target, { env: process.env });
+  t0 = performance.now();
+  const outcome = await executePlan(p, ds, { engine, runScenario, progress: quiet });
+  orchMs += performance.now() - t0;
+  runnerPhaseMs += outcome.results.reduce((a, r) => a + (r.timings?.scenario_ms ?? 0), 0);
+  const work = sumDaemonScenarioMs(p.run.outputDir);
+  scenarioMs += work.ms;
+  spans += work.runs;
+  const o = outcome.report.overall;
+  g.runs += o.runs;
+  g.passed += o.passed;
+  g.failed += o.failed;
+  g.errors += o.errors;
+  for (const [k, v] of Object.entries(o.errors_by_kind ?? {})) g.errors_by_kind[k] = (g.errors_by_kind[k] ?? 0) + v;
+}
 const overheadMs = orchMs - scenarioMs / 8;
 
 // --- RSS at concurrency 32: the bundled CLI as a user runs it, sampled from /proc ------
@@ -102,11 +126,12 @@ const rssReport = JSON.parse(readFileSync(join(rssDir, 'report.json'), 'utf8'));
 await engine.close();
 
 const mb = (b) => (b / 2 ** 20).toFixed(0);
-console.log(`floor: ${RUNS} bare lifecycles at concurrency 8      ${(floorMs / 1000).toFixed(1)} s`);
-console.log(`direct: ${jobs.length} runScenario() calls at concurrency 8  ${(directMs / 1000).toFixed(1)} s`);
+console.log(`(${ROUNDS} interleaved rounds of ${perRound} runs each: floor, direct, orchestrator)`);
+console.log(`floor: ${perRound * ROUNDS} bare lifecycles at concurrency 8      ${(floorMs / 1000).toFixed(1)} s`);
+console.log(`direct: ${perRound * ROUNDS} runScenario() calls at concurrency 8  ${(directMs / 1000).toFixed(1)} s`);
 console.log(`orchestrator: ${g.runs} oracle runs at concurrency 8  ${(orchMs / 1000).toFixed(1)} s  (pass ${g.passed}, fail ${g.failed}, error ${g.errors})`);
 console.log(`orchestrator / direct                          ${(orchMs / directMs).toFixed(2)}`);
-console.log(`scenarios' own work / 8                        ${(scenarioMs / 8000).toFixed(1)} s  (daemon logs of ${work.runs} runs; the runner's scenario phases: ${(runnerPhaseMs / 8000).toFixed(1)} s)`);
+console.log(`scenarios' own work / 8                        ${(scenarioMs / 8000).toFixed(1)} s  (daemon logs of ${spans} runs; the runner's scenario phases: ${(runnerPhaseMs / 8000).toFixed(1)} s)`);
 console.log(`orchestrator overhead / floor                  ${(overheadMs / floorMs).toFixed(2)}  (goal ≤ 1.3)`);
 console.log(`  minus the runner's scenario phases instead   ${((orchMs - runnerPhaseMs / 8) / floorMs).toFixed(2)}`);
 console.log(`orchestrator wall / floor                      ${(orchMs / floorMs).toFixed(2)}`);

@@ -31,7 +31,9 @@ const MAX_BODY = 1 << 20;
 
 function json(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });
+  // Keep-alive (HTTP/1.1's default): the runner polls /status on one connection instead of a
+  // new one per poll.
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 

@@ -28,6 +28,8 @@ import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { AdapterClient } from './adapter-client.js';
 import { collectArtifacts, writeArtifacts } from './artifacts.js';
+import { acceptsConnections, bootEstimate } from './boot-wait.js';
+import { waitExited } from './exit-wait.js';
 import { imageFeatures } from './image-features.js';
 import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
@@ -139,7 +141,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     ]);
     client = new AdapterClient(`http://${ep.host}:${ep.port}`, token);
     lap('start_ms');
-    await waitHealthy(client, container, o);
+    await waitHealthy(client, ep, container, o);
     lap('health_ms');
     if (scenario.events.length === 0) {
       const task = firstUserTask(scenario);
@@ -166,7 +168,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       lap('collect_ms');
       // A container that exits by itself is removed without the engine's kill (~0.1 s less).
       if (client && features.has(IMAGE_FEATURES.shutdownRoute) && (await client.shutdown().then(() => true, () => false))) {
-        await waitExited(container);
+        await waitExited(container, o.image);
       }
       await container.remove().catch((e) => log(`${id}: remove failed: ${(e as Error).message}`));
       lap('remove_ms');
@@ -212,24 +214,33 @@ async function finish(o: ScenarioRunOptions, r: ScenarioResult, started: Date, d
   return result;
 }
 
-async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: ScenarioRunOptions): Promise<void> {
+async function waitHealthy(client: AdapterClient, ep: { host: string; port: number }, c: ContainerHandle, o: ScenarioRunOptions): Promise<void> {
   const since = Date.now();
   const deadline = since + o.timeouts.healthSeconds * 1000;
   let lastEngineCheck = since;
   let pause = 10;
   let lastErr = '';
-  // No image is ready sooner (entrypoint, then node's own start): polls before are wasted.
-  await sleep(50, o.signal);
+  let accepting = false;
+  // No look before a boot usually ends (boot-wait.ts): looks before are wasted work.
+  await sleep(bootEstimate.firstLookMs(o.image), o.signal);
   for (;;) {
     if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
-    try {
-      const h = await client.health();
-      if (h.connected) return;
-      // A fast agent can finish (and disconnect) before the first poll sees it connected.
-      if (isTerminal(await client.status())) return;
-      lastErr = 'adapter answers but the agent is not connected yet';
-    } catch (e) {
-      lastErr = (e as Error).message;
+    if (!accepting) {
+      const lookedAt = Date.now();
+      accepting = await acceptsConnections(ep.host, ep.port);
+      if (accepting) bootEstimate.record(o.image, lookedAt - since);
+      else lastErr = `nothing accepts connections on ${ep.host}:${ep.port} yet`;
+    }
+    if (accepting) {
+      try {
+        const h = await client.health();
+        if (h.connected) return;
+        // A fast agent can finish (and disconnect) before the first poll sees it connected.
+        if (isTerminal(await client.status())) return;
+        lastErr = 'adapter answers but the agent is not connected yet';
+      } catch (e) {
+        lastErr = (e as Error).message;
+      }
     }
     if (Date.now() - lastEngineCheck > 500) {
       await assertRunning(c);
@@ -242,21 +253,6 @@ async function waitHealthy(client: AdapterClient, c: ContainerHandle, o: Scenari
     // with dozens of containers booting on a busy machine, fast polls only add load and memory.
     if (Date.now() - since > 500) pause = Math.max(25, Math.min(250, pause * 1.25));
     await sleep(pause, o.signal);
-  }
-}
-
-/** Polls until the container has stopped; gives up quietly (remove() forces it anyway). */
-async function waitExited(c: ContainerHandle, timeoutMs = 3000): Promise<void> {
-  const since = Date.now();
-  const deadline = since + timeoutMs;
-  // The exit takes ~25 ms on an idle machine: the first look is at 20 ms, later ones close
-  // together until 0.1 s, then backing off (each inspect costs the engine a few ms of CPU). Polls
-  // beat podman's libpod wait, which answers only after the cleanup (~50 ms later).
-  await sleep(20);
-  for (let pause = 10; Date.now() < deadline; pause = Date.now() - since < 100 ? 10 : Math.min(200, pause * 1.5)) {
-    const s = await c.state().catch(() => null);
-    if (!s?.running) return;
-    await sleep(pause);
   }
 }
 
