@@ -13,6 +13,9 @@ mkdir -p /var/gaia2/state /run/gaia2 /home/agent/bin
 chown gaia2:gaia2 /var/gaia2 /var/gaia2/state /run/gaia2
 chmod 700 /var/gaia2 /var/gaia2/state
 chmod 755 /run/gaia2
+# The daemon's log and the simulated-clock file, ready for the entrypoint's builtin-only path.
+install -o gaia2 -g gaia2 -m 600 /dev/null /tmp/gaia2-eventd.log
+install -o gaia2 -g gaia2 -m 644 /dev/null /tmp/faketime.rc
 
 chmod 755 /usr/local/lib/gaia2/gaia2-cli /usr/local/lib/gaia2/sim-date /opt/gaia2-init-entrypoint.sh
 for c in "${CLIS[@]}"; do

@@ -36,16 +36,27 @@ log() {
 SETPRIV_GAIA2=(setpriv --reuid=gaia2 --regid=gaia2 --init-groups)
 SETPRIV_AGENT=(setpriv --reuid=agent --regid=agent --init-groups)
 
-# 1. Private state and sockets. `install` creates (or truncates) and sets owner and mode in
-#    one process each: every process here delays the daemon's start.
-install -d -o gaia2 -g gaia2 -m 700 /var/gaia2 "$STATE"
-install -d -o gaia2 -g gaia2 -m 755 "$RUN"
+# 1. Private state and sockets. The image ships them with their owners and modes
+#    (agent-image/setup.sh); only when something is mounted over them (a volume) are they set
+#    up again, with `install` (creates or truncates, sets owner and mode, one process each).
+#    Every process here delays the daemon's start, so the usual path runs builtins only.
+layout_intact=1
+while read -r _ _ _ _ mnt _; do
+  case "$mnt" in /var|/var/gaia2|"$STATE"|/run|"$RUN"|/tmp) layout_intact=;; esac
+done </proc/self/mountinfo
+if [[ -n $layout_intact && -d $STATE && -d $RUN && -f $EVENTD_LOG && -f /tmp/faketime.rc ]]; then
+  : >"$EVENTD_LOG"
+  : >/tmp/faketime.rc
+else
+  install -d -o gaia2 -g gaia2 -m 700 /var/gaia2 "$STATE"
+  install -d -o gaia2 -g gaia2 -m 755 "$RUN"
+  install -o gaia2 -g gaia2 -m 600 /dev/null "$EVENTD_LOG"
+  install -o gaia2 -g gaia2 -m 644 /dev/null /tmp/faketime.rc
+fi
 shopt -s nullglob dotglob
 stale=("$STATE"/* "$RUN"/*)
 shopt -u nullglob dotglob
 ((${#stale[@]})) && rm -rf -- "${stale[@]}"
-install -o gaia2 -g gaia2 -m 600 /dev/null "$EVENTD_LOG"
-install -o gaia2 -g gaia2 -m 644 /dev/null /tmp/faketime.rc
 # (with GAIA2_SCENARIO_READY the runner puts the scenario in after start; the daemon waits)
 if [[ ! -r $SCENARIO && -z ${GAIA2_SCENARIO_READY:-} ]]; then log "no scenario at $SCENARIO"; fi
 

@@ -16,8 +16,8 @@ afterAll(async () => {
   for (const c of containers) await run('podman', ['rm', '-f', c]).catch(() => undefined);
 });
 
-async function start(env: Record<string, string>, scenario = BOAT): Promise<string> {
-  const args = ['run', '-d', '--label', 'gaia2.test=daemon', '-v', `${scenario}:/var/gaia2/custom_scenario.json:ro`];
+async function start(env: Record<string, string>, scenario = BOAT, extra: string[] = []): Promise<string> {
+  const args = ['run', '-d', '--label', 'gaia2.test=daemon', '-v', `${scenario}:/var/gaia2/custom_scenario.json:ro`, ...extra];
   for (const [k, v] of Object.entries(env)) args.push('-e', `${k}=${v}`);
   args.push(IMAGE, 'bash', '/opt/gaia2-init-entrypoint.sh');
   const { stdout } = await run('podman', args);
@@ -108,6 +108,21 @@ describe('agent image in a real container', () => {
     expect(forged.event_id).toBeUndefined();
     expect((await exec(id, 'PATH=/home/agent/bin:$PATH date +%Y-%m-%d', 'agent')).out.trim()).toBe('2025-10-09'); // sim clock via /home/agent/bin/date
   }, 180_000);
+
+  it('a volume over the state directory gets the owner and mode the image ships, and the run completes', async () => {
+    // (the entrypoint's builtin-only path needs the image's own layout; a mount sends it to `install`)
+    const id = await start({ GAIA2_AGENT: 'oracle', GAIA2_JUDGE_FINAL_TURN: '1' }, BOAT, ['--tmpfs', '/var/gaia2/state']);
+    const s = await until(async () => {
+      const st = await status(id);
+      return ['complete', 'error'].includes(String(st.status)) ? st : undefined;
+    });
+    expect(s).toMatchObject({ status: 'complete', judgment: { success: true } });
+    expect((await exec(id, 'stat -c "%U %a" /var/gaia2/state /tmp/gaia2-eventd.log /run/gaia2')).out.trim().split('\n')).toEqual([
+      'gaia2 700',
+      'gaia2 600',
+      'gaia2 755',
+    ]);
+  });
 
   it('killing the agent runtime mid-run ends in error with a reason', async () => {
     // A provider that never answers keeps the default agent inside its first run.
