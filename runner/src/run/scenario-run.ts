@@ -28,7 +28,7 @@ import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { AdapterClient } from './adapter-client.js';
 import { collectArtifacts, writeArtifacts } from './artifacts.js';
-import { acceptsConnections, bootEstimate } from './boot-wait.js';
+import { acceptsConnections, bootEstimate, readyEstimate } from './boot-wait.js';
 import { waitExited } from './exit-wait.js';
 import { imageFeatures } from './image-features.js';
 import type { ScenarioRunOptions } from './options.js';
@@ -221,20 +221,34 @@ async function waitHealthy(client: AdapterClient, ep: { host: string; port: numb
   let pause = 10;
   let lastErr = '';
   let accepting = false;
-  // No look before a boot usually ends (boot-wait.ts): looks before are wasted work.
-  await sleep(bootEstimate.firstLookMs(o.image), o.signal);
+  let acceptedAt = since;
+  const kind = `${o.image} ${o.agent}`; // the agent runtime is part of the boot
+  // No look before a boot usually ends (boot-wait.ts): looks before are wasted work. The
+  // engine is asked whether the container still runs only once a boot takes longer than usual
+  // (an inspect costs the engine ~5 ms of CPU).
+  const firstLook = bootEstimate.firstLookMs(kind);
+  const engineCheckMs = Math.max(500, 3 * firstLook);
+  await sleep(firstLook, o.signal);
   for (;;) {
     if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
     if (!accepting) {
       const lookedAt = Date.now();
       accepting = await acceptsConnections(ep.host, ep.port);
-      if (accepting) bootEstimate.record(o.image, lookedAt - since);
-      else lastErr = `nothing accepts connections on ${ep.host}:${ep.port} yet`;
+      if (accepting) {
+        bootEstimate.record(kind, lookedAt - since);
+        acceptedAt = Date.now();
+        // The world is composed after the adapter listens: the first /health when it usually is.
+        await sleep(readyEstimate.firstLookMs(kind), o.signal);
+      } else lastErr = `nothing accepts connections on ${ep.host}:${ep.port} yet`;
     }
     if (accepting) {
       try {
+        const lookedAt = Date.now();
         const h = await client.health();
-        if (h.connected) return;
+        if (h.connected) {
+          readyEstimate.record(kind, lookedAt - acceptedAt);
+          return;
+        }
         // A fast agent can finish (and disconnect) before the first poll sees it connected.
         if (isTerminal(await client.status())) return;
         lastErr = 'adapter answers but the agent is not connected yet';
@@ -242,7 +256,7 @@ async function waitHealthy(client: AdapterClient, ep: { host: string; port: numb
         lastErr = (e as Error).message;
       }
     }
-    if (Date.now() - lastEngineCheck > 500) {
+    if (Date.now() - lastEngineCheck > engineCheckMs) {
       await assertRunning(c);
       lastEngineCheck = Date.now();
     }
