@@ -1,13 +1,17 @@
 // results.jsonl: one result per line, path order, rewritten atomically after every finished
-// run so a killed runner leaves a complete file of what finished.
+// run so a killed runner leaves a complete file of what finished. Each result is serialized
+// (and redacted) once; runs that finish while a rewrite is under way share the next one, so a
+// run of thousands does not rewrite the file once per run while runs keep finishing.
 import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { writeFileAtomic } from '../fsutil/atomic.js';
 import { redact } from '../secrets/redact.js';
 
 export class ResultsBook {
-  private readonly byKey = new Map<string, { run: number | null; result: ScenarioResult }>();
+  private readonly byKey = new Map<string, { run: number | null; result: ScenarioResult; line: string }>();
   private writing: Promise<void> = Promise.resolve();
+  /** The rewrite queued behind the current one (not started: it will see every result set so far). */
+  private next: Promise<void> | null = null;
 
   constructor(
     private readonly outputDir: string | null,
@@ -16,7 +20,7 @@ export class ResultsBook {
   ) {}
 
   set(key: string, run: number | null, result: ScenarioResult): void {
-    this.byKey.set(key, { run, result });
+    this.byKey.set(key, { run, result, line: redact(JSON.stringify(result)) + '\n' });
   }
 
   all(): ScenarioResult[] {
@@ -27,14 +31,20 @@ export class ResultsBook {
     return [...this.byKey.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, v]) => v);
   }
 
-  /** Queues a rewrite of every results file; writes never overlap. */
+  /** Resolves once every results file holds every result set so far; writes never overlap. */
   flush(): Promise<void> {
-    this.writing = this.writing.then(() => this.writeAll());
-    return this.writing;
+    const write = () => {
+      this.next = null;
+      return this.writeAll();
+    };
+    // (after a failed rewrite the next one is still tried; the failure reaches its own callers)
+    this.next ??= this.writing.then(write, write);
+    this.writing = this.next;
+    return this.next;
   }
 
   private async writeAll(): Promise<void> {
-    const lines = (rs: Array<{ result: ScenarioResult }>) => rs.map((r) => redact(JSON.stringify(r.result)) + '\n').join('');
+    const lines = (rs: Array<{ line: string }>) => rs.map((r) => r.line).join('');
     const entries = this.sorted();
     if (this.outputDir) {
       if (this.passAt > 1) {
