@@ -1,18 +1,30 @@
 // HTTP client for one container's adapter (spec/container.md §2.2). Short timeouts: a
 // request that hangs must never stall the run loop; the caller decides what a failure means.
-import { request } from 'undici';
+// One connection pool per container, kept alive between polls and closed with the run: host
+// ports are reused by later containers, and a pooled connection must never outlive its own.
+import { Pool } from 'undici';
 import type { ArtifactsResponse, DaemonStatus, HealthResponse, NotifyResponse } from '../../../agent-image/src/contract/index.js';
 import { ROUTES } from '../../../agent-image/src/contract/index.js';
 
 export class AdapterClient {
+  private readonly pool: Pool;
+
   constructor(
-    private readonly base: string,
+    base: string,
     private readonly token?: string,
     private readonly timeoutMs = 5000,
-  ) {}
+  ) {
+    this.pool = new Pool(base, { connections: 1 }); // the run's requests are sequential
+  }
+
+  /** Closes the pool's connections (in-flight requests are let finish). */
+  async close(): Promise<void> {
+    await this.pool.close().catch(() => undefined);
+  }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const res = await request(`${this.base}${path}`, {
+    const res = await this.pool.request({
+      path,
       method,
       headers: {
         'content-type': 'application/json',

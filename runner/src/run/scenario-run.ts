@@ -172,6 +172,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       }
       await container.remove().catch((e) => log(`${id}: remove failed: ${(e as Error).message}`));
       lap('remove_ms');
+      await client?.close();
     }
   }
 
