@@ -3,11 +3,10 @@
 // look comes when an exit usually ends, then they follow every 10 ms, backing off.
 import type { ContainerHandle } from '../engine/index.js';
 import { LatencyEstimate } from './latency-estimate.js';
+import { sleep } from './sleep.js';
 
 /** Exit times (shutdown answered → container stopped) per image, shared by this process's runs. */
 export const exitEstimate = new LatencyEstimate(20, 1000);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until the container has stopped; gives up quietly after timeoutMs (remove() forces it). */
 export async function waitExited(c: ContainerHandle, image: string, timeoutMs = 3000): Promise<void> {

@@ -30,6 +30,7 @@ import { AdapterClient } from './adapter-client.js';
 import { collectArtifacts, writeArtifacts } from './artifacts.js';
 import { acceptsConnections, bootEstimate, readyEstimate } from './boot-wait.js';
 import { waitExited } from './exit-wait.js';
+import { sleep } from './sleep.js';
 import { imageFeatures } from './image-features.js';
 import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
@@ -43,18 +44,6 @@ class RunFailure extends Error {
     super(message);
   }
 }
-
-/** Waits ms, or less when the signal aborts; leaves no listener behind either way. */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult> {
   const log = (l: string) => o.log?.(redact(l));
