@@ -187,10 +187,16 @@ export class DockerApiEngine implements ContainerEngine {
   async pull(ref: string, timeoutMs: number): Promise<boolean> {
     const attempt = (async () => {
       const stream = (await this.docker.pull(ref)) as Readable;
+      // Engines answer 200 and report a failed pull inside the stream (an `error` item), so
+      // the stream's end proves nothing: look for error items, then for the image itself.
       await new Promise<void>((resolve, reject) =>
-        this.docker.modem.followProgress(stream, (err: Error | null) => (err ? reject(err) : resolve())),
+        this.docker.modem.followProgress(stream, (err: Error | null, output: Array<{ error?: string; errorDetail?: unknown }>) => {
+          const failed = err ?? output.find((o) => o.error || o.errorDetail);
+          if (failed) reject(failed instanceof Error ? failed : new Error(String((failed as { error?: string }).error)));
+          else resolve();
+        }),
       );
-      return true;
+      return this.imageExists(ref);
     })().catch(() => false);
     const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
     return Promise.race([attempt, timeout]);
