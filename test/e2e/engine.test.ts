@@ -34,12 +34,11 @@ describe('docker-api engine', () => {
     });
     try {
       await c.start();
-      const ep = await c.endpoint(8123);
-      expect(ep.host).toBe('127.0.0.1');
-      expect(ep.port).toBeGreaterThan(0);
+      const ep = await c.adapter(8123);
+      expect(ep.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       let body = '';
       for (let i = 0; i < 100 && !body; i++) {
-        body = await fetch(`http://${ep.host}:${ep.port}/`).then((r) => r.text(), () => '');
+        body = await fetch(`${ep.url}/`).then((r) => r.text(), () => '');
         if (!body) await new Promise((r) => setTimeout(r, 50));
       }
       expect(body).toBe('hi from-archive');
@@ -88,13 +87,13 @@ describe('docker-api engine', () => {
     try {
       expect(forced).toBe(2);
       await Promise.all([a.start(), b.start()]);
-      const [ea, eb] = await Promise.all([a.endpoint(8123), b.endpoint(8123)]);
-      expect(ea.port).toBe(Number(port));
-      expect(eb.port).not.toBe(ea.port);
+      const [ea, eb] = await Promise.all([a.adapter(8123), b.adapter(8123)]);
+      expect(new URL(ea.url).port).toBe(String(port));
+      expect(new URL(eb.url).port).not.toBe(new URL(ea.url).port);
       for (const ep of [ea, eb]) {
         let body = '';
         for (let i = 0; i < 100 && !body; i++) {
-          body = await fetch(`http://${ep.host}:${ep.port}/`).then((r) => r.text(), () => '');
+          body = await fetch(`${ep.url}/`).then((r) => r.text(), () => '');
           if (!body) await new Promise((r) => setTimeout(r, 50));
         }
         expect(body).toBe('up');

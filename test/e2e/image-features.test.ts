@@ -67,8 +67,7 @@ describe("our image's contract additions (real containers)", () => {
         { path: CONTAINER_PATHS.scenario, content: readFileSync(scenarioFile), mode: 0o644 },
         { path: CONTAINER_PATHS.scenarioReady, content: '' },
       ]);
-      const ep = await c.endpoint(8090);
-      const client = new AdapterClient(`http://${ep.host}:${ep.port}`, token);
+      const client = new AdapterClient(await c.adapter(8090), token);
       await untilComplete(client);
       expect((await client.status()).judgment?.success).toBe(true);
 

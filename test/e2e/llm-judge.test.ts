@@ -12,7 +12,6 @@ import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { startLoopbackRelays } from '../../runner/src/net/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
 import { fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
 
@@ -64,7 +63,7 @@ async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem): Prom
     hostEnv,
   );
   const base = buildBaseEnv(plan, hostEnv);
-  const relays = await startLoopbackRelays(base.env, { engine });
+  const relays = await engine.reachHostServices(base.env, { network: 'bridge' });
   try {
     const result = await runScenario({
       engine, image, scenarioFile: scenario, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',

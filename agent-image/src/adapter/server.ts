@@ -3,7 +3,7 @@
 // mutating routes require "Authorization: Bearer <GAIA2_ADAPTER_TOKEN>" when a token is set.
 import { nodeHttp, type IncomingMessage, type Server, type ServerResponse } from '../platform/node-http.js';
 import { timingSafeEqual } from 'node:crypto';
-import { MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse } from '../contract/routes.js';
+import { ADAPTER_TOKEN_HEADER, MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse } from '../contract/routes.js';
 import type { DaemonStatus } from '../contract/status.js';
 import { MessageBuffer } from './message-buffer.js';
 import { readBody } from '../world/http-body.js';
@@ -38,8 +38,8 @@ function json(res: ServerResponse, code: number, body: unknown): void {
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {
-  const h = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(h);
+  const own = req.headers[ADAPTER_TOKEN_HEADER];
+  const m = typeof own === 'string' ? [own, own] : /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
   if (!m) return false;
   const a = Buffer.from(m[1]!.trim());
   const b = Buffer.from(token);

@@ -17,6 +17,13 @@ export const ROUTES = {
   shutdown: '/shutdown',
 } as const;
 
+/**
+ * The adapter token travels as `Authorization: Bearer <token>`, or in this header: a proxy in
+ * between (a Kubernetes API server's pod proxy) authenticates the runner with Authorization and
+ * strips it before forwarding, so proxied requests carry the token here instead.
+ */
+export const ADAPTER_TOKEN_HEADER = 'x-gaia2-adapter-token';
+
 /** Routes that change state and therefore need the token. */
 export const MUTATING_ROUTES: ReadonlySet<string> = new Set([
   ROUTES.notify,

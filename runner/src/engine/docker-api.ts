@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, posix } from 'node:path';
 import type {
+  AdapterEndpoint,
   BuildOptions,
   ContainerEngine,
   ContainerFile,
@@ -13,7 +14,13 @@ import type {
   ContainerInfo,
   ContainerSpec,
   EngineCapabilities,
+  EngineDescription,
+  HostServices,
+  UnitState,
 } from './types.js';
+import { acceptsConnections } from '../net/accepts-connections.js';
+import { bridgeNetwork } from '../net/gateway.js';
+import { startLoopbackRelays } from '../net/loopback-relays.js';
 import type { Endpoint } from './discover.js';
 import { EngineError } from './errors.js';
 import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
@@ -66,15 +73,38 @@ export class DockerApiEngine implements ContainerEngine {
     }
   }
 
-  private flavour?: Promise<'podman' | 'docker'>;
+  private version?: Promise<Docker.DockerVersion | null>;
+
+  private engineVersion(): Promise<Docker.DockerVersion | null> {
+    this.version ??= this.docker.version().catch(() => null);
+    return this.version;
+  }
 
   /** Podman adds host.containers.internal itself and (4.x) rejects "host-gateway". */
-  private engineFlavour(): Promise<'podman' | 'docker'> {
-    this.flavour ??= this.docker.version().then(
-      (v) => ((v.Components ?? []).some((c) => /podman/i.test(c.Name)) ? 'podman' : 'docker'),
-      () => 'docker' as const,
-    );
-    return this.flavour;
+  private async engineFlavour(): Promise<'podman' | 'docker'> {
+    const v = await this.engineVersion();
+    return (v?.Components ?? []).some((c) => /podman/i.test(c.Name)) ? 'podman' : 'docker';
+  }
+
+  async describe(): Promise<EngineDescription> {
+    const v = await this.engineVersion();
+    const podman = (v?.Components ?? []).find((c) => /podman/i.test(c.Name));
+    return {
+      kind: podman ? 'podman' : 'docker',
+      version: podman?.Version ?? v?.Version ?? null,
+      apiVersion: v?.ApiVersion ?? null,
+      endpoint: this.endpoint.source.replace(/^DOCKER_HOST=/, ''),
+      remote: false,
+    };
+  }
+
+  /**
+   * Loopback services reach bridged containers through relays on the bridge gateway; with host
+   * networking the containers share the runner's loopback and need nothing.
+   */
+  async reachHostServices(env: Record<string, string>, o: { network: 'bridge' | 'host'; log?: (line: string) => void }): Promise<HostServices> {
+    if (o.network === 'host') return { env: { ...env }, close: async () => {} };
+    return startLoopbackRelays(env, { bridge: () => bridgeNetwork(this.docker), ...(o.log ? { log: o.log } : {}) });
   }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
@@ -243,7 +273,12 @@ class DockerContainer implements ContainerHandle {
     }
   }
 
-  async endpoint(port: number): Promise<{ host: string; port: number }> {
+  async adapter(port: number): Promise<AdapterEndpoint> {
+    const { host, port: hostPort } = await this.hostPort(port);
+    return { url: `http://${host}:${hostPort}`, accepting: () => acceptsConnections(host, hostPort) };
+  }
+
+  private async hostPort(port: number): Promise<{ host: string; port: number }> {
     // Known since create (the port check read it): no second inspect.
     if (this.published && this.published.containerPort === port) return this.published.endpoint;
     const info = await this.c.inspect();
@@ -285,7 +320,7 @@ class DockerContainer implements ContainerHandle {
     }
   }
 
-  async state(): Promise<{ status: string; running: boolean; exitCode: number | null; oomKilled?: boolean }> {
+  async state(): Promise<UnitState> {
     try {
       const s = (await this.c.inspect()).State;
       return { status: s.Status, running: s.Running, exitCode: s.Running ? null : s.ExitCode, oomKilled: s.OOMKilled };

@@ -1,6 +1,10 @@
-// The container backend interface. One small interface per backend (Docker Engine API today,
-// Kubernetes later), capability flags for what a backend can do, lifecycle as plain methods.
-// The orchestrator and the scenario run only ever see these types.
+// The backend interface: where a scenario run executes. One small interface per backend (a
+// local or remote Docker Engine API, a Kubernetes cluster), capability flags for what a backend
+// can do, lifecycle as plain methods. The orchestrator and the scenario run only ever see these
+// types: what differs between backends (how the adapter is reached, how files get in, what a
+// dead unit looks like, how host services are made reachable) is answered here, never by a
+// branch on the backend's kind in run/ or orchestrator/.
+import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 
 export interface EngineCapabilities {
   /** Can publish a container port on a host loopback port chosen by the engine. */
@@ -36,12 +40,43 @@ export interface ContainerFile {
   mode?: number;
 }
 
+/** How the runner reaches a port of a running unit over HTTP. */
+export interface AdapterEndpoint {
+  /** Base URL, path prefix included: `http://127.0.0.1:41234`, or a proxy URL ending in `/proxy`. */
+  url: string;
+  /** Headers every request carries (a proxy's credentials). Never logged. */
+  headers?: Record<string, string>;
+  /** TLS material for the connection (a proxy's CA, a client certificate). */
+  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer; rejectUnauthorized?: boolean };
+  /**
+   * Where the adapter token goes: `authorization` (Bearer, the default), or the contract's own
+   * header when a proxy in between consumes Authorization (ADAPTER_TOKEN_HEADER).
+   */
+  tokenHeader?: 'authorization' | 'own';
+  /**
+   * A cheap look whether the port accepts connections yet (a bare TCP connect), used while the
+   * unit boots; absent where no such look exists (a proxy answers for the unit).
+   */
+  accepting?(): Promise<boolean>;
+}
+
+/** What the engine says of a unit; `failure` is a typed infrastructure error when it is known. */
+export interface UnitState {
+  status: string;
+  running: boolean;
+  exitCode: number | null;
+  oomKilled?: boolean;
+  /** The backend's own diagnosis (image pull failed, unschedulable, evicted, …). */
+  failure?: { kind: ErrorKind; message: string };
+}
+
 export interface ContainerHandle {
   readonly id: string;
   readonly name: string;
+  /** Starts the unit; resolves once it runs (a backend that schedules waits for it, typed errors otherwise). */
   start(): Promise<void>;
-  /** Host address of the published port (bridge) or 127.0.0.1:port (host network). */
-  endpoint(port: number): Promise<{ host: string; port: number }>;
+  /** How to reach a container port: the published port (bridge), the host port (host network), a proxy. */
+  adapter(port: number): Promise<AdapterEndpoint>;
   /**
    * Writes files (absolute paths) in one archive request, in the given order: a reader that
    * sees the last file knows the earlier ones are complete. Cheaper once the container runs.
@@ -52,7 +87,7 @@ export interface ContainerHandle {
   /** Reads the named files (relative paths) of one directory in a single request; missing ones are absent. */
   readFiles(dir: string, names: readonly string[]): Promise<Map<string, Buffer>>;
   /** running | exited | created | …, plus the exit code once exited. */
-  state(): Promise<{ status: string; running: boolean; exitCode: number | null; oomKilled?: boolean }>;
+  state(): Promise<UnitState>;
   /** Kills the main process (used by tests and by Ctrl-C handling). */
   kill(signal?: string): Promise<void>;
   /** Last lines of the container's stdout/stderr. */
@@ -77,9 +112,36 @@ export interface BuildOptions {
   onProgress?: (line: string) => void;
 }
 
+/** What a backend is, for `doctor`, run_config.json and messages. */
+export interface EngineDescription {
+  /** podman | docker | kubernetes | … */
+  kind: string;
+  version: string | null;
+  apiVersion: string | null;
+  /** Where it is reached (socket path, tcp://host:port, ssh://…, a cluster URL); no credentials. */
+  endpoint: string;
+  /** True when units run on another machine than the runner. */
+  remote: boolean;
+}
+
+/**
+ * Host services (a model endpoint on the runner's loopback) made reachable from the units:
+ * `env` is the environment with every such URL rewritten; close() releases relays or tunnels.
+ */
+export interface HostServices {
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
 export interface ContainerEngine {
   readonly name: string;
   readonly capabilities: EngineCapabilities;
+  describe(): Promise<EngineDescription>;
+  /**
+   * Rewrites loopback URLs in a unit environment so units can reach those services (relays,
+   * tunnels), or throws a ConfigError naming the variable when this backend cannot.
+   */
+  reachHostServices(env: Record<string, string>, o: { network: 'bridge' | 'host'; log?: (line: string) => void }): Promise<HostServices>;
   /** Throws EngineError('engine_unavailable') quickly when the engine does not answer. */
   ping(): Promise<void>;
   imageExists(ref: string): Promise<boolean>;

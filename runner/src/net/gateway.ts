@@ -1,9 +1,7 @@
 // Where bridged containers reach the host: the gateway of the engine's default bridge network,
 // read through the engine API (network inspect), so it is right for podman (10.88.0.1 by
 // default) and Docker (docker0, 172.17.0.1) alike.
-import Docker from 'dockerode';
-import type { ContainerEngine } from '../engine/index.js';
-import { parseDockerHost, type Endpoint } from '../engine/discover.js';
+import type Docker from 'dockerode';
 
 export interface BridgeNetwork {
   gateway: string;
@@ -14,22 +12,7 @@ export interface BridgeNetwork {
 /** Podman and Docker both answer for the default network under the name "bridge". */
 const DEFAULT_BRIDGE = 'bridge';
 
-/**
- * The engine's API endpoint. The ContainerEngine interface has no network inspect (yet), so
- * this reads the endpoint the Docker-API engine was built with (its `endpoint` field, or its
- * public `source` when that is a unix:// or tcp:// address).
- */
-function endpointOf(engine: ContainerEngine): Endpoint | null {
-  const e = engine as { endpoint?: Partial<Endpoint>; source?: unknown };
-  if (e.endpoint && (e.endpoint.socketPath || e.endpoint.host)) return e.endpoint as Endpoint;
-  const source = typeof e.source === 'string' ? e.source.replace(/^DOCKER_HOST=/, '') : '';
-  return /^(unix|tcp|https?):\/\//.test(source) ? parseDockerHost(source) : null;
-}
-
-export async function bridgeNetwork(engine: ContainerEngine, network = DEFAULT_BRIDGE): Promise<BridgeNetwork> {
-  const ep = endpointOf(engine);
-  if (!ep) throw new Error(`engine ${engine.name} does not expose its API endpoint; cannot look up the "${network}" network gateway`);
-  const docker = new Docker(ep.socketPath ? { socketPath: ep.socketPath } : { host: ep.host, port: ep.port, protocol: ep.protocol });
+export async function bridgeNetwork(docker: Docker, network = DEFAULT_BRIDGE): Promise<BridgeNetwork> {
   const info = (await docker.getNetwork(network).inspect()) as { IPAM?: { Config?: Array<{ Gateway?: string; Subnet?: string }> } };
   const cfg = (info.IPAM?.Config ?? []).find((c) => c.Gateway && !c.Gateway.includes(':'));
   if (!cfg?.Gateway) throw new Error(`engine network "${network}" has no IPv4 gateway (IPAM.Config)`);

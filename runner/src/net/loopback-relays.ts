@@ -4,9 +4,8 @@
 // alias is the bridge gateway, where nothing listens when the service is bound to 127.0.0.1.
 // Here one relay per distinct target port listens on the gateway and forwards to
 // 127.0.0.1:PORT, and the URL is rewritten to the relay's port.
-import type { ContainerEngine } from '../engine/index.js';
 import { HOST_GATEWAY_ALIAS as HOST_ALIAS } from '../env/container-env.js';
-import { bridgeNetwork, inSubnet, type BridgeNetwork } from './gateway.js';
+import { inSubnet, type BridgeNetwork } from './gateway.js';
 import { startTcpRelay, type TcpRelay } from './tcp-relay.js';
 
 const LOOPBACK_HOSTS = new Set([HOST_ALIAS, '127.0.0.1', 'localhost', '[::1]']);
@@ -20,10 +19,9 @@ export interface LoopbackRelays {
 }
 
 export interface LoopbackRelayOptions {
-  engine: ContainerEngine;
+  /** The bridge network the relays serve, or how to look it up (asked only when a relay is needed). */
+  bridge: BridgeNetwork | (() => Promise<BridgeNetwork>);
   log?: (line: string) => void;
-  /** Skip the engine lookup (tests, or engines without network inspect). */
-  bridge?: BridgeNetwork;
 }
 
 /** A URL a bridged container could not reach without a relay: http(s) on the host alias or loopback. */
@@ -62,7 +60,7 @@ export async function startLoopbackRelays(env: Record<string, string>, o: Loopba
 
   let bridge: BridgeNetwork;
   try {
-    bridge = o.bridge ?? (await bridgeNetwork(o.engine));
+    bridge = typeof o.bridge === 'function' ? await o.bridge() : o.bridge;
   } catch (e) {
     // Without the gateway the env keeps the plain alias rewrite: fine for services that listen
     // on every interface, and the notice says why a loopback-only one is unreachable.

@@ -10,7 +10,6 @@ import type { RunPlan } from '../config/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type ContainerEngine } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
-import { startLoopbackRelays } from '../net/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
@@ -82,11 +81,11 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   const log = (l: string) => deps.progress.log(redact(l));
   const base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
-  // Host-loopback URLs (a local BASE_URL, a loopback proxy) are unreachable from the bridge
-  // even after the alias rewrite: relay them through the bridge gateway (runner/src/net).
-  // The relays are unref'd, so a throw below cannot keep the process alive.
-  const relays = plan.run.network === 'bridge' ? await startLoopbackRelays(base.env, { engine: deps.engine, log }) : null;
-  if (relays) base.env = relays.env;
+  // Host-loopback URLs (a local BASE_URL, a loopback proxy) are unreachable from the units
+  // as they are: the backend relays or tunnels them, or says why it cannot. Relays are
+  // unref'd, so a throw below cannot keep the process alive.
+  const relays = await deps.engine.reachHostServices(base.env, { network: plan.run.network, log });
+  base.env = relays.env;
 
   const runId = newRunId();
   const all = buildTasks(ds.entries, passAt, out);
@@ -166,7 +165,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     deps.signal,
   );
   deps.progress.stop();
-  await relays?.close();
+  await relays.close();
   const interrupted = Boolean(deps.signal?.aborted);
   if (interrupted) {
     log(`Interrupted: ${tasks.length - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);

@@ -4,17 +4,30 @@
 // ports are reused by later containers, and a pooled connection must never outlive its own.
 import { Pool } from 'undici';
 import type { ArtifactsResponse, DaemonStatus, HealthResponse, NotifyResponse } from '../../../agent-image/src/contract/index.js';
-import { ROUTES } from '../../../agent-image/src/contract/index.js';
+import { ADAPTER_TOKEN_HEADER, ROUTES } from '../../../agent-image/src/contract/index.js';
+import type { AdapterEndpoint } from '../engine/index.js';
 
 export class AdapterClient {
   private readonly pool: Pool;
+  /** The endpoint's path prefix (a proxy URL's path), without a trailing slash. */
+  private readonly prefix: string;
+  private readonly headers: Record<string, string>;
 
   constructor(
-    base: string,
-    private readonly token?: string,
+    endpoint: AdapterEndpoint | string,
+    token?: string,
     private readonly timeoutMs = 5000,
   ) {
-    this.pool = new Pool(base, { connections: 1 }); // the run's requests are sequential
+    const ep: AdapterEndpoint = typeof endpoint === 'string' ? { url: endpoint } : endpoint;
+    const url = new URL(ep.url);
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.headers = {
+      'content-type': 'application/json',
+      ...ep.headers,
+      ...(token ? (ep.tokenHeader === 'own' ? { [ADAPTER_TOKEN_HEADER]: token } : { authorization: `Bearer ${token}` }) : {}),
+    };
+    // The run's requests are sequential: one connection.
+    this.pool = new Pool(url.origin, { connections: 1, ...(ep.tls ? { connect: ep.tls } : {}) });
   }
 
   /** Closes the pool's connections (in-flight requests are let finish). */
@@ -24,12 +37,9 @@ export class AdapterClient {
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const res = await this.pool.request({
-      path,
+      path: this.prefix + path,
       method,
-      headers: {
-        'content-type': 'application/json',
-        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      },
+      headers: this.headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       headersTimeout: this.timeoutMs,
       bodyTimeout: this.timeoutMs,

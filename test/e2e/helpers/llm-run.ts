@@ -1,6 +1,6 @@
 // Runs the built-in LLM agent in a real container against a scripted provider on the host's
 // 127.0.0.1, through the runner's own path: plan from flags → buildBaseEnv (loopback URL to the
-// host alias) → startLoopbackRelays (relay on the bridge gateway) → runScenario.
+// host alias) → engine.reachHostServices (relay on the bridge gateway) → runScenario.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,6 @@ import { planFromRunFlags } from '../../../runner/src/config/cli-flags.js';
 import type { RunPlan } from '../../../runner/src/config/plan.js';
 import type { ContainerEngine } from '../../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
-import { startLoopbackRelays } from '../../../runner/src/net/index.js';
 import { runScenario } from '../../../runner/src/run/index.js';
 import { startFakeLlm, type FakeFormat, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
 
@@ -72,7 +71,7 @@ export async function runWithFakeLlm(engine: ContainerEngine, image: string, sce
   const dir = mkdtempSync(join(tmpdir(), `gaia2-llm-e2e-${c.format}-`));
   const plan = planFor(c.format, fake.url, scenario, image, apiKey);
   const base = buildBaseEnv(plan, { [KEY_VAR]: apiKey });
-  const relays = c.relay === false ? { env: base.env, close: async () => {} } : await startLoopbackRelays(base.env, { engine });
+  const relays = c.relay === false ? { env: base.env, close: async () => {} } : await engine.reachHostServices(base.env, { network: 'bridge' });
   try {
     const result = await runScenario({
       engine,

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ContainerEngine } from '../../../runner/src/engine/index.js';
 import { inSubnet, startLoopbackRelays, type LoopbackRelays } from '../../../runner/src/net/index.js';
 
-// The relays never touch the engine when the bridge is given; a fake engine that throws on any
-// use proves it, and one without an endpoint exercises the lookup failure.
-const noEngine = new Proxy({}, { get: (_t, p) => (p === 'name' ? 'none' : undefined) }) as ContainerEngine;
+// The bridge lookup is asked only when a relay is needed; one that fails exercises the notice.
+const noBridge = async (): Promise<never> => {
+  throw new Error('engine none does not expose its API endpoint');
+};
 const loopbackBridge = { gateway: '127.0.0.1', subnet: '127.0.0.0/8' };
 
 let servers: Server[] = [];
@@ -38,7 +38,7 @@ describe('startLoopbackRelays', () => {
         NO_PROXY: '127.0.0.1,localhost',
         API_KEY: 'sk-canary',
       },
-      { engine: noEngine, bridge: loopbackBridge },
+      { bridge: loopbackBridge },
     );
     open.push(r);
     expect(r.relays).toHaveLength(2);
@@ -59,7 +59,7 @@ describe('startLoopbackRelays', () => {
 
   it('leaves an environment without loopback URLs alone and never asks the engine', async () => {
     const env = { BASE_URL: 'https://api.anthropic.com', MODEL: 'm' };
-    const r = await startLoopbackRelays(env, { engine: noEngine });
+    const r = await startLoopbackRelays(env, { bridge: noBridge });
     expect(r.env).toEqual(env);
     expect(r.relays).toEqual([]);
   });
@@ -67,7 +67,7 @@ describe('startLoopbackRelays', () => {
   it('keeps the alias rewrite and says why when the gateway cannot be found', async () => {
     const lines: string[] = [];
     const env = { BASE_URL: 'http://host.containers.internal:8000/v1' };
-    const r = await startLoopbackRelays(env, { engine: noEngine, log: (l) => lines.push(l) });
+    const r = await startLoopbackRelays(env, { bridge: noBridge, log: (l) => lines.push(l) });
     expect(r.env).toEqual(env);
     expect(lines.join('\n')).toMatch(/No relay for host-loopback URLs in BASE_URL: engine none does not expose its API endpoint/);
   });

@@ -88,6 +88,12 @@ export function fakeEngine(): FakeEngine {
       if (i >= 0) containers.splice(i, 1);
     },
     async ping() {},
+    async describe() {
+      return { kind: 'fake', version: null, apiVersion: null, endpoint: 'fake://', remote: false };
+    },
+    async reachHostServices(env) {
+      return { env: { ...env }, close: async () => {} };
+    },
     async imageExists() {
       return true;
     },

@@ -43,4 +43,35 @@ describe('AdapterClient', () => {
     await expect(withToken.notify('hello')).rejects.toThrow(/POST \/notify → HTTP 503/);
     await Promise.all([withToken.close(), without.close()]);
   });
+
+  it('reaches the adapter behind a proxy path, with the proxy headers and the token in its own header', async () => {
+    const a = await adapter('tok-2');
+    // A stand-in for a pod proxy: it takes its own Authorization (and drops it, as an API
+    // server does) and forwards the rest of the path to the adapter.
+    const seen: Array<{ path: string; auth: string | undefined }> = [];
+    const { createServer, request } = await import('node:http');
+    const proxy = createServer((req, res) => {
+      seen.push({ path: req.url ?? '', auth: req.headers.authorization });
+      if (req.headers.authorization !== 'Bearer cluster-cred') return void res.writeHead(403).end('forbidden');
+      const headers = { ...req.headers };
+      delete headers.authorization;
+      const up = request({ host: '127.0.0.1', port: a.port, method: req.method, path: (req.url ?? '').replace(/^\/api\/v1\/namespaces\/ns\/pods\/p:8090\/proxy/, ''), headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    servers.push({ close: () => (proxy.closeAllConnections(), proxy.close()) });
+    const port = (proxy.address() as { port: number }).port;
+    const client = new AdapterClient(
+      { url: `http://127.0.0.1:${port}/api/v1/namespaces/ns/pods/p:8090/proxy/`, headers: { authorization: 'Bearer cluster-cred' }, tokenHeader: 'own' },
+      'tok-2',
+    );
+    expect((await client.status()).status).toBe('waiting');
+    // authorized by the token in its own header (503: no agent connected, not 401)
+    await expect(client.notify('hello')).rejects.toThrow(/POST \/notify → HTTP 503/);
+    expect(seen.map((s) => s.path)).toEqual(['/api/v1/namespaces/ns/pods/p:8090/proxy/status', '/api/v1/namespaces/ns/pods/p:8090/proxy/notify']);
+    await client.close();
+  });
 });

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { acceptsConnections } from '../../../runner/src/run/boot-wait.js';
+import { acceptsConnections } from '../../../runner/src/net/accepts-connections.js';
 import { freePort } from '../../helpers/free-port.js';
 
 describe('acceptsConnections', () => {
