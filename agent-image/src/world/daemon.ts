@@ -152,6 +152,8 @@ export class WorldDaemon {
       task: task ? userMessageText(task) : null,
       activity: () => this.activity(),
       appendTracked: (lines) => this.appendTracked(lines),
+      appAgents: opts.appAgents ?? null,
+      addUsage: (u) => this.addUsage(u),
       wake: () => this.wake(),
       fail: (reason) => this.terminate('error', reason),
     });
@@ -183,6 +185,11 @@ export class WorldDaemon {
 
   get isConnected(): boolean {
     return this.agent.connected;
+  }
+
+  /** CLIs the main agent reaches only through their app agent (Agent2Agent), sorted. */
+  get appAgentClis(): string[] {
+    return this.opts.appAgents?.clis ?? [];
   }
 
   get agentName(): string | null {
