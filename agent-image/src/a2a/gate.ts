@@ -9,7 +9,6 @@ import { runAppCli, type CommandResult } from '../apps/framework/dispatch.js';
 import type { AppDef } from '../apps/framework/types.js';
 import type { StepInfo } from '../agents/default/session.js';
 import type { ProviderError } from '../llm/index.js';
-import { runAppAgent } from './app-agent.js';
 import { expertAppDef } from './expert-command.js';
 import type { AppAgentChoice } from './select.js';
 import type { A2aSettings } from './settings.js';
@@ -67,6 +66,9 @@ export class AppAgents {
       host.usage({ model, input_tokens: s.inputTokens, output_tokens: s.outputTokens, ...(s.cacheReadTokens ? { cache_read_tokens: s.cacheReadTokens } : {}) });
       host.activity();
     };
+    // Loaded on first use: the AI SDK stays out of the daemon's startup snapshot (and out of
+    // memory in runs without Agent2Agent).
+    const { runAppAgent } = await import('./app-agent.js');
     const out = await runAppAgent({
       settings: this.o.settings,
       tag: { call: ++this.calls, app: entry.name, cli },

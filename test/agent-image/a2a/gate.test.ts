@@ -2,18 +2,10 @@
 // the main agent's `shopping expert-agent` runs an app agent whose tool calls become agent
 // actions on the real Shopping app, followed by the expert_agent line; the app's other
 // commands are gone for the main agent; a failing app-agent provider ends the run as an error.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseEventsJsonl } from '../../../agent-image/src/contract/index.js';
-import type { A2aSettings } from '../../../agent-image/src/a2a/index.js';
-import { composeWorld } from '../../../agent-image/src/world/compose.js';
-import { settingsFromEnv } from '../../../agent-image/src/world/config.js';
-import { call, fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
+import { call, fail, say, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
+import { A2A_KEY, a2aShoppingWorld, BOTTLE_ITEM as ITEM } from '../../helpers/a2a-world.js';
 
-const SCENARIO = new URL('../../../examples/scenarios/execution/exec_shopping_bottle_order.json', import.meta.url);
-const ITEM = 'ececbe590b923620bc5384dc4ef7bd0e';
 const TASK = 'Buy two of the black 750ml bottle with code HYDRATE5.';
 
 let fake: FakeLlm | null = null;
@@ -23,25 +15,9 @@ afterEach(async () => {
 });
 
 async function a2aWorld(script: FakeScriptItem[]) {
-  fake = await startFakeLlm({ format: 'openai-chat', script });
-  const stateDir = mkdtempSync(join(tmpdir(), 'gaia2-a2a-'));
-  const traceFile = join(stateDir, 'app_agents_trace.jsonl');
-  const a2a: A2aSettings = {
-    appProp: 1,
-    seed: null,
-    maxSteps: 80,
-    llm: { provider: 'openai-compat', model: 'fake-app-agent', baseUrl: fake.url, apiKey: 'a2a-key', thinking: 'off', traceFile },
-  };
-  const composed = await composeWorld({
-    scenario: readFileSync(SCENARIO, 'utf8'),
-    stateDir,
-    settings: settingsFromEnv({ GAIA2_AGENT: 'scripted' }),
-    a2a,
-  });
-  composed.world.start();
-  const lines = () => parseEventsJsonl(readFileSync(join(stateDir, 'events.jsonl'), 'utf8'));
-  const trace = () => readFileSync(traceFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  return { ...composed, stateDir, lines, trace };
+  const w = await a2aShoppingWorld(script);
+  fake = w.fake;
+  return w;
 }
 
 describe('Agent2Agent gate', () => {
@@ -81,7 +57,7 @@ describe('Agent2Agent gate', () => {
     const trace = w.trace();
     expect(trace).toHaveLength(3);
     expect(trace.every((l) => l.app_agent.call === 1 && l.app_agent.app === 'Shopping' && l.app_agent.cli === 'shopping')).toBe(true);
-    expect(JSON.stringify(trace)).not.toContain('a2a-key');
+    expect(JSON.stringify(trace)).not.toContain(A2A_KEY);
     // Usage reaches the daemon status.
     expect((w.world.status as { usage?: Record<string, number> }).usage?.input_tokens ?? 0).toBeGreaterThan(0);
   });

@@ -10,6 +10,7 @@ import { infoOf, splitOf, statusOf } from './status.js';
 import { eventItems, mergeTimeline } from './timeline.js';
 import type { IndexRow, TraceView } from './types.js';
 import { verdictsOf } from './verdicts.js';
+import { appAgentViews, nestAppAgents } from './app-agents.js';
 
 export interface ScenarioContext {
   runDir: string;
@@ -18,7 +19,7 @@ export interface ScenarioContext {
   scenarios: ScenarioInfoCache;
 }
 
-const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
+const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'app_agents_trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
 
 /** The POSIX relative path of a scenario dir, URL-encoded per segment. */
 export const hrefOf = (id: string, file: string): string => [...id.split('/').map(encodeURIComponent), file].join('/');
@@ -63,6 +64,7 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
 
   const firstUser = events.find((e) => isUserLine(e));
   const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), eventItems(events), verdictsOf(judgments, info.oracle, events));
+  if (files.has('app_agents_trace.jsonl')) nestAppAgents(items, appAgentViews(text('app_agents_trace.jsonl'), events));
   return {
     page: 'trace',
     id,
