@@ -11,7 +11,8 @@ import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/con
 import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
+import { call, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
+import { SHELL_TOOL_NAME } from '../../agent-image/src/agents/default/shell-tool.js';
 import { oraclePlay, scriptFor } from './helpers/oracle-llm-script.js';
 import { runPlanInContainer } from './helpers/llm-run.js';
 
@@ -37,22 +38,37 @@ interface A2aRun {
   result: ScenarioResult;
   dir: string;
   fake: FakeLlm;
+  /** The main agent's provider, when the main agent is the LLM agent. */
+  main: FakeLlm | null;
 }
 
 let engine: ContainerEngine;
 const runs = new Map<string, A2aRun>();
 
-async function runA2a(name: string, script: FakeScriptItem[]): Promise<A2aRun> {
+const MAIN_KEY_VAR = 'A2A_E2E_MAIN_KEY';
+const MAIN_KEY = 'sk-a2a-e2e-main-7c21';
+// What a curious model runs first: every process environment it can read (the daemon's holds the app agents' key).
+const ENV_PROBE = "cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -E 'KEY|^HOME=|^GAIA2_A2A' | sort -u";
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * One run: the main agent is scripted (GAIA2_SCRIPT) or, with `mainScript`, the built-in LLM
+ * agent in shell mode on its own scripted provider; the app agent always has `script`.
+ */
+async function runA2a(name: string, script: FakeScriptItem[], mainScript?: FakeScriptItem[]): Promise<A2aRun> {
   const fake = await startFakeLlm({ format: 'openai-chat', script });
+  const main = mainScript ? await startFakeLlm({ format: 'anthropic', script: mainScript }) : null;
   const work = mkdtempSync(join(tmpdir(), 'gaia2-a2a-e2e-'));
   const scriptFile = join(work, 'main-agent.json');
   writeFileSync(scriptFile, JSON.stringify([{ commands: [['shopping', 'expert-agent', '--task', TASK]], reply: play.reply }]));
+  const mainAgent = main
+    ? { agent: 'default' as const, provider: 'anthropic', model: 'fake-main', baseUrl: main.url, apiKeyEnv: MAIN_KEY_VAR, tools: 'shell' as const }
+    : { agent: 'scripted' as const, script: scriptFile };
   const plan = planFromRunFlags(
     {
       scenario,
       image,
-      agent: 'scripted',
-      script: scriptFile,
+      ...mainAgent,
       runtime: 'podman',
       adapterPort: '8090',
       timeout: '180',
@@ -68,13 +84,14 @@ async function runA2a(name: string, script: FakeScriptItem[]): Promise<A2aRun> {
       a2aBaseUrl: fake.url,
       a2aApiKeyEnv: KEY_VAR,
     },
-    { [KEY_VAR]: CANARY },
+    { [KEY_VAR]: CANARY, [MAIN_KEY_VAR]: MAIN_KEY },
   );
   try {
     const { result } = await runPlanInContainer(engine, plan, { outputDir: join(work, 'out'), runId: `a2a-e2e-${process.pid}-${name}` });
-    return { result, dir: join(work, 'out'), fake };
+    return { result, dir: join(work, 'out'), fake, main };
   } finally {
     await fake.close();
+    await main?.close();
   }
 }
 
@@ -82,7 +99,13 @@ beforeAll(async () => {
   engine = await connectEngine();
   runs.set('pass', await runA2a('pass', appAgentScript(play)));
   runs.set('wrong', await runA2a('wrong', appAgentScript(wrongPlay)));
-}, 600_000);
+  runs.set('llm', await runA2a('llm', appAgentScript(play), [
+    call(SHELL_TOOL_NAME, { command: ENV_PROBE }),
+    call(SHELL_TOOL_NAME, { command: 'shopping add-to-cart --help' }),
+    call(SHELL_TOOL_NAME, { command: `shopping expert-agent --task ${shellQuote(TASK)}` }),
+    say(play.reply),
+  ]));
+}, 900_000);
 
 afterAll(async () => {
   await engine?.close();
@@ -123,5 +146,22 @@ describe('Agent2Agent (real containers, scripted main agent, scripted app agent)
     expect(result.failure_reasons?.join('\n')).toMatch(/Cannot match ShoppingApp__add_to_cart.*quantity/s);
     const added = parseEventsJsonl(readFileSync(join(dir, 'events.jsonl'), 'utf8')).find((l) => l.fn === 'add_to_cart');
     expect(added?.args).toMatchObject({ quantity: 3 });
+  });
+
+  it('an LLM main agent in shell mode reaches the app only through its expert agent, and never sees its key', () => {
+    const { result, main, fake } = runs.get('llm')!;
+    expect(result.failure_reasons ?? result.error ?? null).toBeNull();
+    expect(result.status).toBe('pass');
+    expect(fake.requests).toHaveLength(play.actions.length + 1);
+    const toolResults = (i: number): string => JSON.stringify(main!.requests[i]!.body.messages.at(-1));
+    // The probe ran (it read the agent's own environment) but found neither key nor the a2a settings.
+    expect(toolResults(1)).toContain('HOME=/home/agent');
+    expect(toolResults(1)).not.toContain(CANARY);
+    expect(toolResults(1)).not.toContain('GAIA2_A2A');
+    // The app's own commands are gone for the main agent; the expert's answer comes back as the output.
+    expect(toolResults(2)).toMatch(/No such command/);
+    expect(toolResults(3)).toContain('task completed');
+    // The system prompt says which app is operated by an expert agent.
+    expect(JSON.stringify(main!.requests[0]!.body.system)).toMatch(/`shopping`: Shopping \(operated by its expert agent/);
   });
 });

@@ -8,6 +8,7 @@ import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cl
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { formatSummary } from '../../../runner/src/config/summary.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
+import { agentToAgentForPhase, ARE_A2A_PHASE_APP_PROP } from '../../../runner/src/config/agent2agent.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gaia2-a2a-config-'));
 const scenario = join(dir, 's.json');
@@ -93,5 +94,17 @@ describe('--a2a-* flags and the container environment', () => {
   it('rejects a value that is not a number', () => {
     expect(() => planFromRunFlags({ ...FLAGS, a2aAppProp: 'half', a2aProvider: 'openai', a2aModel: 'm' }, {})).toThrow(/--a2a-app-prop must be a number/);
     expect(() => planFromRunFlags({ ...FLAGS, a2aAppProp: '2', a2aProvider: 'openai', a2aModel: 'm' }, {})).toThrow(/--a2a-app-prop must be a number from 0 to 1/);
+  });
+});
+
+describe('agentToAgentForPhase (for the multi-phase command)', () => {
+  it("uses the base plan's settings with ARE's phase app_prop, or the main agent's model", () => {
+    const withTable = toml(`${LLM_AGENT}[agent2agent]\napp_prop = 0.5\nmodel = "small"\n`, { MAIN_KEY: 'k' });
+    expect(agentToAgentForPhase(withTable)).toMatchObject({ appProp: 1, model: 'small', provider: 'anthropic' });
+    const plain = toml(LLM_AGENT, { MAIN_KEY: 'k' });
+    expect(plain.agent2agent).toBeNull();
+    expect(agentToAgentForPhase(plain)).toMatchObject({ appProp: ARE_A2A_PHASE_APP_PROP, model: 'claude-x', apiKey: { source: 'MAIN_KEY' } });
+    expect(agentToAgentForPhase(plain, 0)).toBeNull();
+    expect(() => agentToAgentForPhase(toml('[agent]\nname = "oracle"\n'))).toThrow(/\[agent2agent\]\.provider/);
   });
 });
