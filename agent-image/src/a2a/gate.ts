@@ -49,6 +49,11 @@ export class AppAgents {
     return [...this.byCli.keys()].sort();
   }
 
+  /** Scenario app names operated by app agents, in ARE's sampling order. */
+  get apps(): string[] {
+    return [...this.byCli.values()].map((e) => e.name);
+  }
+
   handles(argv: readonly string[]): boolean {
     return this.byCli.has(cliOf(argv));
   }

@@ -70,6 +70,7 @@ export class WorldDaemon {
       judgeMode: this.judgeMode,
       agent: this.agentName,
       connected: this.agent.connected,
+      appAgents: opts.appAgents?.apps ?? [],
     }));
     this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming });
     this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });

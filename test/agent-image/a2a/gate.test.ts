@@ -29,6 +29,7 @@ describe('Agent2Agent gate', () => {
     ]);
     expect(w.appAgents).toEqual(['Shopping']);
     expect(w.world.appAgentClis).toEqual(['shopping']);
+    expect((w.world.status as { app_agents?: string[] }).app_agents).toEqual(['Shopping']);
 
     const r = await w.world.agentCli(['shopping', 'expert-agent', '--task', TASK]);
     expect(r).toMatchObject({ exitCode: 0, stdout: 'task completed\n' });

@@ -87,12 +87,12 @@ afterAll(async () => {
   rmSync(runDir, { recursive: true, force: true });
 });
 
-async function open(rel: string): Promise<{ page: Page; errors: string[] }> {
+async function open(rel: string, ready = '#timeline > .item'): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.context().newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(pathToFileURL(join(runDir, rel)).href);
-  await page.waitForSelector('#timeline > .item');
+  await page.waitForSelector(ready);
   return { page, errors };
 }
 
@@ -112,6 +112,14 @@ describe('app agents on the trace page', () => {
     // Nothing of the app agent leaks into the main timeline's own tool calls.
     expect(await page.$$eval('#timeline > .item.tool', (n) => n.length)).toBe(1);
     expect(errors).toEqual([]);
+  });
+
+  it("counts the app agent's calls in the run index with the main agent's", async () => {
+    const { page } = await open('index.html', '#scenarios tbody tr');
+    expect(await page.$$eval('#scenarios tbody tr', (trs) => trs.length)).toBe(2);
+    const calls = await page.evaluate(() => (window as unknown as { PAGE: { rows: Array<{ id: string; llmCalls: number }> } }).PAGE?.rows?.map((r) => [r.id, r.llmCalls]));
+    // 2 main-agent calls + 3 app-agent calls; the scripted main agent's run has only the app agent's 3.
+    expect(calls).toEqual(expect.arrayContaining([['execution/llm_main', 5], ['execution/scripted_main', 3]]));
   });
 
   it('in-trace search finds text that only the app agent saw', async () => {

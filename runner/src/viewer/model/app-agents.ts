@@ -73,3 +73,8 @@ export function nestAppAgents(items: TimelineItem[], views: readonly AppAgentVie
     if (it.k === 'event' && it.fn === EXPERT_FN) it.appAgents = [views[next++]!];
   }
 }
+
+/** Main-agent totals plus the app agents' calls and tokens. */
+export function addAppAgentTotals<T extends { llmCalls: number; tokensIn: number; tokensOut: number }>(t: T, views: readonly AppAgentView[]): T {
+  return views.reduce((acc, v) => ({ ...acc, llmCalls: acc.llmCalls + v.llmCalls, tokensIn: acc.tokensIn + v.tokensIn, tokensOut: acc.tokensOut + v.tokensOut }), t);
+}
