@@ -124,6 +124,7 @@ describe('Agent2Agent (real containers, scripted main agent, scripted app agent)
       ['expert_agent', false],
     ]);
     expect(lines[2]).toMatchObject({ args: { task: TASK }, ret: 'task completed' });
+    expect(result.daemon_status?.app_agents).toEqual(['Shopping']);
   });
 
   it("records the app agent's conversation, tagged, without its key", () => {
