@@ -26,13 +26,20 @@ export interface AgentHost {
   log(text: string, level?: 'debug' | 'info' | 'warn' | 'error'): void;
 }
 
+/**
+ * Agent2Agent: one `expert-agent` command runs a whole app-agent conversation (up to 80 model
+ * calls), far longer than an app command; shell commands then get at least this long.
+ */
+export const APP_AGENT_SHELL_TIMEOUT_MS = 30 * 60_000;
+
 export function buildTools(host: AgentHost, options: AgentOptions): ToolSet {
   if (options.tools === 'shell') {
+    const experts = (host.welcome.app_agents ?? []).length > 0;
     return {
       [SHELL_TOOL_NAME]: createShellTool({
         binDir: options.binDir,
         cwd: options.workdir,
-        timeoutMs: options.shellTimeoutMs,
+        timeoutMs: experts ? Math.max(options.shellTimeoutMs, APP_AGENT_SHELL_TIMEOUT_MS) : options.shellTimeoutMs,
         maxOutputChars: options.maxOutputChars,
       }),
     };
