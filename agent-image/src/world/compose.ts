@@ -40,7 +40,7 @@ export interface ComposedWorld {
   /** Agent-visible CLI names of the scenario's apps, sorted. */
   tools: string[];
   oracle: OracleAgent | null;
-  /** Agent2Agent: scenario app names given to app agents, in ARE's sampling order. */
+  /** Agent2Agent: scenario app names operated by app agents, in ARE's sampling order. */
   appAgents: string[];
 }
 
@@ -84,7 +84,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     oracle = new OracleAgent(world, scenario);
     world.attachAgent(oracle);
   }
-  return { world, scenario, tools, oracle, appAgents: choices.map((c) => c.name) };
+  return { world, scenario, tools, oracle, appAgents: appAgents?.apps ?? [] };
 }
 
 /** Reads a scenario file (JSON) for composeWorld. */
