@@ -2,9 +2,10 @@
 //   runner      runner/src/cli/main.ts  → dist/runner/cli.mjs + lazily loaded chunks in
 //               dist/runner/lib/ (node_modules stay external)
 //   image       agent-image/src/main/*.ts → dist/image/<name>.mjs (the world daemon:
-//               gaia2d.cjs, for its startup snapshot), and the judge's provider layer →
-//               dist/image/judge-llm.cjs (self-contained: no node_modules in the image;
-//               scripts/image-bundles.mjs)
+//               gaia2d.cjs, for its startup snapshot), and the daemon's lazily loaded LLM
+//               users: the judge's provider layer → dist/image/judge-llm.cjs and the
+//               Agent2Agent app agents → dist/image/app-agent.cjs (self-contained: no
+//               node_modules in the image; scripts/image-bundles.mjs)
 import { build } from 'esbuild';
 import { existsSync, rmSync, renameSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';

@@ -25,17 +25,20 @@ const snapshotEnvGuard = {
   footer: { js: 'if(__gaia2SnapshotEnv)process.env=__gaia2SnapshotEnv;' },
 };
 
-// The judge's provider layer (the AI SDK, only needed with an LLM judge) is a CommonJS bundle
-// of its own (judge-llm.cjs), required on first use next to the daemon's file: a function
-// restored from a startup snapshot cannot use import().
-const lazyJudgeLlm = {
-  name: 'lazy-judge-llm',
+// The daemon's LLM users — the judge's provider layer (only needed with an LLM judge) and the
+// Agent2Agent app agents (only with GAIA2_A2A) — pull in the AI SDK, whose module code reads
+// the environment. Each is a CommonJS bundle of its own (judge-llm.cjs, app-agent.cjs),
+// required on first use next to the daemon's file: a function restored from a startup
+// snapshot cannot use import().
+const LAZY_DAEMON_MODULES = { './llm-provider.js': 'judge-llm', './app-agent.js': 'app-agent' };
+const lazyDaemonLlm = {
+  name: 'lazy-daemon-llm',
   setup(b) {
-    b.onResolve({ filter: /^\.\/llm-provider\.js$/ }, (a) =>
-      a.kind === 'dynamic-import' ? { path: 'judge-llm', namespace: 'lazy-judge-llm' } : undefined,
+    b.onResolve({ filter: /^\.\/(llm-provider|app-agent)\.js$/ }, (a) =>
+      a.kind === 'dynamic-import' ? { path: LAZY_DAEMON_MODULES[a.path], namespace: 'lazy-daemon-llm' } : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-judge-llm' }, () => ({
-      contents: 'module.exports = require("node:module").createRequire(__filename)("./judge-llm.cjs");',
+    b.onLoad({ filter: /.*/, namespace: 'lazy-daemon-llm' }, (a) => ({
+      contents: `module.exports = require("node:module").createRequire(__filename)("./${a.path}.cjs");`,
       loader: 'js',
     }));
   },
@@ -69,12 +72,13 @@ export function imageEntries(root) {
   return [
     ...mains.map((f) => [basename(f, '.ts'), join(mainDir, f)]),
     ['judge-llm', join(root, 'agent-image/src/judge/llm-provider.ts')],
+    ['app-agent', join(root, 'agent-image/src/a2a/app-agent.ts')],
   ];
 }
 
 /** Builds one image bundle into outdir (<name>.cjs for the daemon and judge-llm, else .mjs). */
 export async function buildImageBundle(name, file, outdir, extra = {}) {
-  const cjs = name === DAEMON_ENTRY || name === 'judge-llm';
+  const cjs = name === DAEMON_ENTRY || name === 'judge-llm' || name === 'app-agent';
   await build({
     bundle: true,
     platform: 'node',
@@ -86,7 +90,7 @@ export async function buildImageBundle(name, file, outdir, extra = {}) {
     target: 'node22',
     minifyWhitespace: true,
     ...(cjs
-      ? { format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [lazyJudgeLlm], ...(name === DAEMON_ENTRY ? snapshotEnvGuard : {}) }
+      ? { format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [lazyDaemonLlm], ...(name === DAEMON_ENTRY ? snapshotEnvGuard : {}) }
       : { format: 'esm', outExtension: { '.js': '.mjs' }, plugins: [builtinsByRequire], banner: { js: cjsShim } }),
     ...extra,
   });

@@ -6,7 +6,7 @@ import { pyDumps } from '../contract/pyjson.js';
 import { APPS, appForCli } from './catalog.js';
 import { runAppCli, type CommandResult, type WorldContext } from './framework/dispatch.js';
 import { pyStr } from './framework/python.js';
-import type { OptionType } from './framework/types.js';
+import type { AppDef, OptionType } from './framework/types.js';
 import { REGISTRY, entryForAppName, entryForCli } from './registry.js';
 
 export { CLI_NAMES, resolveScenarioTools } from './registry.js';
@@ -90,29 +90,31 @@ export interface CliSpec {
 export function cliSpecs(): CliSpec[] {
   return REGISTRY.flatMap((e) => {
     const app = appForCli(e.cli);
-    if (!app) return [];
-    return [
-      {
-        cli: e.cli,
-        description: e.description,
-        help: app.help,
-        commands: app.commands.map((c) => ({
-          name: c.name,
-          fn: c.fn,
-          write: c.write,
-          hidden: !!c.hidden,
-          help: c.help,
-          options: c.options.map((o) => ({
-            name: o.name,
-            flag: o.flags[0]!,
-            aliases: o.flags.slice(1),
-            type: o.type,
-            required: !!o.required,
-            default: o.default !== undefined ? o.default : o.type === 'flag' ? false : null,
-            help: o.help ?? '',
-          })),
-        })),
-      },
-    ];
+    return app ? [cliSpecOf(app, e.description)] : [];
   });
+}
+
+/** The command surface of one app definition. */
+export function cliSpecOf(app: AppDef, description: string): CliSpec {
+  return {
+    cli: app.cli,
+    description,
+    help: app.help,
+    commands: app.commands.map((c) => ({
+      name: c.name,
+      fn: c.fn,
+      write: c.write,
+      hidden: !!c.hidden,
+      help: c.help,
+      options: c.options.map((o) => ({
+        name: o.name,
+        flag: o.flags[0]!,
+        aliases: o.flags.slice(1),
+        type: o.type,
+        required: !!o.required,
+        default: o.default !== undefined ? o.default : o.type === 'flag' ? false : null,
+        help: o.help ?? '',
+      })),
+    })),
+  };
 }

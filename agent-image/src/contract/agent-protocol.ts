@@ -120,6 +120,11 @@ export interface WelcomeMsg {
   sim_time: string;
   /** realtime | fast-forward */
   clock_mode: string;
+  /**
+   * Agent2Agent: CLIs (a subset of `tools`) operated by app agents; for these the agent has
+   * only `<cli> expert-agent --task TEXT`. Absent when no app is.
+   */
+  app_agents?: string[];
 }
 
 export interface DeliveredPart {

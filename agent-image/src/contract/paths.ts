@@ -11,6 +11,8 @@ export const CONTAINER_PATHS = {
   judgments: '/var/gaia2/state/judgments.jsonl',
   userDetails: '/var/gaia2/state/user_details.json',
   notifications: '/var/gaia2/state/notifications.jsonl',
+  /** Our addition (Agent2Agent): the app agents' LLM calls, trace.jsonl lines tagged `app_agent`. */
+  appAgentsTrace: '/var/gaia2/state/app_agents_trace.jsonl',
   faketime: '/tmp/faketime.rc',
   trace: '/tmp/trace.jsonl',
   eventdLog: '/tmp/gaia2-eventd.log',
@@ -35,6 +37,7 @@ export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
   [CONTAINER_PATHS.trace, 'trace.jsonl'],
   [CONTAINER_PATHS.eventdLog, 'eventd.log'],
   [CONTAINER_PATHS.entrypointLog, 'entrypoint.log'],
+  [CONTAINER_PATHS.appAgentsTrace, 'app_agents_trace.jsonl'],
 ];
 
 export const DEFAULT_ADAPTER_PORT = 8090;
@@ -77,4 +80,10 @@ export const ENV = {
   agentTools: 'GAIA2_AGENT_TOOLS',
   /** Path of a marker file the daemon waits for before it reads the scenario. */
   scenarioReady: 'GAIA2_SCENARIO_READY',
+  /** Agent2Agent settings, JSON (docs/agent2agent.md); unset = off. */
+  a2a: 'GAIA2_A2A',
+  /** Agent2Agent: the app agents' base URL. */
+  a2aBaseUrl: 'GAIA2_A2A_BASE_URL',
+  /** Agent2Agent: the app agents' API key (world daemon only). */
+  a2aApiKey: 'GAIA2_A2A_API_KEY',
 } as const;

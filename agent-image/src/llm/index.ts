@@ -17,6 +17,6 @@ export { createModel, OPENROUTER_BASE_URL, type CallOptions, type CreateModelOpt
 export { completeText } from './complete.js';
 export { ProviderError, toProviderError, type ProviderFailureReason } from './errors.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-export { TraceWriter, type TraceLine } from './trace.js';
+export { TraceWriter, type AppAgentTag, type TraceLine } from './trace.js';
 export { makeRedactor, type Redactor } from './redact.js';
 export type { CallUsage } from './trace-usage.js';

@@ -9,7 +9,7 @@ import { toProviderError, type ProviderError } from './errors.js';
 import { makeRedactor, type Redactor } from './redact.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { thinkingOptions, type ApiFamily } from './thinking.js';
-import { TraceWriter } from './trace.js';
+import { TraceWriter, type AppAgentTag } from './trace.js';
 import { createTracingFetch } from './tracing-fetch.js';
 
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
@@ -18,6 +18,8 @@ export interface CreateModelOptions extends LlmConfig {
   retry?: Partial<RetryPolicy>;
   /** Underlying fetch; the global one by default. */
   fetch?: typeof globalThis.fetch;
+  /** Stamped on every trace line (an app agent's calls). */
+  traceTag?: AppAgentTag;
 }
 
 export interface CallOptions {
@@ -100,7 +102,7 @@ function build(cfg: CreateModelOptions, fetch: typeof globalThis.fetch): { model
 export function createModel(cfg: CreateModelOptions): LlmModel {
   if (!cfg.model) throw new LlmConfigError('model is required');
   const redact = makeRedactor([cfg.apiKey]);
-  const trace = new TraceWriter(cfg.traceFile, redact);
+  const trace = new TraceWriter(cfg.traceFile, redact, cfg.traceTag);
   const fetch = createTracingFetch({
     provider: cfg.provider,
     trace,

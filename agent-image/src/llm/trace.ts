@@ -18,6 +18,18 @@ export interface TraceLine {
   usage: CallUsage | null;
   /** Our addition: 1 for the first attempt, 2+ for retries of the same request. */
   attempt: number;
+  /** Our addition: which app agent made the call (Agent2Agent; absent for the main agent). */
+  app_agent?: AppAgentTag;
+}
+
+/** Names an app agent's conversation: its app and the expert_agent call it serves. */
+export interface AppAgentTag {
+  /** 1-based number of the expert_agent call in this scenario run. */
+  call: number;
+  /** Scenario app name (e.g. "Calendar"). */
+  app: string;
+  /** The CLI the main agent called (e.g. "calendar"). */
+  cli: string;
 }
 
 export interface TraceCall {
@@ -38,6 +50,7 @@ export class TraceWriter {
   constructor(
     readonly file: string | undefined,
     private readonly redact: Redactor,
+    private readonly tag?: AppAgentTag,
   ) {
     if (file) mkdirSync(dirname(file), { recursive: true });
   }
@@ -63,6 +76,7 @@ export class TraceWriter {
       raw_response: raw,
       usage,
       attempt: call.attempt,
+      ...(this.tag ? { app_agent: this.tag } : {}),
     };
     this.totals.llm_calls += 1;
     if (usage) {

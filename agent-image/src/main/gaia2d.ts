@@ -30,6 +30,7 @@ import { writeStatusFile } from '../world/status-file.js';
 import type { WorldDaemon } from '../world/daemon.js';
 import { createJudgeLlm, type JudgeLlm } from '../judge/index.js';
 import { JUDGE_LLM_ENV, llmConfigFromEnv } from '../llm/config.js';
+import { a2aSettingsFromEnv } from '../a2a/settings.js';
 
 /** Written by the entrypoint when the agent process exits; read on SIGUSR1. */
 const AGENT_EXIT_FILE = join(DAEMON_SOCKETS.dir, 'agent.exit');
@@ -109,6 +110,7 @@ function runDaemon(): void {
       fsBackingDir: env[ENV.fsBackingDir] || undefined,
       faketimeFile: env.GAIA2_FAKETIME_FILE || CONTAINER_PATHS.faketime,
       faketime: env[ENV.faketime] || undefined,
+      a2a: a2aSettingsFromEnv(env, join(stateDir, 'app_agents_trace.jsonl')),
       log,
     });
     world = composed.world;
@@ -125,6 +127,7 @@ function runDaemon(): void {
     w.start();
     if (composed.oracle) w.markReady();
     log.info(`world ready: agent=${settings.agent}, tools=${composed.tools.join(',')}, judge=${w.judgeMode}`);
+    if (composed.appAgents.length > 0) log.info(`Agent2Agent: app agents operate ${composed.appAgents.join(', ')}`);
     const final = await w.finished();
     log.info(`final status ${final.status}: ${final.reason ?? ''}`);
     // Keep serving /status and /messages until the container is stopped.

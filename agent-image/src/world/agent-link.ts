@@ -11,6 +11,7 @@ import type { SimClock } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
 import type { RunStatus } from './run-status.js';
+import type { AppAgents } from '../a2a/index.js';
 
 export interface ReplyInfo {
   runId: string;
@@ -28,6 +29,9 @@ export interface AgentLinkHost {
   readonly task: string | null;
   activity(): void;
   appendTracked(lines: EventLine[]): void;
+  /** Agent2Agent: apps the main agent reaches only through their app agent (null: none). */
+  readonly appAgents?: AppAgents | null;
+  addUsage?(u: Record<string, unknown>): void;
   /** Look at the world again soon. */
   wake(): void;
   fail(reason: string): void;
@@ -103,7 +107,28 @@ export class AgentLink {
     return this.current.deliver(part);
   }
 
+  /** The main agent's app command: to the app, or to its app agent under Agent2Agent. */
   async cli(argv: readonly string[]): Promise<CommandResult> {
+    const h = this.host;
+    if (!h.appAgents?.handles(argv)) return this.appCli(argv);
+    h.activity();
+    const r = await h.appAgents.run(argv, {
+      simTime: () => h.clock.text(),
+      appCli: (a) => this.appCli(a),
+      usage: (u) => h.addUsage?.(u),
+      activity: () => h.activity(),
+      providerFailed: (error, app) => {
+        if (h.run.isTerminal) return;
+        h.run.agentErrorKind = 'provider_error';
+        h.fail(`the ${app} app agent's model call failed (${error.reason}, HTTP ${error.status}): ${error.message.slice(0, 300)}`);
+      },
+    });
+    this.appendAgentLines(r.events.map((l) => ({ ...l, event_id: undefined })));
+    return r;
+  }
+
+  /** One app command as an agent action, straight to the app. */
+  async appCli(argv: readonly string[]): Promise<CommandResult> {
     const h = this.host;
     h.activity();
     const r = await h.apps.cli(argv, () => ({ simTime: h.clock.text() }));

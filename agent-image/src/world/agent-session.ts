@@ -110,6 +110,7 @@ export class AgentSession implements AgentEndpoint {
         tools: this.tools,
         sim_time: this.world.clock.text(),
         clock_mode: this.world.clock.mode,
+        ...(this.world.appAgentClis.length > 0 ? { app_agents: this.world.appAgentClis } : {}),
       });
       return;
     }

@@ -12,6 +12,7 @@ import { DaemonLog } from './daemon-log.js';
 import type { DaemonSettings } from './config.js';
 import { readUserDetails, writeUserDetails } from './user-details.js';
 import { parseSimTime } from './clock.js';
+import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../a2a/index.js';
 
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */
@@ -29,6 +30,8 @@ export interface ComposeOptions {
   ids?: () => string;
   /** FAKETIME ("YYYY-MM-DD HH:MM:SS" UTC): the start when the scenario has no start_time. */
   faketime?: string;
+  /** Agent2Agent settings (GAIA2_A2A); null/absent: every app is the agent's own. */
+  a2a?: A2aSettings | null;
 }
 
 export interface ComposedWorld {
@@ -37,6 +40,8 @@ export interface ComposedWorld {
   /** Agent-visible CLI names of the scenario's apps, sorted. */
   tools: string[];
   oracle: OracleAgent | null;
+  /** Agent2Agent: scenario app names operated by app agents, in ARE's sampling order. */
+  appAgents: string[];
 }
 
 export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
@@ -54,6 +59,9 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const judge = wantJudge
     ? new Judge(scenario, { llm: o.judgeLlm ?? null, userDetails })
     : null;
+  const choices = o.a2a ? chooseAppAgentApps(raw, o.a2a.appProp, o.a2a.seed ?? undefined) : [];
+  for (const c of choices) if (!c.cli) o.log?.warn(`Agent2Agent: app ${c.name} was chosen but this image has no such app`);
+  const appAgents = o.a2a && choices.length > 0 ? new AppAgents({ settings: o.a2a, choices, stateDir: o.stateDir, ids: o.ids }) : null;
   const opts: WorldDaemonOptions = {
     scenario,
     stateDir: o.stateDir,
@@ -68,6 +76,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     log: o.log,
     ids: o.ids,
     fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
+    appAgents,
   };
   const world = new WorldDaemon(opts);
   let oracle: OracleAgent | null = null;
@@ -75,7 +84,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     oracle = new OracleAgent(world, scenario);
     world.attachAgent(oracle);
   }
-  return { world, scenario, tools, oracle };
+  return { world, scenario, tools, oracle, appAgents: appAgents?.apps ?? [] };
 }
 
 /** Reads a scenario file (JSON) for composeWorld. */

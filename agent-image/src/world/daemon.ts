@@ -70,6 +70,7 @@ export class WorldDaemon {
       judgeMode: this.judgeMode,
       agent: this.agentName,
       connected: this.agent.connected,
+      appAgents: opts.appAgents?.apps ?? [],
     }));
     this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming });
     this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });
@@ -152,6 +153,8 @@ export class WorldDaemon {
       task: task ? userMessageText(task) : null,
       activity: () => this.activity(),
       appendTracked: (lines) => this.appendTracked(lines),
+      appAgents: opts.appAgents ?? null,
+      addUsage: (u) => this.addUsage(u),
       wake: () => this.wake(),
       fail: (reason) => this.terminate('error', reason),
     });
@@ -183,6 +186,11 @@ export class WorldDaemon {
 
   get isConnected(): boolean {
     return this.agent.connected;
+  }
+
+  /** CLIs the main agent reaches only through their app agent (Agent2Agent), sorted. */
+  get appAgentClis(): string[] {
+    return this.opts.appAgents?.clis ?? [];
   }
 
   get agentName(): string | null {

@@ -17,6 +17,8 @@ export interface StatusFacts {
   judgeMode: JudgeMode;
   agent: string | null;
   connected: boolean;
+  /** Agent2Agent: scenario apps operated by app agents (empty: none). */
+  appAgents?: readonly string[];
 }
 
 export class RunStatus {
@@ -86,6 +88,7 @@ export class RunStatus {
     const extra = s as DaemonStatus & Record<string, unknown>;
     extra.agent = f.agent;
     extra.connected = f.connected;
+    if (f.appAgents?.length) extra.app_agents = [...f.appAgents];
     if (Object.keys(this.usage).length) extra.usage = this.usage;
     return s;
   }

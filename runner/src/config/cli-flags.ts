@@ -9,6 +9,7 @@ import { ConfigError } from './errors.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
+import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 
 export interface AgentFlags {
   image: string;
@@ -38,6 +39,12 @@ export interface AgentFlags {
   notificationMode: (typeof NOTIFICATION_MODES)[number];
   timeSpeed?: string;
   network: (typeof NETWORK_MODES)[number];
+  a2aAppProp?: string;
+  a2aSeed?: string;
+  a2aProvider?: string;
+  a2aModel?: string;
+  a2aBaseUrl?: string;
+  a2aApiKeyEnv?: string;
 }
 
 export interface DatasetFlags extends AgentFlags {
@@ -83,7 +90,13 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--log-level <level>', 'log level', 'INFO')
     .addOption(new Option('--notification-mode <mode>', 'how environment notifications reach the agent').choices(NOTIFICATION_MODES).default('message'))
     .option('--time-speed <factor>', 'simulated clock speed factor (> 0)')
-    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'));
+    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'))
+    .option('--a2a-app-prop <x>', "Agent2Agent: fraction (0..1) of each scenario's apps operated by app agents (ARE's --a2a_app_prop)")
+    .option('--a2a-seed <n>', "Agent2Agent: seed for the choice of apps (default: each scenario's own seed)")
+    .option('--a2a-provider <name>', "Agent2Agent: the app agents' provider (default: the agent's)")
+    .option('--a2a-model <id>', "Agent2Agent: the app agents' model (default: the agent's)")
+    .option('--a2a-base-url <url>', "Agent2Agent: the app agents' base URL (default: the agent's)")
+    .option('--a2a-api-key-env <VAR>', "Agent2Agent: name of the variable holding the app agents' API key");
 }
 
 export function addDatasetOptions(cmd: Command): Command {
@@ -105,6 +118,13 @@ function int(v: string | undefined, flag: string, min = 1): number | undefined {
   if (!/^-?\d+$/.test(v.trim())) throw new ConfigError(`${flag} must be an integer (got ${JSON.stringify(v)})`);
   const n = Number(v);
   checkMin(n, min, flag);
+  return n;
+}
+
+function num(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v.trim());
+  if (v.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`${flag} must be a number (got ${JSON.stringify(v)})`);
   return n;
 }
 
@@ -134,12 +154,26 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
     },
     { provider: '--judge-provider / GAIA2_JUDGE_PROVIDER', model: '--judge-model / GAIA2_JUDGE_MODEL' },
   );
+  const agent2agent = resolveAgentToAgent(
+    {
+      appProp: num(f.a2aAppProp, '--a2a-app-prop'),
+      seed: f.a2aSeed === undefined ? undefined : int(f.a2aSeed, '--a2a-seed', Number.MIN_SAFE_INTEGER),
+      provider: f.a2aProvider,
+      model: f.a2aModel,
+      baseUrl: f.a2aBaseUrl,
+      apiKeyEnv: f.a2aApiKeyEnv,
+    },
+    agent,
+    FLAG_A2A_NAMES,
+    env,
+  );
   const timeSpeed = f.timeSpeed === undefined ? null : Number(f.timeSpeed);
   if (timeSpeed !== null) checkMin(timeSpeed, 0, '--time-speed', true);
   return {
     configPath: null,
     agent,
     judge,
+    agent2agent,
     run: {
       ...RUN_DEFAULTS,
       timeout: int(f.timeout, '--timeout')!,

@@ -48,6 +48,20 @@ export interface JudgeSettings {
   apiKey: SecretRef | null;
 }
 
+/** Agent2Agent (ARE's a2a mode): app agents operate a fraction of each scenario's apps. */
+export interface AgentToAgentPlan {
+  /** Fraction of the eligible apps given to app agents (ARE's a2a_app_prop), > 0. */
+  appProp: number;
+  /** Seed for the choice of apps; null = each scenario's own seed (ARE's behaviour). */
+  seed: number | null;
+  /** The app agents' model; defaults were taken from the main agent when resolving. */
+  provider: string;
+  model: string;
+  baseUrl: string | null;
+  /** null: looked up by provider in the host environment when the run starts. */
+  apiKey: SecretRef | null;
+}
+
 export type Target =
   | { kind: 'scenario'; scenario: string }
   | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null }
@@ -77,6 +91,8 @@ export interface RunPlan {
   /** null: hard checks only (no judge LLM); stated in summaries, result.json and reports. */
   judge: JudgeSettings | null;
   run: RunSettings;
+  /** Agent2Agent phase; null or absent = every app is the main agent's (standard phase). */
+  agent2agent?: AgentToAgentPlan | null;
 }
 
 export const RUN_DEFAULTS: RunSettings = {

@@ -9,12 +9,20 @@ import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from './plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
+import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 
-export function loadRunConfig(configPath: string, env: Record<string, string | undefined> = process.env): RunPlan {
+/** Command-line values that override the file's. */
+export interface RunConfigOverrides {
+  /** --a2a-app-prop: replaces [agent2agent].app_prop. */
+  a2aAppProp?: number;
+}
+
+export function loadRunConfig(configPath: string, env: Record<string, string | undefined> = process.env, overrides: RunConfigOverrides = {}): RunPlan {
   let file = configPath.startsWith('~') ? join(homedir(), configPath.slice(1)) : configPath;
   file = resolve(file);
   if (existsSync(file)) file = realpathSync(file);
   const data = readConfigFile(file);
+  if (overrides.a2aAppProp !== undefined) data.agent2agent = { ...data.agent2agent, app_prop: overrides.a2aAppProp };
   try {
     return toPlan(data, file, env);
   } catch (e) {
@@ -96,5 +104,12 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     if (run.retry) throw new ConfigError('--retry is only supported for dataset targets');
   }
   if (run.passAt > 1 && !outputDir) throw new ConfigError('[run].pass_at > 1 requires [run].output_dir');
-  return { command: 'run-config', configPath: file, target, agent, judge, run };
+  const x = data.agent2agent ?? {};
+  const agent2agent = resolveAgentToAgent(
+    { appProp: x.app_prop, seed: x.seed, provider: x.provider, model: x.model, baseUrl: x.base_url, apiKeyEnv: x.api_key_env },
+    agent,
+    TOML_A2A_NAMES,
+    env,
+  );
+  return { command: 'run-config', configPath: file, target, agent, judge, run, agent2agent };
 }

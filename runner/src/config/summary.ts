@@ -38,6 +38,11 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
     lines.push(`Judge API key: ${keySource(plan.judge.apiKey)}`);
     if (plan.judge.baseUrl) lines.push(`Judge base URL: ${plan.judge.baseUrl}`);
   } else lines.push('Judge: hard checks only (no judge LLM configured)');
+  const x = plan.agent2agent;
+  if (x) {
+    lines.push(`Agent2Agent: app agents operate ${x.appProp * 100}% of each scenario's apps (seed: ${x.seed ?? "the scenario's"})`);
+    lines.push(`App agents: ${x.provider}/${x.model}${x.baseUrl ? ` at ${x.baseUrl}` : ''}; API key: ${keySource(x.apiKey)}`);
+  }
   const r = plan.run;
   lines.push(`Concurrency: ${r.concurrency}`);
   lines.push(`Pass@: ${r.passAt}`);

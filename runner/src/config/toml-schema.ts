@@ -75,11 +75,22 @@ export const RunTable = z.strictObject({
   network: choice(NETWORK_MODES),
 });
 
+// Agent2Agent (ARE's --a2a_app_prop and the app agents' model; docs/agent2agent.md).
+export const AgentToAgentTable = z.strictObject({
+  app_prop: num,
+  seed: int,
+  provider: optStr,
+  model: optStr,
+  base_url: optStr,
+  api_key_env: optStr,
+});
+
 export const ConfigFile = z.strictObject({
   target: TargetTable,
   agent: AgentTable,
   judge: JudgeTable.optional(),
   run: RunTable.optional(),
+  agent2agent: AgentToAgentTable.optional(),
 });
 export type ConfigFileData = z.output<typeof ConfigFile>;
 
@@ -89,4 +100,5 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   agent: Object.keys(AgentTable.shape),
   judge: Object.keys(JudgeTable.shape),
   run: Object.keys(RunTable.shape),
+  agent2agent: Object.keys(AgentToAgentTable.shape),
 };

@@ -7,6 +7,7 @@ import type { RunPlan, SecretRef } from '../config/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';
 import { keyExportVars, lookupProviderKey } from './providers.js';
+import { addAgentToAgentEnv } from './a2a-env.js';
 
 /** The engine adds this alias to every container; it resolves to the host. */
 export const HOST_GATEWAY_ALIAS = 'host.containers.internal';
@@ -83,6 +84,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     }
   }
   if (plan.agent.name === 'scripted' && plan.agent.script) env[ENV.script] = readFileSync(plan.agent.script, 'utf8');
+  addAgentToAgentEnv(plan, env, hostEnv, url, notices);
 
   applyProxies(env, hostEnv, url);
   const ca = hostEnv.GAIA2_CA_BUNDLE?.trim();

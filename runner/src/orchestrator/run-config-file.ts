@@ -52,6 +52,9 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     pass_at: plan.run.passAt,
     limit: t.kind === 'scenario' ? null : t.limit,
   };
+  // Agent2Agent (ARE's a2a_app_prop and the app agents' model); absent in a standard run.
+  const a2a = plan.agent2agent;
+  if (a2a) Object.assign(rec, { a2a_app_prop: a2a.appProp, a2a_seed: a2a.seed, a2a_provider: a2a.provider, a2a_model: a2a.model, a2a_base_url: a2a.baseUrl });
   if (plan.configPath) rec.config_path = plan.configPath;
   if (t.kind === 'hf') {
     rec.dataset = t.repo;

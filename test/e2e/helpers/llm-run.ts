@@ -70,23 +70,43 @@ export async function runWithFakeLlm(engine: ContainerEngine, image: string, sce
   const fake = await startFakeLlm({ format: c.format, script: c.script });
   const dir = mkdtempSync(join(tmpdir(), `gaia2-llm-e2e-${c.format}-`));
   const plan = planFor(c.format, fake.url, scenario, image, apiKey);
-  const base = buildBaseEnv(plan, { [KEY_VAR]: apiKey });
-  const relays = c.relay === false ? { env: base.env, close: async () => {} } : await engine.reachHostServices(base.env, { network: 'bridge' });
+  try {
+    const { result, env } = await runPlanInContainer(engine, plan, {
+      outputDir: dir,
+      hostEnv: { [KEY_VAR]: apiKey },
+      extraEnv: { GAIA2_AGENT_TOOLS: c.tools, GAIA2_LLM_STREAM: c.stream ? '1' : '0' },
+      relay: c.relay !== false,
+      runId: `llm-e2e-${process.pid}`,
+    });
+    return { result, dir, fake, containerBaseUrl: env.BASE_URL ?? '' };
+  } finally {
+    await fake.close();
+  }
+}
+
+/** One scenario run of a plan as the runner does it: container env, loopback relays, runScenario. */
+export async function runPlanInContainer(
+  engine: ContainerEngine,
+  plan: RunPlan,
+  o: { outputDir: string; hostEnv?: Record<string, string>; extraEnv?: Record<string, string>; relay?: boolean; runId: string },
+): Promise<{ result: ScenarioResult; env: Record<string, string> }> {
+  if (plan.target.kind !== 'scenario') throw new Error('runPlanInContainer takes a single-scenario plan');
+  const base = buildBaseEnv(plan, o.hostEnv ?? {});
+  const relays = o.relay === false ? { env: base.env, close: async () => {} } : await engine.reachHostServices(base.env, { network: 'bridge' });
   try {
     const result = await runScenario({
       engine,
-      image,
-      scenarioFile: scenario,
-      outputDir: dir,
-      env: { ...relays.env, GAIA2_AGENT_TOOLS: c.tools, GAIA2_LLM_STREAM: c.stream ? '1' : '0' },
-      agent: 'default',
+      image: plan.agent.image,
+      scenarioFile: plan.target.scenario,
+      outputDir: o.outputDir,
+      env: { ...relays.env, ...o.extraEnv },
+      agent: plan.agent.name,
       network: 'bridge',
       timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: plan.run.activityTimeout },
-      labels: { ...TEST_LABEL, 'gaia2.run-id': `llm-e2e-${process.pid}` },
+      labels: { ...TEST_LABEL, 'gaia2.run-id': o.runId },
     });
-    return { result, dir, fake, containerBaseUrl: relays.env.BASE_URL ?? '' };
+    return { result, env: relays.env };
   } finally {
     await relays.close();
-    await fake.close();
   }
 }

@@ -7,6 +7,8 @@ export type ToolMode = 'shell' | 'functions';
 export interface PromptInput {
   /** Agent-visible CLI names of the scenario's apps. */
   apps: readonly string[];
+  /** Agent2Agent: the apps among them that an expert agent operates. */
+  appAgents?: readonly string[];
   mode: ToolMode;
   /** Simulated "now", "YYYY-MM-DD HH:MM:SS" (UTC). */
   simTime: string;
@@ -14,13 +16,17 @@ export interface PromptInput {
   workdir?: string;
 }
 
-function appLines(apps: readonly string[]): string {
+function appLines(apps: readonly string[], experts: ReadonlySet<string>): string {
   if (apps.length === 0) return '- (no apps are available in this session)';
   return [...apps]
     .sort()
-    .map((cli) => `- \`${cli}\`: ${entryForCli(cli)?.description ?? cli}`)
+    .map((cli) => `- \`${cli}\`: ${entryForCli(cli)?.description ?? cli}${experts.has(cli) ? ' (operated by its expert agent: you only have its `expert-agent` command)' : ''}`)
     .join('\n');
 }
+
+const EXPERTS_NOTE =
+  'Some apps are operated by an expert agent that holds all of their commands. Give it a complete task with `expert-agent` ' +
+  '(say what you need back), then check its answer; it remembers nothing between tasks.';
 
 const HOW_TO_ACT: Record<ToolMode, (p: PromptInput) => string> = {
   shell: (p) =>
@@ -40,7 +46,7 @@ export function buildSystemPrompt(p: PromptInput): string {
   return `You are the user's assistant on their phone. You carry out what they ask by using their apps on their behalf.
 
 # Apps you can use
-${appLines(p.apps)}
+${appLines(p.apps, new Set(p.appAgents ?? []))}${p.appAgents?.length ? `\n${EXPERTS_NOTE}` : ''}
 
 # How you act
 ${HOW_TO_ACT[p.mode](p)}

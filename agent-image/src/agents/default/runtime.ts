@@ -4,6 +4,7 @@
 import type { ToolSet } from 'ai';
 import type { MessageMsg, ShutdownMsg, UsageMsg, WelcomeMsg } from '../../contract/agent-protocol.js';
 import { cliSpecs } from '../../apps/index.js';
+import { agentCliSpecs } from '../../a2a/expert-command.js';
 import type { LlmModel } from '../../llm/index.js';
 import { createFunctionTools, createTimeTool, TIME_TOOL_NAME, type CliRunResult } from './function-tools.js';
 import type { AgentOptions } from './options.js';
@@ -13,7 +14,7 @@ import { createShellTool, SHELL_TOOL_NAME } from './shell-tool.js';
 
 /** What the agent needs from the daemon connection (agents/client.ts DaemonConnection). */
 export interface AgentHost {
-  readonly welcome: Pick<WelcomeMsg, 'tools' | 'sim_time'>;
+  readonly welcome: Pick<WelcomeMsg, 'tools' | 'sim_time' | 'app_agents'>;
   onMessage(handler: (m: MessageMsg) => void): void;
   onShutdown(handler: (m: ShutdownMsg | null) => void): void;
   ready(): void;
@@ -25,19 +26,26 @@ export interface AgentHost {
   log(text: string, level?: 'debug' | 'info' | 'warn' | 'error'): void;
 }
 
+/**
+ * Agent2Agent: one `expert-agent` command runs a whole app-agent conversation (up to 80 model
+ * calls), far longer than an app command; shell commands then get at least this long.
+ */
+export const APP_AGENT_SHELL_TIMEOUT_MS = 30 * 60_000;
+
 export function buildTools(host: AgentHost, options: AgentOptions): ToolSet {
   if (options.tools === 'shell') {
+    const experts = (host.welcome.app_agents ?? []).length > 0;
     return {
       [SHELL_TOOL_NAME]: createShellTool({
         binDir: options.binDir,
         cwd: options.workdir,
-        timeoutMs: options.shellTimeoutMs,
+        timeoutMs: experts ? Math.max(options.shellTimeoutMs, APP_AGENT_SHELL_TIMEOUT_MS) : options.shellTimeoutMs,
         maxOutputChars: options.maxOutputChars,
       }),
     };
   }
   return {
-    ...createFunctionTools({ specs: cliSpecs(), visible: host.welcome.tools, run: (argv) => host.cli(argv), maxOutputChars: options.maxOutputChars }),
+    ...createFunctionTools({ specs: agentCliSpecs(cliSpecs(), host.welcome.app_agents ?? []), visible: host.welcome.tools, run: (argv) => host.cli(argv), maxOutputChars: options.maxOutputChars }),
     [TIME_TOOL_NAME]: createTimeTool(async () => (await host.time()).sim_time),
   };
 }
@@ -90,7 +98,7 @@ export function runDefaultAgent(host: AgentHost, llm: LlmModel, options: AgentOp
       // A long model call sends nothing; the heartbeat keeps the daemon's idle timer quiet.
       const heartbeat = setInterval(() => host.progress('waiting for the model', run.runId), HEARTBEAT_MS);
       try {
-        const system = buildSystemPrompt({ apps: host.welcome.tools, mode: options.tools, simTime: m.sim_time, workdir: options.workdir });
+        const system = buildSystemPrompt({ apps: host.welcome.tools, appAgents: host.welcome.app_agents, mode: options.tools, simTime: m.sim_time, workdir: options.workdir });
         const drain = () => run.inbox.splice(0);
         const onStep = (s: StepInfo) => {
           host.usage({

@@ -11,15 +11,19 @@ export function register(program: Command): void {
     .option('-c, --config <file>', 'TOML config')
     .option('--retry', 'rerun only runs without a judged result (OR-ed with [run].retry)')
     .option('--dry-run', 'validate, resolve the scenarios, print the plan; launch nothing')
+    .option('--a2a-app-prop <x>', "Agent2Agent: fraction (0..1) of each scenario's apps operated by app agents (replaces [agent2agent].app_prop)")
     .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config examples/demo.toml --dry-run')
-    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean }, c: Command) =>
+    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; a2aAppProp?: string }, c: Command) =>
       runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
           const file = f.config ?? positional;
           if (!file) throw new ConfigError('run-config needs a TOML file: gaia2-runner run-config <file.toml> (or --config <file>)');
           if (f.config && positional && f.config !== positional) throw new ConfigError('give the config once: either as argument or with --config');
-          const plan = loadRunConfig(file, process.env);
+          const a2aAppProp = f.a2aAppProp === undefined ? undefined : Number(f.a2aAppProp);
+          if (a2aAppProp !== undefined && (f.a2aAppProp!.trim() === '' || !Number.isFinite(a2aAppProp)))
+            throw new ConfigError(`--a2a-app-prop must be a number (got ${JSON.stringify(f.a2aAppProp)})`);
+          const plan = loadRunConfig(file, process.env, a2aAppProp === undefined ? {} : { a2aAppProp });
           plan.run.retry ||= Boolean(f.retry);
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;

@@ -10,6 +10,7 @@ import { infoOf, splitOf, statusOf } from './status.js';
 import { eventItems, mergeTimeline } from './timeline.js';
 import type { IndexRow, TraceView } from './types.js';
 import { verdictsOf } from './verdicts.js';
+import { addAppAgentTotals, appAgentViews, nestAppAgents } from './app-agents.js';
 
 export interface ScenarioContext {
   runDir: string;
@@ -18,7 +19,7 @@ export interface ScenarioContext {
   scenarios: ScenarioInfoCache;
 }
 
-const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
+const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'app_agents_trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
 
 /** The POSIX relative path of a scenario dir, URL-encoded per segment. */
 export const hrefOf = (id: string, file: string): string => [...id.split('/').map(encodeURIComponent), file].join('/');
@@ -37,7 +38,10 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   const trace = parseTraceJsonl(text('trace.jsonl'));
   const info = ctx.scenarios.get(asStr(result?.scenario_file), dir, ctx.runDir);
   const status = statusOf(result, resultExists);
-  const totals = callTotals(trace.calls);
+  // Agent2Agent: the app agents' calls count with the main agent's.
+  const appAgents = files.has('app_agents_trace.jsonl') ? appAgentViews(text('app_agents_trace.jsonl'), events) : [];
+  const totals = addAppAgentTotals(callTotals(trace.calls), appAgents);
+  const traced = trace.calls.length > 0 || appAgents.length > 0;
   const usage = asObj(result?.usage);
   const agentActions = events.filter((e) => !isEnvLine(e) && !isUserLine(e) && !isReplyLine(e) && e.app !== 'AgentUserInterface');
   const resultCost = typeof usage.cost_usd === 'number' ? usage.cost_usd : null;
@@ -50,9 +54,9 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     errorKind: asStr(result?.error_kind),
     model: totals.model || asStr(result?.model),
     // No trace (oracle/scripted agents, Format C): fall back to the totals in result.json.
-    llmCalls: trace.calls.length ? totals.llmCalls : asNum(usage.llm_calls) || asNum(result?.num_llm_calls),
-    tokensIn: trace.calls.length ? totals.tokensIn : asNum(usage.input_tokens) || asNum(result?.total_input_tokens),
-    tokensOut: trace.calls.length ? totals.tokensOut : asNum(usage.output_tokens) || asNum(result?.total_output_tokens),
+    llmCalls: traced ? totals.llmCalls : asNum(usage.llm_calls) || asNum(result?.num_llm_calls),
+    tokensIn: traced ? totals.tokensIn : asNum(usage.input_tokens) || asNum(result?.total_input_tokens),
+    tokensOut: traced ? totals.tokensOut : asNum(usage.output_tokens) || asNum(result?.total_output_tokens),
     costUsd: resultCost ?? totals.costUsd,
     durationS: typeof result?.duration_seconds === 'number' ? result.duration_seconds : null,
     latencyMs: totals.latencyMs || asNum(result?.total_latency_ms),
@@ -63,6 +67,7 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
 
   const firstUser = events.find((e) => isUserLine(e));
   const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), eventItems(events), verdictsOf(judgments, info.oracle, events));
+  nestAppAgents(items, appAgents);
   return {
     page: 'trace',
     id,

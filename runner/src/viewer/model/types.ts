@@ -42,10 +42,23 @@ export type TimelineItem =
   | { k: 'task'; text: string; simT: string }
   | { k: 'call'; seq: number; t: string; model: string; latencyMs: number; usage: Usage; costUsd: number | null; status: number; stop: string; error: string; unparsed: string; retried: boolean }
   | { k: 'msg'; role: string; blocks: ViewBlock[]; seq: number }
-  | { k: 'tool'; id: string; name: string; input: unknown; result: string | null; isError: boolean; seq: number }
+  | { k: 'tool'; id: string; name: string; input: unknown; result: string | null; isError: boolean; seq: number; appAgents?: AppAgentView[] }
   | { k: 'context'; note: string; seq: number }
-  | { k: 'event'; kind: 'env' | 'user' | 'reply' | 'action'; t: number; simT: string; app: string; fn: string; args: unknown; ret: unknown; write: boolean; eventId: string }
+  | { k: 'event'; kind: 'env' | 'user' | 'reply' | 'action'; t: number; simT: string; app: string; fn: string; args: unknown; ret: unknown; write: boolean; eventId: string; appAgents?: AppAgentView[] }
   | { k: 'verdict'; turn: number; success: boolean; reason: string; comparisons: Comparison[] };
+
+/** Agent2Agent: one app agent's conversation for one expert_agent call, shown nested. */
+export interface AppAgentView {
+  call: number;
+  app: string;
+  cli: string;
+  task: string;
+  answer: string;
+  llmCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+  items: TimelineItem[];
+}
 
 export interface TraceView {
   page: 'trace';

@@ -9,12 +9,25 @@ function itemText(it) {
     case 'task': return it.text;
     case 'call': return 'llm call ' + it.seq + ' ' + it.model + ' ' + it.error + ' ' + it.unparsed;
     case 'msg': return it.role + ' ' + it.blocks.map(function (b) { return b.text || b.rawType || ''; }).join('\n');
-    case 'tool': return it.name + ' ' + JSON.stringify(it.input) + ' ' + (it.result || '');
+    case 'tool': return it.name + ' ' + JSON.stringify(it.input) + ' ' + (it.result || '') + appAgentsText(it.appAgents);
     case 'context': return it.note;
-    case 'event': return it.kind + ' ' + it.app + '.' + it.fn + ' ' + JSON.stringify(it.args) + ' ' + JSON.stringify(it.ret);
+    case 'event': return it.kind + ' ' + it.app + '.' + it.fn + ' ' + JSON.stringify(it.args) + ' ' + JSON.stringify(it.ret) + appAgentsText(it.appAgents);
     case 'verdict': return 'turn ' + it.turn + ' ' + (it.success ? 'pass' : 'fail') + ' ' + it.reason + ' ' + it.comparisons.map(function (c) { return c.oracleTool + ' ' + c.reason; }).join(' ');
   }
   return '';
+}
+function appAgentsText(list) {
+  return (list || []).map(function (a) { return ' app agent ' + a.app + ' ' + a.items.map(itemText).join(' '); }).join('');
+}
+// Agent2Agent: the app agent's own conversation for this call, drawn with the same items, nested.
+function appAgentBlocks(list) {
+  return (list || []).map(function (a) {
+    var body = el('div', { class: 'nested' }, a.items.map(renderItem));
+    var d = el('details', { class: 'app-agent', 'data-app-agent-call': a.call, open: true },
+      el('summary', { text: 'App agent · ' + a.app + ' · expert_agent call ' + a.call + ' · ' + a.llmCalls + ' LLM call(s), ' + fmtTok(a.tokensIn) + ' in / ' + fmtTok(a.tokensOut) + ' out' }),
+      body, a.answer ? el('div', { class: 'meta' }, el('b', { text: 'Answer' }), el('pre', { class: 'out', text: a.answer })) : null);
+    return d;
+  });
 }
 function details(summary, body, cls) { var d = el('details', { class: cls || '' }, el('summary', { text: summary }), body); if (traceState.open) d.open = true; return d; }
 function toolInput(it) {
@@ -56,11 +69,11 @@ function renderItem(it) {
     }
     case 'tool':
       return el('div', { class: 'item tool', 'data-tool-id': it.id }, el('div', { class: 'meta' }, el('b', { text: 'Tool call' }), el('span', { text: it.name }), it.id ? el('span', { class: 'muted', text: it.id }) : null),
-        el('div', { class: 'pair' }, toolInput(it), it.result === null ? el('em', { class: 'muted', text: 'no result recorded' }) : el('pre', { class: 'out' + (it.isError ? ' err' : ''), text: it.result })));
+        el('div', { class: 'pair' }, toolInput(it), it.result === null ? el('em', { class: 'muted', text: 'no result recorded' }) : el('pre', { class: 'out' + (it.isError ? ' err' : ''), text: it.result })), appAgentBlocks(it.appAgents));
     case 'context': return el('div', { class: 'item context', text: it.note });
     case 'event': {
       var when = it.simT ? 'sim ' + it.simT : '';
-      if (it.kind === 'action') return el('div', { class: 'item ev-action' }, el('span', { class: 'muted', text: when + '  ' }), el('b', { text: it.app + '.' + it.fn }), el('span', { class: 'mono', text: ' ' + briefArgs(it.args, 160) + ' → ' + briefArgs(it.ret, 120) }), it.write ? el('span', { class: 'muted', text: '  [write]' }) : null);
+      if (it.kind === 'action') return el('div', { class: 'item ev-action' }, el('span', { class: 'muted', text: when + '  ' }), el('b', { text: it.app + '.' + it.fn }), el('span', { class: 'mono', text: ' ' + briefArgs(it.args, 160) + ' → ' + briefArgs(it.ret, 120) }), it.write ? el('span', { class: 'muted', text: '  [write]' }) : null, appAgentBlocks(it.appAgents));
       var label = it.kind === 'env' ? 'Notification (ENV) · ' + it.app + '.' + it.fn : it.kind === 'user' ? 'User message' : 'Agent → user';
       var text = it.args && typeof it.args === 'object' && typeof it.args.content === 'string' ? it.args.content : fmtJson(it.args);
       return el('div', { class: 'item ev-' + it.kind }, el('div', { class: 'meta' }, el('b', { text: label }), when ? el('span', { text: when }) : null, it.eventId ? el('span', { class: 'muted', text: it.eventId }) : null),

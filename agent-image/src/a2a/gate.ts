@@ -1,0 +1,96 @@
+// The world's side of Agent2Agent: for the apps chosen for app agents, the main agent's
+// commands come here instead of to the app. `expert-agent --task` runs that app's agent (its
+// commands go to the real app as agent actions); help and schema show only expert-agent; any
+// other subcommand is unknown. The expert_agent call itself is logged once it has finished
+// (read-only, its answer as `ret`), after the app agent's own actions — the order in which
+// ARE's event log records them.
+import { appForCli } from '../apps/catalog.js';
+import { runAppCli, type CommandResult } from '../apps/framework/dispatch.js';
+import type { AppDef } from '../apps/framework/types.js';
+import type { StepInfo } from '../agents/default/session.js';
+import type { ProviderError } from '../llm/index.js';
+import { expertAppDef } from './expert-command.js';
+import type { AppAgentChoice } from './select.js';
+import type { A2aSettings } from './settings.js';
+
+export interface AppAgentsOptions {
+  settings: A2aSettings;
+  choices: readonly AppAgentChoice[];
+  stateDir: string;
+  fsRoot?: string;
+  ids?: () => string;
+}
+
+/** What the gate needs from the world for one call. */
+export interface AppAgentHost {
+  simTime(): string;
+  /** One app command as an agent action, straight to the app. */
+  appCli(argv: readonly string[]): Promise<CommandResult>;
+  usage(u: { model: string; input_tokens: number; output_tokens: number; cache_read_tokens?: number }): void;
+  /** Some work happened (keeps the idle timer quiet during long app-agent runs). */
+  activity(): void;
+  /** The app agent's provider failed: the scenario ends as an infrastructure error. */
+  providerFailed(error: ProviderError, app: string): void;
+}
+
+export class AppAgents {
+  private calls = 0;
+  private readonly byCli = new Map<string, { name: string; def: AppDef }>();
+
+  constructor(private readonly o: AppAgentsOptions) {
+    for (const c of o.choices) {
+      const app = c.cli ? appForCli(c.cli) : undefined;
+      if (app) this.byCli.set(app.cli, { name: c.name, def: expertAppDef(app) });
+    }
+  }
+
+  /** CLIs the main agent reaches only through their expert agent, sorted. */
+  get clis(): string[] {
+    return [...this.byCli.keys()].sort();
+  }
+
+  /** Scenario app names operated by app agents, in ARE's sampling order. */
+  get apps(): string[] {
+    return [...this.byCli.values()].map((e) => e.name);
+  }
+
+  handles(argv: readonly string[]): boolean {
+    return this.byCli.has(cliOf(argv));
+  }
+
+  async run(argv: readonly string[], host: AppAgentHost): Promise<CommandResult> {
+    const cli = cliOf(argv);
+    const entry = this.byCli.get(cli);
+    if (!entry) throw new Error(`${cli} is not operated by an app agent`);
+    const { stateDir, fsRoot, ids } = this.o;
+    const parsed = await runAppCli(entry.def, argv.slice(1), { stateDir, fsRoot, ids, simTime: host.simTime() });
+    const line = parsed.events[0];
+    if (parsed.exitCode !== 0 || !line) return parsed;
+    const task = String((line.args as { task?: unknown }).task ?? '');
+    const onStep = (s: StepInfo, model: string): void => {
+      host.usage({ model, input_tokens: s.inputTokens, output_tokens: s.outputTokens, ...(s.cacheReadTokens ? { cache_read_tokens: s.cacheReadTokens } : {}) });
+      host.activity();
+    };
+    // Loaded on first use: the AI SDK stays out of the daemon's startup snapshot (and out of
+    // memory in runs without Agent2Agent).
+    const { runAppAgent } = await import('./app-agent.js');
+    const out = await runAppAgent({
+      settings: this.o.settings,
+      tag: { call: ++this.calls, app: entry.name, cli },
+      task,
+      simTime: host.simTime(),
+      run: async (a) => {
+        const r = await host.appCli(a);
+        return { stdout: r.stdout, stderr: r.stderr, exit_code: r.exitCode };
+      },
+      onStep,
+    });
+    if (!out.ok) {
+      host.providerFailed(out.error, entry.name);
+      return { stdout: '', stderr: `${cli}: the expert agent could not reach its model (${out.error.reason})\n`, exitCode: 1, events: [] };
+    }
+    return { stdout: `${out.answer}\n`, stderr: '', exitCode: 0, events: [{ ...line, ret: out.answer }] };
+  }
+}
+
+const cliOf = (argv: readonly string[]): string => (argv[0] ?? '').split('/').pop() ?? '';

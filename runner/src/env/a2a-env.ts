@@ -1,0 +1,36 @@
+// The Agent2Agent variables of a container: GAIA2_A2A (JSON, no secret in it),
+// GAIA2_A2A_BASE_URL (its own variable so a host-loopback URL is rewritten and relayed like
+// BASE_URL) and GAIA2_A2A_API_KEY, which the entrypoint leaves out of the agent's environment
+// (only the world daemon, where the app agents run, sees it), registered for redaction.
+import { ENV } from '../../../agent-image/src/contract/paths.js';
+import type { RunPlan } from '../config/plan.js';
+import { registerSecret } from '../secrets/redact.js';
+import { lookupProviderKey } from './providers.js';
+
+export function addAgentToAgentEnv(
+  plan: RunPlan,
+  env: Record<string, string>,
+  hostEnv: Record<string, string | undefined>,
+  url: (u: string) => string,
+  notices: string[],
+): void {
+  const a = plan.agent2agent;
+  if (!a) return;
+  env[ENV.a2a] = JSON.stringify({
+    app_prop: a.appProp,
+    ...(a.seed !== null ? { seed: a.seed } : {}),
+    provider: a.provider,
+    model: a.model,
+    thinking: plan.agent.thinking,
+  });
+  if (a.baseUrl) env[ENV.a2aBaseUrl] = url(a.baseUrl);
+  let key = a.apiKey;
+  if (!key) {
+    key = lookupProviderKey(a.provider, hostEnv);
+    if (key) notices.push(`App agents' API key not given explicitly; using ${key.source}`);
+  }
+  if (key) {
+    registerSecret(key.value);
+    env[ENV.a2aApiKey] = key.value;
+  }
+}

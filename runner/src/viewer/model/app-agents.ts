@@ -1,0 +1,80 @@
+// Agent2Agent on the trace page: app_agents_trace.jsonl (trace.jsonl lines tagged with
+// `app_agent: {call, app, cli}`) → one conversation per expert_agent call, nested under the
+// main agent's tool call that made it (one per `expert-agent` in a shell command, or a
+// `<cli>__expert_agent` function call), or, when the main agent left no LLM trace (scripted),
+// under the expert_agent line of events.jsonl. Calls are matched in order.
+import { EXPERT_COMMAND, EXPERT_FN } from '../../../../agent-image/src/a2a/expert-command.js';
+import type { EventLine } from '../../../../agent-image/src/contract/index.js';
+import { parseTraceJsonl } from '../trace/index.js';
+import { isObj } from '../trace/json-util.js';
+import { callTotals, cap, conversationGroups } from './conversation.js';
+import type { AppAgentView, TimelineItem } from './types.js';
+
+/** The app agents' conversations, by expert_agent call number. */
+export function appAgentViews(traceText: string, events: readonly EventLine[]): AppAgentView[] {
+  const byCall = new Map<number, { app: string; cli: string; lines: string[] }>();
+  for (const line of traceText.split('\n')) {
+    if (!line.trim()) continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(line);
+    } catch {
+      continue; // a torn last line: the rest still shows
+    }
+    const tag = isObj(row) && isObj(row.app_agent) ? row.app_agent : null;
+    if (!tag || typeof tag.call !== 'number') continue;
+    const g = byCall.get(tag.call) ?? { app: String(tag.app ?? ''), cli: String(tag.cli ?? ''), lines: [] };
+    g.lines.push(line);
+    byCall.set(tag.call, g);
+  }
+  const expertLines = events.filter((e) => e.fn === EXPERT_FN);
+  return [...byCall.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([call, g], i) => {
+      const parsed = parseTraceJsonl(g.lines.join('\n'));
+      const totals = callTotals(parsed.calls);
+      const done = expertLines[i];
+      return {
+        call,
+        app: g.app,
+        cli: g.cli,
+        task: done ? cap(String((done.args as { task?: unknown } | null)?.task ?? ''), 20_000) : '',
+        answer: done && typeof done.ret === 'string' ? cap(done.ret, 20_000) : '',
+        llmCalls: totals.llmCalls,
+        tokensIn: totals.tokensIn,
+        tokensOut: totals.tokensOut,
+        items: conversationGroups(parsed.calls).flatMap((grp) => grp.items),
+      };
+    });
+}
+
+/** How many expert_agent calls one main-agent tool call made. */
+function expertCalls(it: Extract<TimelineItem, { k: 'tool' }>): number {
+  if (it.name.endsWith(`__${EXPERT_FN}`)) return 1;
+  const cmd = isObj(it.input) && typeof it.input.command === 'string' ? it.input.command : '';
+  return cmd.split(new RegExp(`\\b${EXPERT_COMMAND}\\b`)).length - 1;
+}
+
+/** Attaches each conversation to the item that made the call (in place). */
+export function nestAppAgents(items: TimelineItem[], views: readonly AppAgentView[]): void {
+  let next = 0;
+  for (const it of items) {
+    if (next >= views.length) return;
+    if (it.k !== 'tool') continue;
+    const n = expertCalls(it);
+    if (n > 0) {
+      it.appAgents = views.slice(next, next + n);
+      next += n;
+    }
+  }
+  if (next > 0) return; // the main agent's own calls claimed them
+  for (const it of items) {
+    if (next >= views.length) return;
+    if (it.k === 'event' && it.fn === EXPERT_FN) it.appAgents = [views[next++]!];
+  }
+}
+
+/** Main-agent totals plus the app agents' calls and tokens. */
+export function addAppAgentTotals<T extends { llmCalls: number; tokensIn: number; tokensOut: number }>(t: T, views: readonly AppAgentView[]): T {
+  return views.reduce((acc, v) => ({ ...acc, llmCalls: acc.llmCalls + v.llmCalls, tokensIn: acc.tokensIn + v.tokensIn, tokensOut: acc.tokensOut + v.tokensOut }), t);
+}
