@@ -336,7 +336,9 @@ class DockerContainer implements ContainerHandle {
   async state(): Promise<UnitState> {
     try {
       const s = (await this.c.inspect()).State;
-      return { status: s.Status, running: s.Running, exitCode: s.Running ? null : s.ExitCode, oomKilled: s.OOMKilled };
+      // Podman says "stopped" between a container's own exit and its cleanup; Docker "exited".
+      const status = !s.Running && s.Status === 'stopped' ? 'exited' : s.Status;
+      return { status, running: s.Running, exitCode: s.Running ? null : s.ExitCode, oomKilled: s.OOMKilled };
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) return { status: 'removed', running: false, exitCode: null };
       throw wrapEngineError(e, `inspecting ${this.name}`);
@@ -370,9 +372,10 @@ class DockerContainer implements ContainerHandle {
 }
 
 /**
- * Force-removes a container; gone already is fine. A 409 (the engine is still stopping or
- * cleaning it up, e.g. right after it exited by itself) is retried for a few seconds, so a
- * container is never left behind because removal raced its exit.
+ * Force-removes a container; gone already is fine. The engine still stopping or cleaning it up
+ * (right after it exited by itself) is retried for a few seconds, so a container is never left
+ * behind because removal raced its exit: Docker answers 409 then, podman 4 a 500 whose message
+ * says "container state improper" (its container is "stopped", not yet "exited").
  */
 async function removeQuietly(c: Docker.Container): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -382,7 +385,8 @@ async function removeQuietly(c: Docker.Container): Promise<void> {
     } catch (e) {
       const status = (e as { statusCode?: number }).statusCode;
       if (status === 404) return;
-      if (status !== 409 || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
+      const busy = status === 409 || (status === 500 && /container state improper/i.test(engineErrorMessage(e)));
+      if (!busy || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -106,3 +106,13 @@ describe.each(['podman', 'docker'] as const)('DockerApiEngine on recorded %s ans
     expect(d.endpoint).toBe(`unix://${replay!.socketPath}`);
   });
 });
+
+describe('removal racing a container that just exited', () => {
+  it("retries podman's 500 'container state improper' until the container is gone", async () => {
+    const engine = await engineOn('podman', (r, earlier) =>
+      r.method === 'DELETE' ? (earlier.some((e) => e.method === 'DELETE') ? 'inspect-missing' : 'remove-while-stopping') : null,
+    );
+    await engine.remove('6401346f1504');
+    expect(replay!.requests.filter((r) => r.method === 'DELETE')).toHaveLength(2);
+  });
+});
