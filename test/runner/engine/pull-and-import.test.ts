@@ -29,6 +29,18 @@ describe('progress streams', () => {
     await expect(readProgress(Readable.from([r.body]))).rejects.toThrow(/pinging container registry registry-1\.docker\.io/);
   });
 
+  it("finds Docker's in-stream error after progress items (answered with 200)", async () => {
+    // Docker reports failures inside a 200 stream once it has begun (here: an import from a URL
+    // serving a broken tar); its pull reports the same way once the registry answered.
+    const r = recordedResponse('docker', 'import-from-url-bad-tar');
+    expect(r.status).toBe(200);
+    const seen: string[] = [];
+    await expect(readProgress(Readable.from([r.body]), (i) => seen.push(i.status ?? 'error'))).rejects.toThrow(
+      'Error processing tar file(exit status 1): unexpected EOF',
+    );
+    expect(seen).toEqual(['Downloading from http://127.0.0.1:18765/bad.tar', 'Importing', 'error']);
+  });
+
   it('reads items split across chunks and CRLF-separated, and finds no failure in a successful import', async () => {
     for (const kind of ['podman', 'docker'] as const) {
       const body = recordedResponse(kind, 'import-ok').body.toString();
@@ -104,6 +116,18 @@ describe.each(['podman', 'docker'] as const)('DockerApiEngine on recorded %s ans
         : { kind: 'docker', version: '20.10.24+dfsg1', apiVersion: '1.41' },
     );
     expect(d.endpoint).toBe(`unix://${replay!.socketPath}`);
+  });
+});
+
+describe('failures inside a 200 stream through the engine', () => {
+  it("an import Docker answers with 200 and then an error item is a failed import", async () => {
+    const engine = await engineOn('docker', (r) => (r.method === 'POST' ? 'import-from-url-bad-tar' : 'inspect-imported'));
+    await expect(engine.importImage(Readable.from([Buffer.from('tar')]), 'localhost/x:y')).rejects.toThrow(/importing localhost\/x:y into the engine failed: Error processing tar file/);
+  });
+
+  it("a pull podman answers with 200 and an error item is failed even if a stale image of that name exists", async () => {
+    const engine = await engineOn('podman', (r) => (r.method === 'POST' ? 'pull-no-registry' : 'inspect-imported'));
+    expect(await engine.pull(PUBLIC, 10_000)).toBe(false);
   });
 });
 
