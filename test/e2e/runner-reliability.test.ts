@@ -88,6 +88,34 @@ describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, 
     expect(lines).toHaveLength(12);
   }, 900_000);
 
+  it('kill -9 right after a result is recorded: the next start on that output dir (no --retry) removes what was left', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gaia2-kill9-cleanup-'));
+    const data = mkdtempSync(join(tmpdir(), 'gaia2-kill9-data-'));
+    for (const f of ['execution/exec_shopping_bottle_order.json', 'execution/exec_messages_hike_group.json', 'search/search_email_flight_code.json']) {
+      mkdirSync(join(data, f.split('/')[0]!), { recursive: true });
+      writeFileSync(join(data, f), readFileSync(join(samples, f)));
+    }
+    const args = ['run-dataset', '-d', data, '--agent', 'oracle', '-i', image, '-j', '2', '--output-dir', out, '--timeout', '300'];
+    const first = cli(e2e, args);
+    const deadline = Date.now() + 240_000;
+    while (results(out).size < 1) {
+      if (Date.now() > deadline) throw new Error('no run finished within 240 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    process.kill(first.pid, 'SIGKILL'); // its container's removal, and the other lane's run, cut short
+    await first.wait;
+    const runId = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_id as string;
+    expect((await engine.listByLabels({ [LABELS.runId]: runId })).length).toBeGreaterThanOrEqual(1);
+
+    const second = cli(e2e, args);
+    expect(await second.wait).toBe(0);
+    expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]);
+    const secondId = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_id as string;
+    expect(secondId).not.toBe(runId);
+    expect(await engine.listByLabels({ [LABELS.runId]: secondId })).toEqual([]); // its own removals drained before exit
+    expect([...results(out).values()].map((r) => r.status)).toEqual(['pass', 'pass', 'pass']);
+  }, 600_000);
+
   it('a container killed mid-run is a typed error; a retry passes', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gaia2-ckill-'));
     // A private copy with a unique id, so the killer can only ever hit our own container.
