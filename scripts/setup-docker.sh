@@ -33,6 +33,28 @@ unmount_under() {
   done
 }
 
+# 10.213.0.1/24 → 10.213.0.0/24 (how iptables prints the subnet).
+network_of() {
+  local ip=${1%/*} bits=${1#*/} a b c d n
+  IFS=. read -r a b c d <<<"$ip"
+  n=$(( (a << 24 | b << 16 | c << 8 | d) & ((0xFFFFFFFF << (32 - bits)) & 0xFFFFFFFF) ))
+  echo "$(( n >> 24 & 255 )).$(( n >> 16 & 255 )).$(( n >> 8 & 255 )).$(( n & 255 ))/$bits"
+}
+
+# dockerd leaves its NAT and forwarding rules for the bridge behind when it stops; those naming
+# our bridge (or its subnet) go with it. Its generic chains (DOCKER, DOCKER-USER, …) stay: another
+# dockerd on this machine may use them, and they match nothing without a bridge.
+drop_bridge_rules() {
+  command -v iptables >/dev/null || return 0
+  local net table rule
+  net=$(network_of "$CIDR")
+  for table in filter nat; do
+    { iptables -t "$table" -S 2>/dev/null || true; } | { grep -E -- "-A .*( $BRIDGE( |$)| $net( |$))" || true; } | sed 's/^-A /-D /' | while read -r rule; do
+      eval "iptables -t $table $rule" 2>/dev/null || true
+    done
+  done
+}
+
 stop() {
   if [ -f "$PIDFILE" ]; then
     local pid
@@ -52,6 +74,7 @@ stop() {
     kill -TERM "$cpid" 2>/dev/null || true
   done
   if ip link show "$BRIDGE" >/dev/null 2>&1; then ip link delete "$BRIDGE" && say "removed bridge $BRIDGE"; fi
+  drop_bridge_rules
   if [ -f "$RUN/forward-policy" ]; then
     iptables -P FORWARD "$(cat "$RUN/forward-policy")" 2>/dev/null || true
     rm -f "$RUN/forward-policy"
