@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import type { ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { DEFAULT_TIMEOUTS, runScenario } from '../../runner/src/run/index.js';
+import { connectE2eEngine, eachEngine } from './helpers/engines.js';
 import { agentTurns } from './helpers/turns.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const golden = join(root, 'test/fixtures/golden');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const runLabel = { 'gaia2.run-id': `e2e-oracle-${process.pid}` };
 
 interface GoldenCase { scenario: string; case: string; events: string; expected: { nb_turns: number } }
 const oracleCases = readFileSync(join(golden, 'cases.jsonl'), 'utf8')
@@ -24,30 +24,31 @@ const samples = readdirSync(join(root, 'examples/scenarios')).flatMap((split) =>
   readdirSync(join(root, 'examples/scenarios', split)).map((f) => ({ split, file: join(root, 'examples/scenarios', split, f), id: f.replace(/\.json$/, '') })),
 );
 
-let engine: ContainerEngine;
-const results = new Map<string, { result: ScenarioResult; dir: string }>();
+describe.each(eachEngine())('oracle runtime on the sample scenarios (real containers, %s)', (_kind, e2e) => {
+  let engine: ContainerEngine;
+  const results = new Map<string, { result: ScenarioResult; dir: string }>();
+  const runLabel = { 'gaia2.run-id': `e2e-oracle-${e2e.kind}-${process.pid}` };
 
-beforeAll(async () => {
-  engine = await connectEngine();
-  const queue = [...samples];
-  const worker = async () => {
-    for (let s = queue.shift(); s; s = queue.shift()) {
-      const dir = mkdtempSync(join(tmpdir(), `gaia2-e2e-${s.id}-`));
-      const result = await runScenario({
-        engine, image, scenarioFile: s.file, outputDir: dir, env: {}, agent: 'oracle', network: 'bridge',
-        timeouts: { ...DEFAULT_TIMEOUTS, healthSeconds: 60, scenarioSeconds: 120 }, labels: runLabel, split: s.split,
-      });
-      results.set(s.id, { result, dir });
-    }
-  };
-  await Promise.all([worker(), worker(), worker()]);
-});
+  beforeAll(async () => {
+    engine = await connectE2eEngine(e2e);
+    const queue = [...samples];
+    const worker = async () => {
+      for (let s = queue.shift(); s; s = queue.shift()) {
+        const dir = mkdtempSync(join(tmpdir(), `gaia2-e2e-${s.id}-`));
+        const result = await runScenario({
+          engine, image, scenarioFile: s.file, outputDir: dir, env: {}, agent: 'oracle', network: 'bridge',
+          timeouts: { ...DEFAULT_TIMEOUTS, healthSeconds: 60, scenarioSeconds: 120 }, labels: runLabel, split: s.split,
+        });
+        results.set(s.id, { result, dir });
+      }
+    };
+    await Promise.all([worker(), worker(), worker()]);
+  });
 
-afterAll(async () => {
-  await engine?.close();
-});
+  afterAll(async () => {
+    await engine?.close();
+  });
 
-describe('oracle runtime on the sample scenarios (real containers)', () => {
   it('covers every split', () => {
     expect(new Set(samples.map((s) => s.split))).toEqual(new Set(['execution', 'search', 'adaptability', 'time', 'ambiguity']));
   });

@@ -1,8 +1,8 @@
 // Runner reliability with real containers (issue E): a runner killed with SIGKILL mid-run
 // loses nothing finished and --retry completes only the rest (and removes its leftovers);
 // a container killed mid-run is a typed error that a retry turns into a pass; an engine
-// that does not answer is a clear error within 2 s.
-import { execFileSync, spawn } from 'node:child_process';
+// that does not answer is a clear error within 2 s. On every e2e engine (podman, Docker).
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,19 +14,12 @@ import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
 import { runCliInProcess } from '../runner/config/in-process-cli.js';
+import { connectE2eEngine, eachEngine, engineEnv, killContainer, type E2eEngine } from './helpers/engines.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const samples = join(root, 'examples/scenarios');
 const quiet = { start() {}, done() {}, log() {}, stop() {} };
-let engine: ContainerEngine;
-
-beforeAll(async () => {
-  engine = await connectEngine();
-});
-afterAll(async () => {
-  await engine?.close();
-});
 
 function results(dir: string): Map<string, { status: string; mtime: number }> {
   const out = new Map<string, { status: string; mtime: number }>();
@@ -42,8 +35,8 @@ function results(dir: string): Map<string, { status: string; mtime: number }> {
   return out;
 }
 
-function cli(args: string[]): { wait: Promise<number | null>; pid: number } {
-  const p = spawn(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: { ...process.env, GAIA2_RUNNER_FROM_SOURCE: '1' }, stdio: 'ignore' });
+function cli(e2e: E2eEngine, args: string[]): { wait: Promise<number | null>; pid: number } {
+  const p = spawn(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: { ...engineEnv(e2e), GAIA2_RUNNER_FROM_SOURCE: '1' }, stdio: 'ignore' });
   return { pid: p.pid!, wait: new Promise((r) => p.on('close', (code) => r(code))) };
 }
 
@@ -58,11 +51,19 @@ function plan(out: string, extra: Partial<RunPlan['run']> = {}): RunPlan {
   };
 }
 
-describe('runner reliability (real containers)', () => {
+describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, e2e) => {
+  let engine: ContainerEngine;
+  beforeAll(async () => {
+    engine = await connectE2eEngine(e2e);
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
   it('kill -9 of the runner mid-run: --retry keeps finished results and reruns only the rest', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gaia2-kill9-'));
     const args = ['run-dataset', '-d', samples, '--agent', 'oracle', '-i', image, '-j', '2', '--output-dir', out, '--timeout', '300'];
-    const first = cli(args);
+    const first = cli(e2e, args);
     const deadline = Date.now() + 240_000;
     while ([...results(out).values()].filter((r) => r.status === 'pass').length < 2) {
       if (Date.now() > deadline) throw new Error('no run finished within 240 s');
@@ -76,7 +77,7 @@ describe('runner reliability (real containers)', () => {
     expect(finished.length).toBeGreaterThanOrEqual(2);
     expect(before.size).toBeLessThan(12);
 
-    const second = cli([...args, '--retry']);
+    const second = cli(e2e, [...args, '--retry']);
     expect(await second.wait).toBe(0);
     const after = results(out);
     expect(after.size).toBe(12);
@@ -86,6 +87,34 @@ describe('runner reliability (real containers)', () => {
     const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(12);
   }, 900_000);
+
+  it('kill -9 right after a result is recorded: the next start on that output dir (no --retry) removes what was left', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gaia2-kill9-cleanup-'));
+    const data = mkdtempSync(join(tmpdir(), 'gaia2-kill9-data-'));
+    for (const f of ['execution/exec_shopping_bottle_order.json', 'execution/exec_messages_hike_group.json', 'search/search_email_flight_code.json']) {
+      mkdirSync(join(data, f.split('/')[0]!), { recursive: true });
+      writeFileSync(join(data, f), readFileSync(join(samples, f)));
+    }
+    const args = ['run-dataset', '-d', data, '--agent', 'oracle', '-i', image, '-j', '2', '--output-dir', out, '--timeout', '300'];
+    const first = cli(e2e, args);
+    const deadline = Date.now() + 240_000;
+    while (results(out).size < 1) {
+      if (Date.now() > deadline) throw new Error('no run finished within 240 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    process.kill(first.pid, 'SIGKILL'); // its container's removal, and the other lane's run, cut short
+    await first.wait;
+    const runId = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_id as string;
+    expect((await engine.listByLabels({ [LABELS.runId]: runId })).length).toBeGreaterThanOrEqual(1);
+
+    const second = cli(e2e, args);
+    expect(await second.wait).toBe(0);
+    expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]);
+    const secondId = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_id as string;
+    expect(secondId).not.toBe(runId);
+    expect(await engine.listByLabels({ [LABELS.runId]: secondId })).toEqual([]); // its own removals drained before exit
+    expect([...results(out).values()].map((r) => r.status)).toEqual(['pass', 'pass', 'pass']);
+  }, 600_000);
 
   it('a container killed mid-run is a typed error; a retry passes', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gaia2-ckill-'));
@@ -107,7 +136,7 @@ describe('runner reliability (real containers)', () => {
         const running = (await engine.listByLabels({ [LABELS.scenarioId]: id })).filter((c) => c.state === 'running');
         if (running[0]) {
           killed = running[0].id;
-          execFileSync('podman', ['kill', killed], { stdio: 'ignore' });
+          await killContainer(e2e, killed);
         }
       } catch {
         /* the container may already be gone */
@@ -127,6 +156,21 @@ describe('runner reliability (real containers)', () => {
     expect(o2.report.overall).toMatchObject({ passed: 1, errors: 0 });
   }, 600_000);
 
+  it('clean removes leftover containers of one run by label, and only those', async () => {
+    const runId = `e2e-clean-${process.pid}`;
+    const mine = await engine.create({ image, env: {}, labels: { [LABELS.managed]: '1', [LABELS.runId]: runId }, entrypoint: ['sleep'], cmd: ['120'], network: 'bridge' });
+    await mine.start();
+    const other = await engine.create({ image, env: {}, labels: { [LABELS.managed]: '1', [LABELS.runId]: `${runId}-other` }, entrypoint: ['sleep'], cmd: ['120'], network: 'bridge' });
+    const r = await runCliInProcess(['clean', '--run-id', runId], tmpdir(), { DOCKER_HOST: e2e.host });
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('removed 1 container(s)');
+    expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]);
+    expect(await engine.listByLabels({ [LABELS.runId]: `${runId}-other` })).toHaveLength(1);
+    await other.remove();
+  });
+});
+
+describe('runner reliability without an engine', () => {
   it('an engine that does not answer is a clear error in under 2 s', async () => {
     // A socket file with no server behind it: what a stopped podman service leaves behind.
     const dir = mkdtempSync(join(tmpdir(), 'gaia2-noengine-'));
@@ -143,18 +187,5 @@ describe('runner reliability (real containers)', () => {
     expect((err as { kind?: string }).kind).toBe('engine_unavailable');
     expect((err as Error).message.length).toBeGreaterThan(10);
     expect(ms).toBeLessThan(2000);
-  });
-
-  it('clean removes leftover containers of one run by label, and only those', async () => {
-    const runId = `e2e-clean-${process.pid}`;
-    const mine = await engine.create({ image, env: {}, labels: { [LABELS.managed]: '1', [LABELS.runId]: runId }, entrypoint: ['sleep'], cmd: ['120'], network: 'bridge' });
-    await mine.start();
-    const other = await engine.create({ image, env: {}, labels: { [LABELS.managed]: '1', [LABELS.runId]: `${runId}-other` }, entrypoint: ['sleep'], cmd: ['120'], network: 'bridge' });
-    const r = await runCliInProcess(['clean', '--run-id', runId], tmpdir(), { DOCKER_HOST: process.env.DOCKER_HOST ?? '' });
-    expect(r.code).toBe(0);
-    expect(r.out).toContain('removed 1 container(s)');
-    expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]);
-    expect(await engine.listByLabels({ [LABELS.runId]: `${runId}-other` })).toHaveLength(1);
-    await other.remove();
   });
 });

@@ -24,6 +24,7 @@ import { startLoopbackRelays } from '../net/loopback-relays.js';
 import type { Endpoint } from './discover.js';
 import { EngineError } from './errors.js';
 import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
+import { engineErrorMessage, readProgress } from './progress-stream.js';
 
 const PING_TIMEOUT_MS = 3000;
 
@@ -198,38 +199,50 @@ export class DockerApiEngine implements ContainerEngine {
       networkmode: 'host',
       rm: true,
     } as Docker.ImageBuildOptions)) as Readable;
-    await new Promise<void>((resolve, reject) => {
-      this.docker.modem.followProgress(
-        stream,
-        (err: Error | null, output: Array<{ error?: string }>) => {
-          const failed = err ?? output.find((o) => o.error);
-          if (failed) reject(new EngineError('internal_error', `image build failed: ${(failed as { error?: string; message?: string }).error ?? (failed as Error).message}`));
-          else resolve();
-        },
-        (ev: { stream?: string; error?: string }) => {
-          const line = (ev.stream ?? ev.error ?? '').trimEnd();
-          if (line) opts.onProgress?.(line);
-        },
-      );
-    });
+    try {
+      await readProgress(stream, (ev) => {
+        const line = (ev.stream ?? ev.error ?? '').trimEnd();
+        if (line) opts.onProgress?.(line);
+      });
+    } catch (e) {
+      throw new EngineError('internal_error', `image build failed: ${(e as Error).message}`);
+    }
   }
 
-  async pull(ref: string, timeoutMs: number): Promise<boolean> {
+  async pull(ref: string, timeoutMs: number, log?: (line: string) => void): Promise<boolean> {
     const attempt = (async () => {
-      const stream = (await this.docker.pull(ref)) as Readable;
-      // Engines answer 200 and report a failed pull inside the stream (an `error` item), so
-      // the stream's end proves nothing: look for error items, then for the image itself.
-      await new Promise<void>((resolve, reject) =>
-        this.docker.modem.followProgress(stream, (err: Error | null, output: Array<{ error?: string; errorDetail?: unknown }>) => {
-          const failed = err ?? output.find((o) => o.error || o.errorDetail);
-          if (failed) reject(failed instanceof Error ? failed : new Error(String((failed as { error?: string }).error)));
-          else resolve();
-        }),
-      );
-      return this.imageExists(ref);
-    })().catch(() => false);
-    const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs).unref());
-    return Promise.race([attempt, timeout]);
+      // Docker answers an unreachable registry with 500 (dockerode rejects); podman answers 200
+      // and puts the error into the stream; either way the image must exist afterwards.
+      await readProgress((await this.docker.pull(ref)) as Readable);
+      if (await this.imageExists(ref)) return true;
+      log?.(`pull of ${ref} ended without the image`);
+      return false;
+    })().catch((e: unknown) => {
+      log?.(`pull of ${ref} failed: ${engineErrorMessage(e)}`);
+      return false;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => {
+        log?.(`pull of ${ref}: no answer within ${timeoutMs / 1000}s`);
+        resolve(false);
+      }, timeoutMs).unref();
+    });
+    return Promise.race([attempt, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  async importImage(rootfsTar: Readable, ref: string, o: { changes?: string[] } = {}): Promise<void> {
+    try {
+      // `repo` carries the tag: podman 4 ignores a separate `tag` parameter on import.
+      const stream = (await this.docker.importImage(rootfsTar as unknown as NodeJS.ReadableStream, {
+        repo: ref,
+        ...(o.changes?.length ? { changes: o.changes } : {}),
+      } as Record<string, unknown>)) as Readable;
+      await readProgress(stream);
+    } catch (e) {
+      throw new EngineError('internal_error', `importing ${ref} into the engine failed: ${engineErrorMessage(e)}`);
+    }
+    if (!(await this.imageExists(ref))) throw new EngineError('internal_error', `importing ${ref}: the engine answered but holds no such image`);
   }
 
   async close(): Promise<void> {
@@ -323,7 +336,9 @@ class DockerContainer implements ContainerHandle {
   async state(): Promise<UnitState> {
     try {
       const s = (await this.c.inspect()).State;
-      return { status: s.Status, running: s.Running, exitCode: s.Running ? null : s.ExitCode, oomKilled: s.OOMKilled };
+      // Podman says "stopped" between a container's own exit and its cleanup; Docker "exited".
+      const status = !s.Running && s.Status === 'stopped' ? 'exited' : s.Status;
+      return { status, running: s.Running, exitCode: s.Running ? null : s.ExitCode, oomKilled: s.OOMKilled };
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) return { status: 'removed', running: false, exitCode: null };
       throw wrapEngineError(e, `inspecting ${this.name}`);
@@ -357,9 +372,10 @@ class DockerContainer implements ContainerHandle {
 }
 
 /**
- * Force-removes a container; gone already is fine. A 409 (the engine is still stopping or
- * cleaning it up, e.g. right after it exited by itself) is retried for a few seconds, so a
- * container is never left behind because removal raced its exit.
+ * Force-removes a container; gone already is fine. The engine still stopping or cleaning it up
+ * (right after it exited by itself) is retried for a few seconds, so a container is never left
+ * behind because removal raced its exit: Docker answers 409 then, podman 4 a 500 whose message
+ * says "container state improper" (its container is "stopped", not yet "exited").
  */
 async function removeQuietly(c: Docker.Container): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -369,7 +385,8 @@ async function removeQuietly(c: Docker.Container): Promise<void> {
     } catch (e) {
       const status = (e as { statusCode?: number }).statusCode;
       if (status === 404) return;
-      if (status !== 409 || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
+      const busy = status === 409 || (status === 500 && /container state improper/i.test(engineErrorMessage(e)));
+      if (!busy || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }

@@ -4,6 +4,7 @@
 // types: what differs between backends (how the adapter is reached, how files get in, what a
 // dead unit looks like, how host services are made reachable) is answered here, never by a
 // branch on the backend's kind in run/ or orchestrator/.
+import type { Readable } from 'node:stream';
 import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 
 export interface EngineCapabilities {
@@ -151,8 +152,17 @@ export interface ContainerEngine {
   listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]>;
   remove(id: string): Promise<void>;
   build(opts: BuildOptions): Promise<void>;
-  /** Pulls an image; false when no registry answers within the timeout. */
-  pull(ref: string, timeoutMs: number): Promise<boolean>;
+  /**
+   * Pulls an image; false when no registry answers within the timeout, the engine reports an
+   * error (as an HTTP error or inside its progress stream), or the image is absent afterwards.
+   */
+  pull(ref: string, timeoutMs: number, log?: (line: string) => void): Promise<boolean>;
+  /**
+   * Creates an image from a root filesystem tar through the engine (so it works on any engine
+   * the runner reaches, remote ones too); `changes` are Dockerfile instructions (CMD, ENV, …).
+   * Absent where a backend cannot create images.
+   */
+  importImage?(rootfsTar: Readable, ref: string, o?: { changes?: string[] }): Promise<void>;
   /** Releases the connection and any engine service this process started. */
   close(): Promise<void>;
 }

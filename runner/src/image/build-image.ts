@@ -3,7 +3,7 @@
 // The context's content hash is stored as an image label, so ensureImage() rebuilds only
 // when something that goes into the image changed.
 // Base image: --base-image / GAIA2_BASE_IMAGE, else a local Debian bookworm, else a pull,
-// else the offline debootstrap base (scripts/build-base-image.sh) when no registry answers.
+// else the offline base (offline-base.ts) when no registry answers.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdir, rm, copyFile, readdir, readFile } from 'node:fs/promises';
@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ContainerEngine } from '../engine/index.js';
 import { ensureNodeBinary } from './node-runtime.js';
+import { ensureBaseRootfs, importOfflineBase, OFFLINE_BASE } from './offline-base.js';
 import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 
 const run = promisify(execFile);
 
 export const DEFAULT_IMAGE = 'localhost/gaia2-agent:latest';
-export const OFFLINE_BASE = 'localhost/gaia2-base:bookworm';
-const PUBLIC_BASE = 'docker.io/library/debian:bookworm-slim';
+export const PUBLIC_BASE = 'docker.io/library/debian:bookworm-slim';
 const HASH_LABEL = 'gaia2.context-hash';
 
 export interface BuildImageOptions {
@@ -30,13 +30,21 @@ export interface BuildImageOptions {
   skipBundle?: boolean;
 }
 
-export async function chooseBaseImage(engine: ContainerEngine, projectRoot: string, log: (s: string) => void): Promise<string> {
+/**
+ * The base to build on: one the engine already holds, else a pull, else the offline base (a
+ * debootstrap root filesystem imported through the engine). `rootfs` makes the tar (cached).
+ */
+export async function chooseBaseImage(
+  engine: ContainerEngine,
+  projectRoot: string,
+  log: (s: string) => void,
+  rootfs: () => Promise<string> = () => ensureBaseRootfs(projectRoot, log),
+): Promise<string> {
   for (const ref of [OFFLINE_BASE, PUBLIC_BASE]) if (await engine.imageExists(ref)) return ref;
   log(`trying to pull ${PUBLIC_BASE}`);
-  if (await engine.pull(PUBLIC_BASE, 15_000)) return PUBLIC_BASE;
-  log('no registry answered: building an offline Debian base with debootstrap');
-  await run('bash', [join(projectRoot, 'scripts/build-base-image.sh'), OFFLINE_BASE], { maxBuffer: 16 << 20 });
-  return OFFLINE_BASE;
+  if (await engine.pull(PUBLIC_BASE, 15_000, log)) return PUBLIC_BASE;
+  log('no registry answered: using the offline Debian base');
+  return importOfflineBase(engine, await rootfs(), log);
 }
 
 /** Bundles and assembles the build context; returns its directory and content hash. */

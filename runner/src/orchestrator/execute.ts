@@ -1,6 +1,7 @@
 // Runs a plan's scenarios: (scenario, run k) tasks in one bounded queue, retry selection,
 // crash-safe outputs, Ctrl-C handling (abort → running containers stop, nothing new
-// starts, the directory stays resumable with --retry), and the final report.
+// starts, the directory stays resumable with --retry), finished containers removed in the
+// background once their result is recorded (drained before returning), and the final report.
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
 import type { ScenarioRunOptions } from '../run/index.js';
+import { BackgroundWork } from '../run/background-work.js';
 import { redact } from '../secrets/redact.js';
 import { runPool } from './pool.js';
 import { allocatePort } from './ports.js';
@@ -96,8 +98,10 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     tasks = sel.rerun;
     kept = sel.passed + sel.failed;
     log(`Retry: ${tasks.length} run(s) to redo (${sel.passed} passed, ${sel.failed} failed kept)`);
-    for (const old of previousRunIds(out!, passAt)) await removeLabelled(deps.engine, old, log);
   }
+  // Containers of an earlier invocation on this output directory that a crash (kill -9, power
+  // loss mid-cleanup) left behind: found by their run id label and removed before anything new.
+  if (out && existsSync(out)) for (const old of previousRunIds(out, passAt)) await removeLabelled(deps.engine, old, log);
 
   const book = new ResultsBook(out, passAt, plan.run.output && plan.run.output !== (out && join(out, 'results.jsonl')) ? plan.run.output : null);
   if (out) {
@@ -113,6 +117,9 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     } else await writeRunConfig(out, runConfigRecord(plan, ds, extras, readRunConfig(out), hostEnv));
   }
 
+  // Finished containers are removed in the background once their result is recorded (~300 ms
+  // per run off the critical path), at most one per lane in flight; drained before returning.
+  const removals = new BackgroundWork(Math.max(1, plan.run.concurrency), (e) => log(`container removal failed: ${(e as Error).message}`));
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
@@ -124,8 +131,10 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     async (t) => {
       if (t.dir) archiveAttempt(t.dir); // never mix a new attempt with old files
       let result: ScenarioResult;
+      let cleanup: (() => Promise<void>) | null = null;
+      let port: number | undefined;
       try {
-        const port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;
+        port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;
         result = await deps.runScenario({
           engine: deps.engine,
           image: plan.agent.image,
@@ -142,10 +151,12 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
           ...(port ? { adapterPort: port } : {}),
           ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
           ...(deps.signal ? { signal: deps.signal } : {}),
+          onCleanup: (c) => {
+            cleanup = c;
+          },
           // Lifecycle chatter only at DEBUG; failures reach the user through the result.
           ...(debug ? { log } : {}),
         });
-        if (port) reservedPorts.delete(port);
         if (!result.judge_mode && classify(result) !== 'error') {
           result = { ...result, judge_mode: plan.judge ? 'llm' : 'hard-only' };
           if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
@@ -156,14 +167,24 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
         if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       }
       ran++;
-      book.set(keyOf(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
-      await book.flush();
+      try {
+        book.set(keyOf(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
+        await book.flush();
+      } finally {
+        // Recorded (result.json by the run, results.jsonl here): now the container may go. A
+        // host-network port is free for the next run only once its container is gone.
+        const c = cleanup as (() => Promise<void>) | null;
+        const held = port;
+        const release = () => void (held && reservedPorts.delete(held));
+        if (c) await removals.add(() => c().finally(release));
+        else release();
+      }
       const status = classify(result);
       if (status === 'error') log(`${t.label}: ${result.error_kind ?? 'error'}: ${String(result.error ?? '').slice(0, 300)}`);
       deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
     },
     deps.signal,
-  );
+  ).finally(() => removals.drain());
   deps.progress.stop();
   await relays.close();
   const interrupted = Boolean(deps.signal?.aborted);

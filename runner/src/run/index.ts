@@ -2,3 +2,4 @@ export { runScenario } from './scenario-run.js';
 export type { ScenarioRunOptions, RunTimeouts, AgentName } from './options.js';
 export { DEFAULT_TIMEOUTS } from './options.js';
 export { formatSimTime } from './scenario-facts.js';
+export { BackgroundWork } from './background-work.js';

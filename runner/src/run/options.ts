@@ -35,4 +35,10 @@ export interface ScenarioRunOptions {
   adapterPort?: number;
   /** Status poll interval in ms (default 300). */
   pollIntervalMs?: number;
+  /**
+   * When set, the finished container's shutdown and removal are handed over here instead of
+   * awaited (the result then has no remove_ms): the caller runs them once it has recorded the
+   * result, and must run them (run/background-work.ts).
+   */
+  onCleanup?: (cleanup: () => Promise<void>) => void;
 }

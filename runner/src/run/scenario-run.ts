@@ -3,7 +3,8 @@
 // gaia2.features label) the scenario goes in right after start, the artifacts come in one
 // HTTP answer and the container is asked to exit before removal. Every per-scenario failure
 // becomes a typed result; only programming errors escape. The container is removed in a
-// finally, whatever happens.
+// finally, whatever happens, or (onCleanup) its removal is handed to the caller, who runs it
+// once the result is recorded: removal is then off the scenario's critical path.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -155,13 +156,21 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
         if (logs) artifacts.set('container.log', Buffer.from(logs));
       }
       lap('collect_ms');
-      // A container that exits by itself is removed without the engine's kill (~0.1 s less).
-      if (client && features.has(IMAGE_FEATURES.shutdownRoute) && (await client.shutdown().then(() => true, () => false))) {
-        await waitExited(container, o.image);
+      const c = container;
+      const cl = client;
+      const cleanup = async () => {
+        // A container that exits by itself is removed without the engine's kill (~0.1 s less).
+        if (cl && features.has(IMAGE_FEATURES.shutdownRoute) && (await cl.shutdown().then(() => true, () => false))) {
+          await waitExited(c, o.image);
+        }
+        await c.remove().catch((e) => log(`${id}: remove failed: ${(e as Error).message}`));
+        await cl?.close();
+      };
+      if (o.onCleanup) o.onCleanup(cleanup);
+      else {
+        await cleanup();
+        lap('remove_ms');
       }
-      await container.remove().catch((e) => log(`${id}: remove failed: ${(e as Error).message}`));
-      lap('remove_ms');
-      await client?.close();
     }
   }
 

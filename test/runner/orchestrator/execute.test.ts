@@ -7,7 +7,7 @@ import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { LABELS } from '../../../runner/src/engine/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';
-import { fakeEngine, fakeRuns, recordingProgress, type Outcome } from './fakes.js';
+import { fakeEngine, fakeRuns, recordingProgress, type FakeRunOptions, type Outcome } from './fakes.js';
 
 let root: string;
 let data: string;
@@ -30,9 +30,10 @@ function plan(run: Partial<RunPlan['run']> = {}): RunPlan {
   };
 }
 
-async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number) => Outcome, o: { signal?: AbortSignal; ms?: number | ((id: string) => number); engine?: ReturnType<typeof fakeEngine>; hostEnv?: Record<string, string> } = {}) {
+type ExecOptions = { signal?: AbortSignal; hostEnv?: Record<string, string> } & FakeRunOptions;
+async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number) => Outcome, o: ExecOptions = {}) {
   const engine = o.engine ?? fakeEngine();
-  const runs = fakeRuns(decide, { ms: o.ms, engine });
+  const runs = fakeRuns(decide, { ms: o.ms, engine, cleanupMs: o.cleanupMs, onCleanupRun: o.onCleanupRun });
   const progress = recordingProgress();
   const ds = await resolveDataset(p.target, { env: {} });
   const outcome = await executePlan(p, ds, { engine, runScenario: runs.fn, progress, hostEnv: o.hostEnv ?? {}, signal: o.signal });
@@ -168,5 +169,39 @@ describe('interruption', () => {
     const { progress } = await exec(plan({ retry: true }), () => 'pass', { engine });
     expect(engine.containers.map((c) => c.labels[LABELS.runId])).toEqual(['someone-else']);
     expect(progress.lines.join('\n')).toContain(`Removed 1 container(s) of run ${prevId}`);
+  });
+});
+
+describe('container removal off the critical path', () => {
+  it('runs each removal after the run is recorded (result.json and results.jsonl) and returns only when all are done', async () => {
+    const out = join(root, 'out');
+    const seen: Array<{ id: string; result: boolean; line: boolean }> = [];
+    const engine = fakeEngine();
+    const { outcome } = await exec(plan({ concurrency: 2 }), () => 'pass', {
+      engine,
+      cleanupMs: 50,
+      onCleanupRun: (opts) => {
+        const id = opts.scenarioFile.replace(/^.*\//, '').replace(/\.json$/, '');
+        const jsonl = existsSync(join(out, 'results.jsonl')) ? lines(join(out, 'results.jsonl')) : [];
+        seen.push({ id, result: existsSync(join(opts.outputDir!, 'result.json')), line: jsonl.some((r) => r.scenario_id === id) });
+      },
+    });
+    expect(seen.map((s) => s.id).sort()).toEqual(['s_a', 's_b', 't_a']);
+    expect(seen.every((s) => s.result && s.line)).toBe(true);
+    expect(engine.containers).toEqual([]); // every removal finished before executePlan returned
+    expect(outcome.report.overall).toMatchObject({ passed: 3 });
+  });
+
+  it('containers a crash left behind on this output directory are removed at the next start, without --retry', async () => {
+    const out = join(root, 'out');
+    const engine = fakeEngine();
+    const first = await exec(plan(), () => 'pass', { engine });
+    // What a kill -9 during the background removals leaves: containers of that run id.
+    engine.add({ [LABELS.managed]: '1', [LABELS.runId]: first.outcome.runId }, 's_a');
+    engine.add({ [LABELS.managed]: '1', [LABELS.runId]: 'g2-someone-else' }, 's_b');
+    expect(readJson(join(out, 'run_config.json')).run_id).toBe(first.outcome.runId);
+    const second = await exec(plan(), () => 'pass', { engine });
+    expect(second.progress.lines.join('\n')).toContain(`Removed 1 container(s) of run ${first.outcome.runId}`);
+    expect(engine.containers.map((c) => c.labels[LABELS.runId])).toEqual(['g2-someone-else']);
   });
 });

@@ -16,7 +16,18 @@ export interface FakeRuns {
 }
 
 /** `decide(id, runIndex, attempt)` picks each run's outcome; runs take `ms` milliseconds. */
-export function fakeRuns(decide: (id: string, run: number, attempt: number) => Outcome, o: { ms?: number | ((id: string) => number); engine?: FakeEngine } = {}): FakeRuns {
+/**
+ * With `cleanupMs`, a run hands its container's removal over through `onCleanup` (as the real
+ * one does) and that removal takes `cleanupMs`; `onCleanupRun` sees the run's output dir then.
+ */
+export interface FakeRunOptions {
+  ms?: number | ((id: string) => number);
+  engine?: FakeEngine;
+  cleanupMs?: number;
+  onCleanupRun?: (opts: ScenarioRunOptions) => void;
+}
+
+export function fakeRuns(decide: (id: string, run: number, attempt: number) => Outcome, o: FakeRunOptions = {}): FakeRuns {
   let inFlight = 0;
   const attempts = new Map<string, number>();
   const state: FakeRuns = {
@@ -58,7 +69,13 @@ export function fakeRuns(decide: (id: string, run: number, attempt: number) => O
         return result;
       } finally {
         inFlight--;
-        if (container && !opts.signal?.aborted) o.engine?.removeNow(container);
+        if (container && o.cleanupMs !== undefined && opts.onCleanup) {
+          opts.onCleanup(async () => {
+            o.onCleanupRun?.(opts);
+            await new Promise((r) => setTimeout(r, o.cleanupMs));
+            o.engine?.removeNow(container);
+          });
+        } else if (container && !opts.signal?.aborted) o.engine?.removeNow(container);
       }
     },
   };

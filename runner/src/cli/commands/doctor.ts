@@ -19,7 +19,9 @@ async function checkEngine(): Promise<{ check: Check; engine: ContainerEngine | 
   const t0 = Date.now();
   try {
     const engine = await connectEngine();
-    return { check: { name: 'engine', ok: true, detail: `${engine.name} answers (${Date.now() - t0} ms)` }, engine };
+    const d = await engine.describe();
+    const what = `${d.kind} ${d.version ?? '(version unknown)'}, API ${d.apiVersion ?? 'unknown'}, at ${d.endpoint}${d.remote ? ' (remote)' : ''}`;
+    return { check: { name: 'engine', ok: true, detail: `${what} answers (${Date.now() - t0} ms)` }, engine };
   } catch (e) {
     return { check: { name: 'engine', ok: false, detail: (e as Error).message, fix: 'start one: npm run setup-engine (podman), or set DOCKER_HOST' }, engine: null };
   }
