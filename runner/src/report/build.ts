@@ -1,6 +1,8 @@
 // Aggregates run records into the report: per split and overall, macro and micro.
 import type { RunRecord } from './collect.js';
 import { mean, median, passAtK, passHatK, standardError } from './metrics.js';
+import { defaultPriceTable, type PriceTable } from '../pricing/index.js';
+import { usageTotals, type UsageTotals } from './usage.js';
 
 export interface GroupStats {
   scenarios: number;
@@ -19,8 +21,8 @@ export interface GroupStats {
   pass_at_k: Record<string, { value: number | null; scenarios_counted: number }>;
   pass_hat_k: Record<string, { value: number | null; scenarios_counted: number }>;
   duration_seconds: { total: number; mean: number | null; median: number | null; known: number };
-  tokens: { input: number; output: number; known_runs: number };
-  cost_usd: number | null;
+  /** Tokens (agent and judge apart) and their cost at the report's price table. */
+  usage: UsageTotals;
 }
 
 export interface Report {
@@ -29,19 +31,19 @@ export interface Report {
   output_dir: string;
   num_runs: number;
   judge_mode: 'llm' | 'hard-only' | 'mixed' | 'unknown';
+  /** Where the prices behind the costs came from. */
+  prices: string[];
   overall: GroupStats;
   splits: Record<string, GroupStats>;
   /** Mean over splits of their success rate / pass@k / pass^k. */
   macro: { success_rate: number | null; pass_at_k: Record<string, number | null>; pass_hat_k: Record<string, number | null> };
 }
 
-export function groupStats(records: readonly RunRecord[], numRuns: number): GroupStats {
+export function groupStats(records: readonly RunRecord[], numRuns: number, prices: PriceTable = defaultPriceTable()): GroupStats {
   const byScenario = new Map<string, { n: number; c: number }>();
   const errors_by_kind: Record<string, number> = {};
   let passed = 0, failed = 0, errors = 0;
   const durations: number[] = [];
-  const tokens = { input: 0, output: 0, known_runs: 0 };
-  let cost: number | null = null;
   for (const r of records) {
     const s = byScenario.get(r.key) ?? { n: 0, c: 0 };
     byScenario.set(r.key, s);
@@ -57,13 +59,6 @@ export function groupStats(records: readonly RunRecord[], numRuns: number): Grou
       } else failed++;
     }
     if (typeof r.result.duration_seconds === 'number') durations.push(r.result.duration_seconds);
-    const u = r.result.usage;
-    if (u && typeof u.input_tokens === 'number') {
-      tokens.input += u.input_tokens;
-      tokens.output += u.output_tokens ?? 0;
-      tokens.known_runs++;
-      if (typeof u.cost_usd === 'number') cost = (cost ?? 0) + u.cost_usd;
-    }
   }
   const per_run = [];
   for (let k = 1; k <= numRuns; k++) {
@@ -95,8 +90,7 @@ export function groupStats(records: readonly RunRecord[], numRuns: number): Grou
     pass_at_k,
     pass_hat_k,
     duration_seconds: { total: durations.reduce((a, b) => a + b, 0), mean: mean(durations), median: median(durations), known: durations.length },
-    tokens,
-    cost_usd: cost,
+    usage: usageTotals(records, prices),
   };
 }
 
@@ -106,11 +100,11 @@ export function orderSplits(names: Iterable<string>): string[] {
   return [...known, ...[...names].filter((s) => !SPLIT_ORDER.includes(s)).sort()];
 }
 
-export function buildReport(records: readonly RunRecord[], outputDir: string, numRunsHint = 1): Report {
+export function buildReport(records: readonly RunRecord[], outputDir: string, numRunsHint = 1, prices: PriceTable = defaultPriceTable()): Report {
   const numRuns = Math.max(numRunsHint, ...records.map((r) => r.runIndex), 1);
   const splitNames = orderSplits(new Set(records.map((r) => r.split).filter((s): s is string => !!s)));
   const splits: Record<string, GroupStats> = {};
-  for (const s of splitNames) splits[s] = groupStats(records.filter((r) => r.split === s), numRuns);
+  for (const s of splitNames) splits[s] = groupStats(records.filter((r) => r.split === s), numRuns, prices);
   const macroOf = (f: (g: GroupStats) => number | null) => mean(Object.values(splits).map(f).filter((x): x is number => x !== null));
   const modes = new Set(records.map((r) => r.result.judge_mode).filter(Boolean));
   const macro: Report['macro'] = { success_rate: macroOf((g) => g.success_rate), pass_at_k: {}, pass_hat_k: {} };
@@ -124,7 +118,8 @@ export function buildReport(records: readonly RunRecord[], outputDir: string, nu
     output_dir: outputDir,
     num_runs: numRuns,
     judge_mode: modes.size === 0 ? 'unknown' : modes.size > 1 ? 'mixed' : ([...modes][0] as 'llm' | 'hard-only'),
-    overall: groupStats(records, numRuns),
+    overall: groupStats(records, numRuns, prices),
+    prices: prices.sources,
     splits,
     macro,
   };

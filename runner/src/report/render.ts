@@ -1,5 +1,6 @@
 // Report as terminal text and as Markdown. Errors always appear beside the rates.
 import type { GroupStats, Report } from './build.js';
+import { usageLines, usageMarkdown } from './render-usage.js';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
 const judgeText = (m: Report['judge_mode']) =>
@@ -40,7 +41,7 @@ export function renderText(r: Report): string {
   }
   const d = o.duration_seconds;
   lines.push(`Durations: mean ${seconds(d.mean)}, median ${seconds(d.median)}, total ${seconds(d.known ? d.total : null)}`);
-  if (o.tokens.known_runs) lines.push(`Tokens: ${o.tokens.input} in, ${o.tokens.output} out (${o.tokens.known_runs} runs)${o.cost_usd !== null ? `; cost $${o.cost_usd.toFixed(4)}` : ''}`);
+  lines.push(...usageLines(o));
   lines.push(bar);
   return lines.join('\n') + '\n';
 }
@@ -76,9 +77,8 @@ export function renderMarkdown(r: Report): string {
     'Success rate counts judged runs only (pass / (pass + fail)); errors are listed beside, by kind. ' +
       'pass@k = mean over scenarios of 1 − C(n−c,k)/C(n,k), pass^k = mean of C(c,k)/C(n,k), n = judged runs, c = passes; scenarios with n < k are left out.',
     '',
-    `Durations: mean ${seconds(d.mean)}, median ${seconds(d.median)}, total ${seconds(d.known ? d.total : null)}.` +
-      (r.overall.tokens.known_runs ? ` Tokens: ${r.overall.tokens.input} in, ${r.overall.tokens.output} out.` : '') +
-      (r.overall.cost_usd !== null ? ` Cost: $${r.overall.cost_usd.toFixed(4)}.` : ''),
+    `Durations: mean ${seconds(d.mean)}, median ${seconds(d.median)}, total ${seconds(d.known ? d.total : null)}.`,
     '',
+    usageMarkdown(r),
   ].join('\n');
 }

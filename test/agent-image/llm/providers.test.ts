@@ -60,9 +60,9 @@ describe('createModel speaks every provider wire format', () => {
           expect(typeof l.raw_response).toBe('string');
           expect(l.raw_response.includes('data:')).toBe(streaming);
         }
-        expect(lines[0].usage).toEqual({ input_tokens: 50, output_tokens: 7, cache_read_tokens: 0 });
-        expect(lines[1].usage).toEqual({ input_tokens: 80, output_tokens: 9, cache_read_tokens: 0 });
-        expect(llm.trace.totals).toEqual({ input_tokens: 130, output_tokens: 16, cache_read_tokens: 0, llm_calls: 2 });
+        expect(lines[0].usage).toEqual({ input_tokens: 50, output_tokens: 7, cache_read_tokens: 0, cache_write_tokens: 0 });
+        expect(lines[1].usage).toEqual({ input_tokens: 80, output_tokens: 9, cache_read_tokens: 0, cache_write_tokens: 0 });
+        expect(llm.trace.totals).toEqual({ input_tokens: 130, output_tokens: 16, cache_read_tokens: 0, cache_write_tokens: 0, llm_calls: 2 });
         expect(readFileSync(traceFile, 'utf8')).not.toContain(SECRET);
       });
     }
