@@ -13,7 +13,7 @@ import { buildBaseEnv } from '../env/container-env.js';
 import { startLoopbackRelays } from '../net/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
-import { buildReport, classify, loadRunRecords, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
+import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
 import type { ScenarioRunOptions } from '../run/index.js';
 import { redact } from '../secrets/redact.js';
 import { runPool } from './pool.js';
@@ -185,7 +185,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       status: classify(r),
       result: r,
     }));
-  const report = buildReport(records, out ?? '(not saved: no output dir)', passAt);
+  const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null });
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
   return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
 }

@@ -66,7 +66,8 @@ describe('report from disk', () => {
     const text = renderText(r);
     expect(text).toContain('pass@2 100.0%');
     expect(text).toContain('pass^2 0.0%');
-    expect(text).toContain('2/4 judged runs passed (50.0% ± 0.0%)');
+    // Both scenarios pass once in two runs: no spread between scenarios, so the clustered SE is 0.
+    expect(text).toContain('2/4 judged runs passed (50.0% ± 0.0% [50.0%, 50.0%])');
   });
 
   it('errors are never in a denominator and appear beside the rates; macro = mean of splits', () => {
