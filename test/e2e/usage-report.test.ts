@@ -3,6 +3,7 @@
 // writes, and a scripted agent judged by an LLM judge on an OpenAI-compatible provider. The
 // report's figures must equal the sums of the traces the containers wrote, and the traces
 // must equal what the provider said it billed.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -188,5 +189,15 @@ describe('tokens and cost from real runs (real containers, fake providers)', () 
     const [judgedRow] = buildRun(judgeRun.out, { incremental: false, threads: 1 }).rows;
     const j = judgeRun.report.overall.usage;
     expect(judgedRow).toMatchObject({ tokensIn: 0, judgeTokensIn: j.judge.input, judgeTokensOut: j.judge.output, costUsd: null });
+  });
+
+  it('run_config.json names the exact image (id and context hash) the engine ran', () => {
+    const rec = JSON.parse(readFileSync(join(agentRun.out, 'run_config.json'), 'utf8'));
+    const inspect = (fmt: string) => execFileSync('podman', ['image', 'inspect', image, '--format', fmt], { encoding: 'utf8' }).trim();
+    expect(rec.image.ref).toBe(image);
+    expect(String(rec.image.id).replace(/^sha256:/, '')).toBe(inspect('{{.Id}}'));
+    expect(rec.image.context_hash).toBe(inspect('{{index .Labels "gaia2.context-hash"}}'));
+    expect(rec.image.context_hash).toMatch(/^[0-9a-f]{16,}$/);
+    expect(rec.agent_options).toMatchObject({ provider: 'anthropic', model: AGENT_MODEL, api_key_env: KEY_VAR });
   });
 });

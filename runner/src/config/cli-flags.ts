@@ -51,6 +51,7 @@ export interface DatasetFlags extends AgentFlags {
   nonRecursive?: boolean;
   subset?: string;
   revision: string;
+  refreshDataset?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -91,6 +92,7 @@ export function addDatasetOptions(cmd: Command): Command {
     .requiredOption('-d, --dataset <path|org/name>', 'scenario dir, .jsonl, single JSON, or Hugging Face dataset id')
     .option('--splits <list>', 'comma-separated splits (execution,search,ambiguity,adaptability,time or all)')
     .option('--revision <rev>', 'Hugging Face revision (branch, tag or commit)', 'main')
+    .option('--refresh-dataset', 'download the Hugging Face dataset again even when cached (records the commit it now points to)')
     .option('--limit <n>', 'run only the first N scenarios (after --subset)')
     .option('-j, --concurrency <n>', 'containers in parallel', '1')
     .option('-o, --output <file>', 'extra copy of results.jsonl (always written to <output-dir>/results.jsonl)')
@@ -166,7 +168,7 @@ export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string
   const limit = int(f.limit, '--limit') ?? null;
   const subset = f.subset ? existing(f.subset, '--subset') : null;
   let target: Target;
-  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit };
+  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...(f.refreshDataset ? { refresh: true } : {}) };
   else target = { kind: 'local', path: existing(f.dataset, '--dataset'), recursive: !f.nonRecursive, splits, subset, limit };
   const run = {
     ...common.run,

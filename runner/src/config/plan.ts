@@ -51,7 +51,7 @@ export interface JudgeSettings {
 export type Target =
   | { kind: 'scenario'; scenario: string }
   | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null }
-  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null };
+  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean };
 
 export interface RunSettings {
   timeout: number;

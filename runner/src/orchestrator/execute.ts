@@ -19,6 +19,7 @@ import { redact } from '../secrets/redact.js';
 import { runPool } from './pool.js';
 import { allocatePort } from './ports.js';
 import { ResultsBook } from './results-file.js';
+import { collectProvenance } from '../provenance/index.js';
 import { previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 
@@ -105,7 +106,8 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     // Seed with what is already on disk so results.jsonl is the merged set after a retry.
     for (const r of loadRunRecords(out)) book.set(keyOf(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
     const now = new Date();
-    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now };
+    const provenance = await collectProvenance(deps.engine, plan.agent.image, ds);
+    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance };
     if (passAt > 1) {
       for (let k = 1; k <= passAt; k++) {
         const d = join(out, `run_${k}`);

@@ -11,8 +11,9 @@ export function register(program: Command): void {
     .option('-c, --config <file>', 'TOML config')
     .option('--retry', 'rerun only runs without a judged result (OR-ed with [run].retry)')
     .option('--dry-run', 'validate, resolve the scenarios, print the plan; launch nothing')
+    .option('--refresh-dataset', 'download a Hugging Face dataset again even when cached')
     .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config examples/demo.toml --dry-run')
-    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean }, c: Command) =>
+    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; refreshDataset?: boolean }, c: Command) =>
       runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
@@ -21,6 +22,7 @@ export function register(program: Command): void {
           if (f.config && positional && f.config !== positional) throw new ConfigError('give the config once: either as argument or with --config');
           const plan = loadRunConfig(file, process.env);
           plan.run.retry ||= Boolean(f.retry);
+          if (f.refreshDataset && plan.target.kind === 'hf') plan.target.refresh = true;
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;
         },
