@@ -38,6 +38,7 @@ export interface AgentFlags {
   notificationMode: (typeof NOTIFICATION_MODES)[number];
   timeSpeed?: string;
   network: (typeof NETWORK_MODES)[number];
+  enableCaching?: boolean;
 }
 
 export interface DatasetFlags extends AgentFlags {
@@ -84,7 +85,8 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--log-level <level>', 'log level', 'INFO')
     .addOption(new Option('--notification-mode <mode>', 'how environment notifications reach the agent').choices(NOTIFICATION_MODES).default('message'))
     .option('--time-speed <factor>', 'simulated clock speed factor (> 0)')
-    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'));
+    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'))
+    .option('--enable-caching', 'reuse finished, judged runs whose scenario, image, agent and judge are identical (result cache; GAIA2_RESULT_CACHE)');
 }
 
 export function addDatasetOptions(cmd: Command): Command {
@@ -153,6 +155,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       notificationMode: f.notificationMode,
       timeSpeed,
       network: f.network,
+      enableCaching: Boolean(f.enableCaching),
     },
   };
 }

@@ -86,6 +86,7 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
       timeSpeed: typeof r.time_speed === 'number' ? r.time_speed : null,
       network: (r.network ?? RUN_DEFAULTS.network) as RunPlan['run']['network'],
       adapterPort: num(r.adapter_port, RUN_DEFAULTS.adapterPort),
+      enableCaching: r.enable_caching === true,
       outputDir,
     },
   };

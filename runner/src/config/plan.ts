@@ -67,6 +67,8 @@ export interface RunSettings {
   timeSpeed: number | null;
   network: NetworkMode;
   adapterPort: number;
+  /** Reuse finished, judged runs with identical inputs from the result cache (opt-in). */
+  enableCaching: boolean;
 }
 
 export interface RunPlan {
@@ -93,4 +95,5 @@ export const RUN_DEFAULTS: RunSettings = {
   timeSpeed: null,
   network: 'bridge',
   adapterPort: 8090,
+  enableCaching: false,
 };

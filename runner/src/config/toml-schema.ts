@@ -73,6 +73,7 @@ export const RunTable = z.strictObject({
   notification_mode: choice(NOTIFICATION_MODES),
   time_speed: num,
   network: choice(NETWORK_MODES),
+  enable_caching: bool,
 });
 
 export const ConfigFile = z.strictObject({

@@ -20,6 +20,7 @@ import { runPool } from './pool.js';
 import { allocatePort } from './ports.js';
 import { ResultsBook } from './results-file.js';
 import { collectProvenance } from '../provenance/index.js';
+import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 
@@ -56,6 +57,18 @@ function archiveAttempt(dir: string): void {
   const dest = join(dirname(dir), '.attempts', basename(dir), new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(dirname(dest), { recursive: true });
   renameSync(dir, dest);
+}
+
+/** The run function behind the result cache; the plain one when the image id is unknown. */
+async function cachingRun(plan: RunPlan, deps: ExecuteDeps, hostEnv: Record<string, string | undefined>, log: (l: string) => void): Promise<RunScenarioFn> {
+  const imageId = deps.engine.imageId ? await deps.engine.imageId(plan.agent.image).catch(() => null) : null;
+  if (!imageId) {
+    log('Result cache off: the engine does not report the image id, so an identical image cannot be recognised');
+    return deps.runScenario;
+  }
+  const root = resultCacheRoot(hostEnv);
+  log(`Result cache: ${root} (finished, judged runs with identical inputs are reused)`);
+  return withResultCache(deps.runScenario, { root, configKey: configKey(plan, imageId), log });
 }
 
 function crashResult(t: Task, e: unknown, plan: RunPlan): ScenarioResult {
@@ -116,6 +129,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     } else await writeRunConfig(out, runConfigRecord(plan, ds, extras, readRunConfig(out), hostEnv));
   }
 
+  const runOne = plan.run.enableCaching ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario;
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
@@ -129,7 +143,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       let result: ScenarioResult;
       try {
         const port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;
-        result = await deps.runScenario({
+        result = await runOne({
           engine: deps.engine,
           image: plan.agent.image,
           scenarioFile: t.entry.file,

@@ -45,6 +45,8 @@ export interface Report {
   errors_policy: ErrorsPolicy;
   /** What the run was (from run_config.json), for the header a paper needs. */
   meta: ReportMeta | null;
+  /** Runs taken from the result cache (--enable-caching) instead of being run again. */
+  reused_from_cache: number;
 }
 
 export type ErrorsPolicy = 'excluded' | 'as-failures';
@@ -146,5 +148,6 @@ export function buildReport(records: readonly RunRecord[], outputDir: string, nu
     macro,
     errors_policy: o.errorsAsFailures ? 'as-failures' : 'excluded',
     meta: o.meta ?? null,
+    reused_from_cache: records.filter((r) => r.result.reused_from_cache).length,
   };
 }

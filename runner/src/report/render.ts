@@ -14,6 +14,11 @@ function errorsText(g: GroupStats): string {
 }
 
 export function policyText(r: Report): string {
+  const cache = r.reused_from_cache ? ` ${r.reused_from_cache} of ${r.overall.runs} runs were reused from the result cache (--enable-caching), not run again.` : '';
+  return errorsPolicyText(r) + cache;
+}
+
+function errorsPolicyText(r: Report): string {
   return r.errors_policy === 'as-failures'
     ? 'Errors count as failed runs (--errors-as-failures).'
     : 'Errors are left out of every denominator (the reference rule; --errors-as-failures counts them as failures).';

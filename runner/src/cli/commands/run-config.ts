@@ -12,8 +12,9 @@ export function register(program: Command): void {
     .option('--retry', 'rerun only runs without a judged result (OR-ed with [run].retry)')
     .option('--dry-run', 'validate, resolve the scenarios, print the plan; launch nothing')
     .option('--refresh-dataset', 'download a Hugging Face dataset again even when cached')
+    .option('--enable-caching', 'reuse identical finished, judged runs from the result cache (OR-ed with [run].enable_caching)')
     .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config examples/demo.toml --dry-run')
-    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; refreshDataset?: boolean }, c: Command) =>
+    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; refreshDataset?: boolean; enableCaching?: boolean }, c: Command) =>
       runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
@@ -23,6 +24,7 @@ export function register(program: Command): void {
           const plan = loadRunConfig(file, process.env);
           plan.run.retry ||= Boolean(f.retry);
           if (f.refreshDataset && plan.target.kind === 'hf') plan.target.refresh = true;
+          plan.run.enableCaching ||= Boolean(f.enableCaching);
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;
         },
