@@ -57,7 +57,14 @@ describe('run_config.json: the complete run record', () => {
     expect(rec.image).toEqual({ ref: 'localhost/gaia2-agent:test', id: 'sha256:feedbeef', context_hash: 'ctx-0123abcd' });
     expect(rec.engine).toEqual({ name: 'fake' });
     expect(rec.runner.version).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
-    expect(rec.runner.git_commit).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim());
+    // The checkout's commit; null where the sources are not a git checkout (e.g. an unpacked tarball).
+    let head: string | null = null;
+    try {
+      head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      head = null;
+    }
+    expect(rec.runner.git_commit).toBe(head);
     const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
     expect(rec.scenario_hashes).toEqual({ 'search/s_a': sha(join(dir, 'data/search/s_a.json')), 'time/t_a': sha(join(dir, 'data/time/t_a.json')) });
     expect(rec.seeds).toBeNull();

@@ -44,6 +44,7 @@ RENDERERS.run = function (app, d) {
     var node = el('div', { class: 'card split' + (state.split === s.name ? ' sel' : ''), 'data-split': s.name, onclick: function () { state.split = state.split === s.name ? '' : s.name; apply(); } },
       el('div', { class: 'l', text: s.name }), el('div', { class: 'v', text: sc.judged ? fmtPct(sc.pass / sc.judged) : '—' }),
       el('div', { class: 'l', text: sc.pass + '/' + sc.judged + ' judged pass' + (sc.error ? ', ' + sc.error + ' error' : '') + (sc.expected !== null ? ', ' + sc.completed + '/' + sc.expected + ' done' : '') }),
+      el('div', { class: 'l', text: fmtTok(sc.tokensIn + sc.judgeIn) + ' in / ' + fmtTok(sc.tokensOut + sc.judgeOut) + ' out' + (sc.costKnown ? ', ' + fmtCost(sc.cost) + (sc.costKnown < rows.length ? ' (partial)' : '') : '') }),
       statusBar(sc));
     splitBox.appendChild(node);
   });
