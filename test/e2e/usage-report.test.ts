@@ -194,10 +194,10 @@ describe('tokens and cost from real runs (real containers, fake providers)', () 
   it('run_config.json names the exact image (id and context hash) the engine ran', () => {
     const rec = JSON.parse(readFileSync(join(agentRun.out, 'run_config.json'), 'utf8'));
     const inspect = (fmt: string) => execFileSync('podman', ['image', 'inspect', image, '--format', fmt], { encoding: 'utf8' }).trim();
-    expect(rec.image.ref).toBe(image);
-    expect(String(rec.image.id).replace(/^sha256:/, '')).toBe(inspect('{{.Id}}'));
-    expect(rec.image.context_hash).toBe(inspect('{{index .Labels "gaia2.context-hash"}}'));
-    expect(rec.image.context_hash).toMatch(/^[0-9a-f]{16,}$/);
+    expect(rec.image).toBe(image);
+    expect(String(rec.image_id).replace(/^sha256:/, '')).toBe(inspect('{{.Id}}'));
+    expect(rec.image_context_hash).toBe(inspect('{{index .Labels "gaia2.context-hash"}}'));
+    expect(rec.image_context_hash).toMatch(/^[0-9a-f]{16,}$/);
     expect(rec.agent_options).toMatchObject({ provider: 'anthropic', model: AGENT_MODEL, api_key_env: KEY_VAR });
   });
 });

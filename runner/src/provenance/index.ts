@@ -13,7 +13,9 @@ import pkg from '../../../package.json' with { type: 'json' };
 export interface Provenance {
   runner: { version: string; git_commit: string | null; git_dirty: boolean | null };
   engine: Record<string, unknown>;
-  image: { ref: string; id: string | null; context_hash: string | null };
+  /** The image's id (sha256:…); `image` (the reference's key) keeps the name it was run as. */
+  image_id: string | null;
+  image_context_hash: string | null;
   dataset_revision_sha: string | null;
   dataset_revision_shas?: Record<string, string | null>;
   /** scenario key (artifact dir relative to the output dir) → sha256 of the scenario file. */
@@ -75,7 +77,8 @@ export async function collectProvenance(engine: ContainerEngine, image: string, 
   return {
     runner: runnerInfo(),
     engine: engineDesc,
-    image: { ref: image, id, context_hash: labels?.[HASH_LABEL] ?? null },
+    image_id: id,
+    image_context_hash: labels?.[HASH_LABEL] ?? null,
     // One commit when every split came from the same one; per split otherwise.
     dataset_revision_sha: distinct.length === 1 ? distinct[0]! : null,
     ...(shas && distinct.length !== 1 ? { dataset_revision_shas: shas } : {}),

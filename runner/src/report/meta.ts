@@ -45,7 +45,7 @@ export function readReportMeta(dir: string): ReportMeta | null {
     revision: str(c.dataset_revision_sha) ?? str(c.revision),
     pass_at: typeof c.total_runs === 'number' ? c.total_runs : typeof c.pass_at === 'number' ? c.pass_at : null,
     started_at: str(c.started_at),
-    image: str(c.image),
+    image: str(c.image) ? `${c.image}${str(c.image_id) ? ` (${String(c.image_id).slice(0, 19)}…)` : ''}` : null,
     runner_version: str(runner.version),
   };
 }

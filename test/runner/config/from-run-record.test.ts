@@ -54,7 +54,7 @@ describe('run_config.json: the complete run record', () => {
     expect(rec.agent_options).toMatchObject({ provider: 'anthropic', thinking: 'medium', tools: 'functions', max_tokens: 4096, api_key_env: 'AGENT_KEY_VAR', base_url: 'http://127.0.0.1:9/v1' });
     expect(rec.judge_options).toEqual({ provider: 'openai', model: 'gpt-4.1', base_url: 'https://judge.example/v1', api_key_env: 'JUDGE_KEY_VAR', api_key: null });
     expect(rec.run_options).toMatchObject({ notification_mode: 'native', time_speed: 2.5, log_level: 'DEBUG', pass_at: 2, concurrency: 2, adapter_port: 8091 });
-    expect(rec.image).toEqual({ ref: 'localhost/gaia2-agent:test', id: 'sha256:feedbeef', context_hash: 'ctx-0123abcd' });
+    expect({ image: rec.image, id: rec.image_id, hash: rec.image_context_hash }).toEqual({ image: 'localhost/gaia2-agent:test', id: 'sha256:feedbeef', hash: 'ctx-0123abcd' });
     expect(rec.engine).toEqual({ name: 'fake' });
     expect(rec.runner.version).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
     // The checkout's commit; null where the sources are not a git checkout (e.g. an unpacked tarball).

@@ -24,7 +24,7 @@ describe('report command', () => {
 
   it('prints the header a paper needs from run_config.json, and --format json|csv|md', async () => {
     const d = mkdtempSync(join(tmpdir(), 'repcmd-'));
-    writeFileSync(join(d, 'run_config.json'), JSON.stringify({ model: 'claude-sonnet-4', provider: 'anthropic', agent: 'default', judge_model: 'gpt-4.1', judge_provider: 'openai', dataset: 'org/gaia2', revision: 'main', dataset_revision_sha: 'abc123', pass_at: 1, started_at: '2026-01-02T03:04:05.000Z', image: 'localhost/gaia2-agent:latest' }));
+    writeFileSync(join(d, 'run_config.json'), JSON.stringify({ model: 'claude-sonnet-4', provider: 'anthropic', agent: 'default', judge_model: 'gpt-4.1', judge_provider: 'openai', dataset: 'org/gaia2', revision: 'main', dataset_revision_sha: 'abc123', pass_at: 1, started_at: '2026-01-02T03:04:05.000Z', image: 'localhost/gaia2-agent:latest', image_id: 'sha256:0123456789abcdef0123' }));
     for (const [id, ok] of [['a', true], ['b', false], ['c', true]] as const) {
       mkdirSync(join(d, 'search', id), { recursive: true });
       writeFileSync(join(d, 'search', id, 'result.json'), JSON.stringify({ scenario_id: id, status: ok ? 'pass' : 'fail', success: ok }));
@@ -35,6 +35,7 @@ describe('report command', () => {
     expect(text.out).toContain('Dataset: org/gaia2 @ abc123');
     expect(text.out).toContain('Runs per scenario (N): 1');
     expect(text.out).toContain('Started: 2026-01-02T03:04:05.000Z');
+    expect(text.out).toContain('Image: localhost/gaia2-agent:latest (sha256:0123456789ab…)');
     // pass@1 over 3 scenarios: SE = √(p(1−p)/(m−1)) = √((2/3)(1/3)/2) = 33.3%
     expect(text.out).toContain('2/3 judged runs passed (66.7% ± 33.3% [1.3%, 100.0%])');
     const json = await runCliInProcess(['report', '--output-dir', d, '--format', 'json'], d);
