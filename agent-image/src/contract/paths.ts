@@ -15,6 +15,8 @@ export const CONTAINER_PATHS = {
   appAgentsTrace: '/var/gaia2/state/app_agents_trace.jsonl',
   faketime: '/tmp/faketime.rc',
   trace: '/tmp/trace.jsonl',
+  /** Our addition: the judge's LLM calls, in the trace format, apart from the agent's. */
+  judgeTrace: '/tmp/judge_trace.jsonl',
   eventdLog: '/tmp/gaia2-eventd.log',
   entrypointLog: '/tmp/entrypoint.log',
   /** Our addition: everything the runner should collect, in one directory. */
@@ -35,6 +37,7 @@ export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
   [CONTAINER_PATHS.notifications, 'notifications.jsonl'],
   [CONTAINER_PATHS.faketime, 'faketime.rc'],
   [CONTAINER_PATHS.trace, 'trace.jsonl'],
+  [CONTAINER_PATHS.judgeTrace, 'judge_trace.jsonl'],
   [CONTAINER_PATHS.eventdLog, 'eventd.log'],
   [CONTAINER_PATHS.entrypointLog, 'entrypoint.log'],
   [CONTAINER_PATHS.appAgentsTrace, 'app_agents_trace.jsonl'],

@@ -50,6 +50,32 @@ export interface ScenarioResult {
   image?: string;
   agent?: string;
   model?: string | null;
-  usage?: { input_tokens: number; output_tokens: number; cost_usd?: number | null; llm_calls?: number };
+  usage?: RunUsage;
   [k: string]: unknown;
+}
+
+/** Tokens of some LLM calls. input_tokens counts every input token, cached ones included. */
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  /** Part of input_tokens read from the provider's prompt cache (0 when not reported). */
+  cache_read_tokens?: number;
+  /** Part of input_tokens written to the prompt cache (Anthropic reports it). */
+  cache_write_tokens?: number;
+  /** HTTP calls, retries included; absent when only the agent's own totals are known. */
+  llm_calls?: number;
+}
+
+/** One role's calls: the agent's or the judge's, with the model they were billed for. */
+export interface RoleUsage extends TokenUsage {
+  model: string | null;
+  /** trace: summed from the trace file; agent_report: the agent's own totals (no trace). */
+  source: 'trace' | 'agent_report';
+}
+
+/** result.json `usage`: agent + judge totals at the top, each role apart. */
+export interface RunUsage extends TokenUsage {
+  cost_usd?: number | null;
+  agent?: RoleUsage;
+  judge?: RoleUsage;
 }

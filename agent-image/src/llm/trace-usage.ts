@@ -7,6 +7,8 @@ export interface CallUsage {
   output_tokens: number;
   /** Part of input_tokens read from the prompt cache. */
   cache_read_tokens: number;
+  /** Part of input_tokens written to the prompt cache (Anthropic reports it; others do not). */
+  cache_write_tokens: number;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -27,6 +29,7 @@ function fromObject(obj: any, acc: Partial<CallUsage>): void {
     if (typeof output === 'number') acc.output_tokens = output;
     const cached = num(u.cache_read_input_tokens) || num(u.prompt_tokens_details?.cached_tokens) || num(u.input_tokens_details?.cached_tokens);
     if (cached) acc.cache_read_tokens = cached;
+    if (num(u.cache_creation_input_tokens)) acc.cache_write_tokens = num(u.cache_creation_input_tokens);
   }
   const g = obj.usageMetadata;
   if (g && typeof g === 'object') {
@@ -60,5 +63,10 @@ export function usageOf(raw: string): CallUsage | null {
     }
   }
   if (acc.input_tokens === undefined && acc.output_tokens === undefined) return null;
-  return { input_tokens: acc.input_tokens ?? 0, output_tokens: acc.output_tokens ?? 0, cache_read_tokens: acc.cache_read_tokens ?? 0 };
+  return {
+    input_tokens: acc.input_tokens ?? 0,
+    output_tokens: acc.output_tokens ?? 0,
+    cache_read_tokens: acc.cache_read_tokens ?? 0,
+    cache_write_tokens: acc.cache_write_tokens ?? 0,
+  };
 }

@@ -45,7 +45,7 @@ export class TraceWriter {
   private seq = 0;
   private readonly pending = new Set<Promise<unknown>>();
   /** Usage summed over every call written so far. */
-  readonly totals = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, llm_calls: 0 };
+  readonly totals = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, llm_calls: 0 };
 
   constructor(
     readonly file: string | undefined,
@@ -83,6 +83,7 @@ export class TraceWriter {
       this.totals.input_tokens += usage.input_tokens;
       this.totals.output_tokens += usage.output_tokens;
       this.totals.cache_read_tokens += usage.cache_read_tokens;
+      this.totals.cache_write_tokens += usage.cache_write_tokens;
     }
     if (this.file) appendFileSync(this.file, JSON.stringify(line) + '\n');
     return line;

@@ -74,7 +74,8 @@ function runDaemon(): void {
 
   function judgeLlmFromEnv(): JudgeLlm | null {
     if (!env[ENV.judgeModel]?.trim()) return null;
-    return createJudgeLlm(llmConfigFromEnv(env, JUDGE_LLM_ENV));
+    // The judge's calls are traced apart so that reports can bill agent and judge separately.
+    return createJudgeLlm({ ...llmConfigFromEnv(env, JUDGE_LLM_ENV), traceFile: CONTAINER_PATHS.judgeTrace });
   }
 
   async function main(): Promise<void> {

@@ -1,4 +1,6 @@
-// Exit codes: 0 ok, 1 benchmark failures or runtime errors, 2 bad input (nothing launched).
+// Exit codes: 0 ok, 1 benchmark failures or runtime errors, 2 bad input (nothing launched),
+// 3 infrastructure (the container engine is unreachable, the image is missing, …).
+import { CommanderError } from 'commander';
 import { redact } from '../secrets/redact.js';
 
 export class UsageError extends Error {
@@ -7,8 +9,11 @@ export class UsageError extends Error {
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError) return 2;
+  // commander's own usage errors (unknown option, missing argument); 0 for --help / --version.
+  if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
   const n = (err as { name?: string } | null)?.name;
   if (n === 'ConfigError' || n === 'ScenarioError' || n === 'DatasetError') return 2;
+  if (n === 'EngineError') return 3;
   return 1;
 }
 

@@ -45,6 +45,7 @@ export interface AgentFlags {
   a2aModel?: string;
   a2aBaseUrl?: string;
   a2aApiKeyEnv?: string;
+  enableCaching?: boolean;
 }
 
 export interface DatasetFlags extends AgentFlags {
@@ -58,6 +59,7 @@ export interface DatasetFlags extends AgentFlags {
   nonRecursive?: boolean;
   subset?: string;
   revision: string;
+  refreshDataset?: boolean;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -96,7 +98,8 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--a2a-provider <name>', "Agent2Agent: the app agents' provider (default: the agent's)")
     .option('--a2a-model <id>', "Agent2Agent: the app agents' model (default: the agent's)")
     .option('--a2a-base-url <url>', "Agent2Agent: the app agents' base URL (default: the agent's)")
-    .option('--a2a-api-key-env <VAR>', "Agent2Agent: name of the variable holding the app agents' API key");
+    .option('--a2a-api-key-env <VAR>', "Agent2Agent: name of the variable holding the app agents' API key")
+    .option('--enable-caching', 'reuse finished, judged runs whose scenario, image, agent and judge are identical (result cache; GAIA2_RESULT_CACHE)');
 }
 
 export function addDatasetOptions(cmd: Command): Command {
@@ -104,6 +107,7 @@ export function addDatasetOptions(cmd: Command): Command {
     .requiredOption('-d, --dataset <path|org/name>', 'scenario dir, .jsonl, single JSON, or Hugging Face dataset id')
     .option('--splits <list>', 'comma-separated splits (execution,search,ambiguity,adaptability,time or all)')
     .option('--revision <rev>', 'Hugging Face revision (branch, tag or commit)', 'main')
+    .option('--refresh-dataset', 'download the Hugging Face dataset again even when cached (records the commit it now points to)')
     .option('--limit <n>', 'run only the first N scenarios (after --subset)')
     .option('-j, --concurrency <n>', 'containers in parallel', '1')
     .option('-o, --output <file>', 'extra copy of results.jsonl (always written to <output-dir>/results.jsonl)')
@@ -185,6 +189,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       notificationMode: f.notificationMode,
       timeSpeed,
       network: f.network,
+      enableCaching: Boolean(f.enableCaching),
     },
   };
 }
@@ -200,7 +205,7 @@ export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string
   const limit = int(f.limit, '--limit') ?? null;
   const subset = f.subset ? existing(f.subset, '--subset') : null;
   let target: Target;
-  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit };
+  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...(f.refreshDataset ? { refresh: true } : {}) };
   else target = { kind: 'local', path: existing(f.dataset, '--dataset'), recursive: !f.nonRecursive, splits, subset, limit };
   const run = {
     ...common.run,

@@ -65,7 +65,7 @@ export interface AgentToAgentPlan {
 export type Target =
   | { kind: 'scenario'; scenario: string }
   | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null }
-  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null };
+  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean };
 
 export interface RunSettings {
   timeout: number;
@@ -81,6 +81,8 @@ export interface RunSettings {
   timeSpeed: number | null;
   network: NetworkMode;
   adapterPort: number;
+  /** Reuse finished, judged runs with identical inputs from the result cache (opt-in). */
+  enableCaching: boolean;
 }
 
 export interface RunPlan {
@@ -109,4 +111,5 @@ export const RUN_DEFAULTS: RunSettings = {
   timeSpeed: null,
   network: 'bridge',
   adapterPort: 8090,
+  enableCaching: false,
 };

@@ -97,6 +97,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     notificationMode: r.notification_mode ?? 'message',
     timeSpeed: r.time_speed ?? null,
     network: r.network ?? 'bridge',
+    enableCaching: r.enable_caching ?? false,
   };
   if (target.kind === 'scenario') {
     if (run.concurrency !== 1) throw new ConfigError('[run].concurrency is only supported for dataset targets');

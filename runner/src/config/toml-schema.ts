@@ -73,6 +73,7 @@ export const RunTable = z.strictObject({
   notification_mode: choice(NOTIFICATION_MODES),
   time_speed: num,
   network: choice(NETWORK_MODES),
+  enable_caching: bool,
 });
 
 // Agent2Agent (ARE's --a2a_app_prop and the app agents' model; docs/agent2agent.md).

@@ -13,6 +13,8 @@ export interface HfSource {
   repo: string;
   revision: string;
   splits: string[];
+  /** Download again even when a cached copy exists (--refresh-dataset). */
+  refresh?: boolean;
   env: Record<string, string | undefined>;
   log?: (line: string) => void;
 }
@@ -20,6 +22,8 @@ export interface HfSource {
 interface SplitManifest {
   repo: string;
   revision: string;
+  /** The commit the revision pointed to when the split was downloaded (null: not resolved). */
+  sha?: string | null;
   split: string;
   files: Array<{ path: string; oid?: string | undefined; size: number }>;
   rows: number;
@@ -49,14 +53,30 @@ function cached(dir: string, split: string, revision: string): boolean {
   }
 }
 
-/** Makes every requested split available under the cache dir; returns that dir. */
-export async function ensureHfSplits(src: HfSource): Promise<string> {
+export interface HfSplits {
+  dir: string;
+  /** Commit sha per split, as recorded when each was downloaded (null: unknown). */
+  shas: Record<string, string | null>;
+}
+
+function recordedSha(dir: string, split: string): string | null {
+  try {
+    const m = JSON.parse(readFileSync(manifestPath(dir, split), 'utf8')) as SplitManifest;
+    return typeof m.sha === 'string' ? m.sha : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Makes every requested split available under the cache dir; returns it and the commits. */
+export async function ensureHfSplits(src: HfSource): Promise<HfSplits> {
   const dir = hfDatasetDir(src.repo, src.env);
   const log = src.log ?? (() => {});
-  const missing = src.splits.filter((s) => !cached(dir, s, src.revision));
+  const missing = src.splits.filter((s) => src.refresh || !cached(dir, s, src.revision));
+  const done = (): HfSplits => ({ dir, shas: Object.fromEntries(src.splits.map((s) => [s, recordedSha(dir, s)])) });
   if (missing.length === 0) {
-    log(`Using cached dataset at ${dir}`);
-    return dir;
+    log(`Using cached dataset at ${dir} (--refresh-dataset downloads it again)`);
+    return done();
   }
   mkdirSync(join(dir, '.gaia2-cache'), { recursive: true });
   const hub = {
@@ -66,16 +86,29 @@ export async function ensureHfSplits(src: HfSource): Promise<string> {
     accessToken: src.env.HF_TOKEN?.trim() || undefined,
   };
   registerSecret(hub.accessToken);
+  const sha = await resolveSha(hub, log);
   for (const split of src.splits) {
     if (!missing.includes(split)) {
       log(`  ${split}: cached`);
       continue;
     }
     log(`  ${split}: downloading ...`);
-    const n = await downloadSplit(dir, split, hub);
+    const n = await downloadSplit(dir, split, { ...hub, sha });
     log(`  ${split}: ${n} scenarios`);
   }
-  return dir;
+  return done();
+}
+
+/** The commit a branch or tag points to now; null (logged) when the Hub does not say. */
+async function resolveSha(hub: Hub, log: (l: string) => void): Promise<string | null> {
+  const { datasetInfo } = await hubClient();
+  try {
+    const info = await datasetInfo({ name: hub.repo.name, revision: hub.revision, hubUrl: hub.hubUrl, accessToken: hub.accessToken, additionalFields: ['sha'] });
+    return typeof info.sha === 'string' ? info.sha : null;
+  } catch (e) {
+    log(`  could not resolve ${hub.repo.name}@${hub.revision} to a commit (${(e as Error).message}); the run records the revision name only`);
+    return null;
+  }
 }
 
 type Hub = { repo: { type: 'dataset'; name: string }; revision: string; hubUrl: string | undefined; accessToken: string | undefined };
@@ -105,7 +138,7 @@ async function listParquet(split: string, hub: Hub): Promise<Array<{ path: strin
   return chosen;
 }
 
-async function downloadSplit(dir: string, split: string, hub: Hub): Promise<number> {
+async function downloadSplit(dir: string, split: string, hub: Hub & { sha: string | null }): Promise<number> {
   const files = await listParquet(split, hub);
   const tmp = join(dir, `.tmp-${split}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
@@ -125,7 +158,7 @@ async function downloadSplit(dir: string, split: string, hub: Hub): Promise<numb
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const m: SplitManifest = { repo: hub.repo.name, revision: hub.revision, split, files, rows, written_at: new Date().toISOString() };
+  const m: SplitManifest = { repo: hub.repo.name, revision: hub.revision, sha: hub.sha, split, files, rows, written_at: new Date().toISOString() };
   writeFileSync(manifestPath(dir, split), JSON.stringify(m, null, 2) + '\n');
   return rows;
 }

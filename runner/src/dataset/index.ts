@@ -24,6 +24,8 @@ export interface ResolvedDataset {
   cacheDir: string | null;
   /** Splits actually selected (concrete list), null when no split filter applies. */
   splits: string[] | null;
+  /** HF targets: the commit sha of each split's download (null: not resolved). */
+  revisionShas?: Record<string, string | null>;
 }
 
 /** `org/name` that is not an existing local path (spec §4.7, minus the relative-path trap). */
@@ -46,9 +48,12 @@ export async function resolveDataset(target: Target, o: { env: Record<string, st
   let root: string | null;
   let cacheDir: string | null = null;
   let splits = target.splits;
+  let revisionShas: Record<string, string | null> | undefined;
   if (target.kind === 'hf') {
     const wanted = splits ?? [...CANONICAL_SPLITS];
-    root = cacheDir = await ensureHfSplits({ repo: target.repo, revision: target.revision, splits: wanted, env: o.env, log: o.log });
+    const hf = await ensureHfSplits({ repo: target.repo, revision: target.revision, splits: wanted, refresh: target.refresh, env: o.env, log: o.log });
+    root = cacheDir = hf.dir;
+    revisionShas = hf.shas;
     entries = loadSplitDirs(root, wanted, true); // exactly the splits asked for (spec §10.2)
     splits = wanted;
   } else if (splits) {
@@ -71,5 +76,5 @@ export async function resolveDataset(target: Target, o: { env: Record<string, st
     if (prev) throw new DatasetError(`two scenarios share the id "${e.id}" in ${e.relDir || 'the dataset root'}: ${prev} and ${e.file}`);
     seen.set(key, e.file);
   }
-  return { entries, root, cacheDir, splits };
+  return { entries, root, cacheDir, splits, ...(revisionShas ? { revisionShas } : {}) };
 }

@@ -81,6 +81,15 @@ export class DockerApiEngine implements ContainerEngine {
     return this.version;
   }
 
+  async imageId(ref: string): Promise<string | null> {
+    try {
+      return (await this.docker.getImage(ref).inspect()).Id ?? null;
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return null;
+      throw wrapEngineError(e, `inspecting image ${ref}`);
+    }
+  }
+
   /** Podman adds host.containers.internal itself and (4.x) rejects "host-gateway". */
   private async engineFlavour(): Promise<'podman' | 'docker'> {
     const v = await this.engineVersion();

@@ -148,6 +148,8 @@ export interface ContainerEngine {
   imageExists(ref: string): Promise<boolean>;
   /** Labels of a local image; null when the image does not exist. */
   imageLabels(ref: string): Promise<Record<string, string> | null>;
+  /** The image's id (sha256:…) for run records; null when absent. Optional for test engines. */
+  imageId?(ref: string): Promise<string | null>;
   create(spec: ContainerSpec): Promise<ContainerHandle>;
   listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]>;
   remove(id: string): Promise<void>;

@@ -23,6 +23,11 @@ const EXPORTS: Record<string, readonly string[]> = {
   openrouter: ['OPENROUTER_API_KEY'],
 };
 
+/** Provider names whose key variables are known. */
+export function knownKeyProviders(): string[] {
+  return Object.keys(LOOKUP);
+}
+
 /** Host variables consulted for a provider's key, in order; `API_KEY` is always last. */
 export function keyLookupVars(provider: string | null | undefined): string[] {
   return [...(LOOKUP[(provider ?? '').toLowerCase()] ?? []), 'API_KEY'];

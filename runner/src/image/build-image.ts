@@ -19,7 +19,8 @@ const run = promisify(execFile);
 
 export const DEFAULT_IMAGE = 'localhost/gaia2-agent:latest';
 export const PUBLIC_BASE = 'docker.io/library/debian:bookworm-slim';
-const HASH_LABEL = 'gaia2.context-hash';
+/** Label holding the hash of the build context the image was built from. */
+export const HASH_LABEL = 'gaia2.context-hash';
 
 export interface BuildImageOptions {
   projectRoot: string;

@@ -13,13 +13,15 @@ import { LABELS, type ContainerEngine } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
-import { buildReport, classify, loadRunRecords, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
+import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
 import type { ScenarioRunOptions } from '../run/index.js';
 import { BackgroundWork } from '../run/background-work.js';
 import { redact } from '../secrets/redact.js';
 import { runPool } from './pool.js';
 import { allocatePort } from './ports.js';
 import { ResultsBook } from './results-file.js';
+import { collectProvenance } from '../provenance/index.js';
+import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 
@@ -56,6 +58,18 @@ function archiveAttempt(dir: string): void {
   const dest = join(dirname(dir), '.attempts', basename(dir), new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(dirname(dest), { recursive: true });
   renameSync(dir, dest);
+}
+
+/** The run function behind the result cache; the plain one when the image id is unknown. */
+async function cachingRun(plan: RunPlan, deps: ExecuteDeps, hostEnv: Record<string, string | undefined>, log: (l: string) => void): Promise<RunScenarioFn> {
+  const imageId = deps.engine.imageId ? await deps.engine.imageId(plan.agent.image).catch(() => null) : null;
+  if (!imageId) {
+    log('Result cache off: the engine does not report the image id, so an identical image cannot be recognised');
+    return deps.runScenario;
+  }
+  const root = resultCacheRoot(hostEnv);
+  log(`Result cache: ${root} (finished, judged runs with identical inputs are reused)`);
+  return withResultCache(deps.runScenario, { root, configKey: configKey(plan, imageId), log });
 }
 
 function crashResult(t: Task, e: unknown, plan: RunPlan): ScenarioResult {
@@ -108,7 +122,8 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     // Seed with what is already on disk so results.jsonl is the merged set after a retry.
     for (const r of loadRunRecords(out)) book.set(keyOf(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
     const now = new Date();
-    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now };
+    const provenance = await collectProvenance(deps.engine, plan.agent.image, ds);
+    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance };
     if (passAt > 1) {
       for (let k = 1; k <= passAt; k++) {
         const d = join(out, `run_${k}`);
@@ -120,6 +135,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   // Finished containers are removed in the background once their result is recorded (~300 ms
   // per run off the critical path), at most one per lane in flight; drained before returning.
   const removals = new BackgroundWork(Math.max(1, plan.run.concurrency), (e) => log(`container removal failed: ${(e as Error).message}`));
+  const runOne = plan.run.enableCaching ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario;
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
@@ -135,7 +151,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       let port: number | undefined;
       try {
         port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;
-        result = await deps.runScenario({
+        result = await runOne({
           engine: deps.engine,
           image: plan.agent.image,
           scenarioFile: t.entry.file,
@@ -205,7 +221,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       status: classify(r),
       result: r,
     }));
-  const report = buildReport(records, out ?? '(not saved: no output dir)', passAt);
+  const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null });
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
   return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
 }

@@ -3,7 +3,8 @@
 // first started_at and adds resumed_at; num_scenarios is always the full selection.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunPlan } from '../config/plan.js';
+import type { RunPlan, SecretRef } from '../config/plan.js';
+import { sha256File, type Provenance } from '../provenance/index.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redactValue } from '../secrets/redact.js';
@@ -23,6 +24,40 @@ export interface RunConfigExtras {
   retryCount: number | null;
   runNumber?: number;
   now: Date;
+  /** Runner, engine, image, dataset revision and scenario hashes (absent in some tests). */
+  provenance?: Provenance;
+}
+
+/** Where a key came from, never the key: the variable's name, or that it was given literally. */
+function keySource(k: SecretRef | null): { api_key_env: string | null; api_key: 'given explicitly (not recorded)' | null } {
+  if (!k) return { api_key_env: null, api_key: null };
+  const literal = k.source === 'explicit' || k.source === 'toml';
+  return { api_key_env: literal ? null : k.source, api_key: literal ? 'given explicitly (not recorded)' : null };
+}
+
+/** Every option of the plan, machine-readable, without secrets: enough to rerun it (rerun). */
+export function planOptions(plan: RunPlan): Record<string, unknown> {
+  const a = plan.agent;
+  const j = plan.judge;
+  const r = plan.run;
+  return {
+    target: plan.target,
+    agent_options: {
+      name: a.name, image: a.image, runtime: a.runtime, provider: a.provider, model: a.model, base_url: a.baseUrl,
+      thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, volumes: a.volumes, script: a.script,
+      ...(a.script && existsSync(a.script) ? { script_sha256: sha256File(a.script) } : {}),
+      ...keySource(a.apiKey),
+    },
+    judge_options: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl, ...keySource(j.apiKey) } : null,
+    run_options: {
+      timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, concurrency: r.concurrency,
+      pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
+      adapter_port: r.adapterPort, enable_caching: r.enableCaching,
+    },
+    // Nothing in the runner draws random numbers (scenario order and queues are deterministic);
+    // sampling randomness is the model provider's.
+    seeds: null,
+  };
 }
 
 export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: RunConfigExtras, previous: Record<string, unknown> | null, env: Record<string, string | undefined>): Record<string, unknown> {
@@ -72,6 +107,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     rec.run_number = x.runNumber;
     rec.total_runs = plan.run.passAt;
   }
+  Object.assign(rec, planOptions(plan), x.provenance ?? {});
   return redactValue(rec);
 }
 

@@ -4,6 +4,7 @@
 // errors remain (rerun with --retry); 130 interrupted; 2 bad input (thrown ConfigError etc.).
 import type { RunPlan } from '../config/plan.js';
 import { formatSummary } from '../config/summary.js';
+import { validateOnHost } from '../config/validate-host.js';
 import { resolveDataset, type ResolvedDataset } from '../dataset/index.js';
 import { connectEngine, EngineError, type ContainerEngine } from '../engine/index.js';
 import { createProgress, type Progress } from '../progress/index.js';
@@ -104,6 +105,7 @@ export async function runPlanCommand(envFile: string | undefined, makePlan: () =
   const io: SessionIO = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
   loadEnvForCli(envFile, (l) => io.err(l + '\n'));
   const plan = makePlan();
+  validateOnHost(plan, process.env);
   const ds = await prepareDataset(plan, io);
   if (o.summary || o.dryRun) printSummary(plan, ds, io);
   if (o.dryRun) return;

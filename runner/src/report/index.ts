@@ -2,13 +2,18 @@
 import { join } from 'node:path';
 import { redact } from '../secrets/redact.js';
 import { writeFileAtomic } from '../fsutil/atomic.js';
-import { buildReport, type Report } from './build.js';
+import { buildReport, type Report, type ReportOptions } from './build.js';
 import { loadRunRecords } from './collect.js';
+import { readReportMeta } from './meta.js';
 import { renderMarkdown, renderText } from './render.js';
 
-export { buildReport, groupStats, type Report, type GroupStats } from './build.js';
+export { buildReport, groupStats, type Report, type GroupStats, type ReportOptions, type ErrorsPolicy } from './build.js';
 export { loadRunRecords, classify, type RunRecord } from './collect.js';
 export { renderText, renderMarkdown } from './render.js';
+export { renderCsv } from './render-csv.js';
+export { readReportMeta, type ReportMeta } from './meta.js';
+export { usageTotals, type UsageTotals, type TokenTotals } from './usage.js';
+export { clusteredInterval, macroInterval, type RateInterval } from './uncertainty.js';
 export { passAtK, passHatK, choose, standardError } from './metrics.js';
 
 /** Writes report.json and report.md; returns the terminal text. */
@@ -18,7 +23,7 @@ export async function saveReport(outputDir: string, report: Report): Promise<str
   return redact(renderText(report));
 }
 
-export async function writeReport(outputDir: string, o: { numRuns?: number; warn?: (l: string) => void } = {}): Promise<{ report: Report; text: string }> {
-  const report = buildReport(loadRunRecords(outputDir, o.warn), outputDir, o.numRuns);
+export async function writeReport(outputDir: string, o: { numRuns?: number; warn?: (l: string) => void } & ReportOptions = {}): Promise<{ report: Report; text: string }> {
+  const report = buildReport(loadRunRecords(outputDir, o.warn), outputDir, o.numRuns, { meta: readReportMeta(outputDir), ...o });
   return { report, text: await saveReport(outputDir, report) };
 }

@@ -1,13 +1,27 @@
 // Report as terminal text and as Markdown. Errors always appear beside the rates.
 import type { GroupStats, Report } from './build.js';
+import { metaLines } from './meta.js';
+import { usageLines, usageMarkdown } from './render-usage.js';
+import type { RateInterval } from './uncertainty.js';
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
+export const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`);
 const judgeText = (m: Report['judge_mode']) =>
   m === 'hard-only' ? 'hard checks only (no judge LLM)' : m === 'llm' ? 'hard checks + LLM judge' : m === 'mixed' ? 'mixed (some runs hard checks only)' : 'unknown';
 
 function errorsText(g: GroupStats): string {
   const kinds = Object.entries(g.errors_by_kind).sort((a, b) => b[1] - a[1]);
   return kinds.length ? `${g.errors} (${kinds.map(([k, n]) => `${k}: ${n}`).join(', ')})` : '0';
+}
+
+export function policyText(r: Report): string {
+  const cache = r.reused_from_cache ? ` ${r.reused_from_cache} of ${r.overall.runs} runs were reused from the result cache (--enable-caching), not run again.` : '';
+  return errorsPolicyText(r) + cache;
+}
+
+function errorsPolicyText(r: Report): string {
+  return r.errors_policy === 'as-failures'
+    ? 'Errors count as failed runs (--errors-as-failures).'
+    : 'Errors are left out of every denominator (the reference rule; --errors-as-failures counts them as failures).';
 }
 
 function kList(g: GroupStats, which: 'pass_at_k' | 'pass_hat_k', sym: string): string {
@@ -19,35 +33,42 @@ function seconds(s: number | null): string {
   return s >= 120 ? `${(s / 60).toFixed(1)}m` : `${s.toFixed(1)}s`;
 }
 
-function groupLine(name: string, g: GroupStats): string {
-  const se = g.success_rate_se !== null && g.per_run.length > 1 ? ` ± ${pct(g.success_rate_se)}` : '';
-  return `${name}: ${g.passed}/${g.judged} judged runs passed (${pct(g.success_rate)}${se}), ${g.failed} failed, errors ${errorsText(g)}`;
+/** "42.0% ± 3.1% [35.9%, 48.1%]"; the SE is absent with fewer than two scenarios. */
+export function rateText(rate: number | null, ci: RateInterval): string {
+  if (rate === null || ci.se === null) return pct(rate);
+  return `${pct(rate)} ± ${pct(ci.se)} [${pct(ci.low)}, ${pct(ci.high)}]`;
+}
+
+function groupLine(name: string, g: GroupStats, r: Report): string {
+  const denom = r.errors_policy === 'as-failures' ? `${g.judged + g.errors} runs` : `${g.judged} judged runs`;
+  return `${name}: ${g.passed}/${denom} passed (${rateText(g.success_rate, g.success_rate_ci)}), ${g.failed} failed, errors ${errorsText(g)}`;
 }
 
 export function renderText(r: Report): string {
   const bar = '='.repeat(60);
   const o = r.overall;
-  const lines = [bar, `Report: ${r.output_dir}`, `Runs per scenario: ${r.num_runs}; scenarios: ${o.scenarios}; judge: ${judgeText(r.judge_mode)}`];
-  lines.push(groupLine('Overall (micro)', o));
+  const lines = [bar, `Report: ${r.output_dir}`, ...metaLines(r.meta), `Runs per scenario: ${r.num_runs}; scenarios: ${o.scenarios}; judge: ${judgeText(r.judge_mode)}`];
+  lines.push(groupLine('Overall (micro)', o, r));
   lines.push(`  ${kList(o, 'pass_at_k', 'pass@')}`);
   lines.push(`  ${kList(o, 'pass_hat_k', 'pass^')}`);
   const splits = Object.entries(r.splits);
   if (splits.length) {
     lines.push('Per split:');
-    for (const [s, g] of splits) lines.push(`  ${groupLine(s, g)}; ${kList(g, 'pass_at_k', 'pass@')}; ${kList(g, 'pass_hat_k', 'pass^')}`);
+    for (const [s, g] of splits) lines.push(`  ${groupLine(s, g, r)}; ${kList(g, 'pass_at_k', 'pass@')}; ${kList(g, 'pass_hat_k', 'pass^')}`);
     const k = Object.keys(r.macro.pass_at_k);
-    lines.push(`Macro (mean of ${splits.length} splits): ${pct(r.macro.success_rate)}; ${k.map((x) => `pass@${x} ${pct(r.macro.pass_at_k[x])}`).join('  ')}; ${k.map((x) => `pass^${x} ${pct(r.macro.pass_hat_k[x])}`).join('  ')}`);
+    lines.push(`Macro (mean of ${splits.length} splits): ${rateText(r.macro.success_rate, r.macro.success_rate_ci)}; ${k.map((x) => `pass@${x} ${pct(r.macro.pass_at_k[x])}`).join('  ')}; ${k.map((x) => `pass^${x} ${pct(r.macro.pass_hat_k[x])}`).join('  ')}`);
   }
+  lines.push(policyText(r));
   const d = o.duration_seconds;
   lines.push(`Durations: mean ${seconds(d.mean)}, median ${seconds(d.median)}, total ${seconds(d.known ? d.total : null)}`);
-  if (o.tokens.known_runs) lines.push(`Tokens: ${o.tokens.input} in, ${o.tokens.output} out (${o.tokens.known_runs} runs)${o.cost_usd !== null ? `; cost $${o.cost_usd.toFixed(4)}` : ''}`);
+  lines.push(...usageLines(o));
   lines.push(bar);
   return lines.join('\n') + '\n';
 }
 
 export function renderMarkdown(r: Report): string {
   const ks = Object.keys(r.overall.pass_at_k);
-  const head = ['Split', 'Scenarios', 'Runs', 'Pass', 'Fail', 'Errors', 'Success ± SE', ...ks.map((k) => `pass@${k}`), ...ks.map((k) => `pass^${k}`)];
+  const head = ['Split', 'Scenarios', 'Runs', 'Pass', 'Fail', 'Errors', 'Success ± SE [95% CI]', ...ks.map((k) => `pass@${k}`), ...ks.map((k) => `pass^${k}`)];
   const row = (name: string, g: GroupStats) => [
     name,
     g.scenarios,
@@ -55,30 +76,31 @@ export function renderMarkdown(r: Report): string {
     g.passed,
     g.failed,
     errorsText(g),
-    `${pct(g.success_rate)}${g.success_rate_se !== null && g.per_run.length > 1 ? ` ± ${pct(g.success_rate_se)}` : ''}`,
+    rateText(g.success_rate, g.success_rate_ci),
     ...ks.map((k) => pct(g.pass_at_k[k]!.value)),
     ...ks.map((k) => pct(g.pass_hat_k[k]!.value)),
   ];
   const rows = [...Object.entries(r.splits).map(([s, g]) => row(s, g)), row('**overall (micro)**', r.overall)];
   if (Object.keys(r.splits).length)
-    rows.push(['**macro**', '', '', '', '', '', pct(r.macro.success_rate), ...ks.map((k) => pct(r.macro.pass_at_k[k])), ...ks.map((k) => pct(r.macro.pass_hat_k[k]))]);
+    rows.push(['**macro**', '', '', '', '', '', rateText(r.macro.success_rate, r.macro.success_rate_ci), ...ks.map((k) => pct(r.macro.pass_at_k[k])), ...ks.map((k) => pct(r.macro.pass_hat_k[k]))]);
   const esc = (c: unknown) => String(c).replace(/\|/g, '\\|');
   const table = [head, head.map(() => '---'), ...rows].map((r0) => `| ${r0.map(esc).join(' | ')} |`).join('\n');
   const d = r.overall.duration_seconds;
   return [
     `# Gaia2 report`,
     '',
+    ...metaLines(r.meta).map((l) => `${l}  `),
     `Output: \`${r.output_dir}\`  `,
     `Runs per scenario: ${r.num_runs}; judge: ${judgeText(r.judge_mode)}; generated ${r.generated_at}`,
     '',
     table,
     '',
-    'Success rate counts judged runs only (pass / (pass + fail)); errors are listed beside, by kind. ' +
-      'pass@k = mean over scenarios of 1 − C(n−c,k)/C(n,k), pass^k = mean of C(c,k)/C(n,k), n = judged runs, c = passes; scenarios with n < k are left out.',
+    `${policyText(r)} Success rate = passes / counted runs. SE is clustered by scenario (with one run per scenario: the SE across scenarios); ` +
+      '95% CI = rate ± 1.96·SE, clipped to [0, 100%]; macro = mean of the splits, SE = √(Σ SE²)/splits. ' +
+      'pass@k = mean over scenarios of 1 − C(n−c,k)/C(n,k), pass^k = mean of C(c,k)/C(n,k), n = counted runs, c = passes; scenarios with n < k are left out.',
     '',
-    `Durations: mean ${seconds(d.mean)}, median ${seconds(d.median)}, total ${seconds(d.known ? d.total : null)}.` +
-      (r.overall.tokens.known_runs ? ` Tokens: ${r.overall.tokens.input} in, ${r.overall.tokens.output} out.` : '') +
-      (r.overall.cost_usd !== null ? ` Cost: $${r.overall.cost_usd.toFixed(4)}.` : ''),
+    `Durations: mean ${seconds(d.mean)}, median ${seconds(d.median)}, total ${seconds(d.known ? d.total : null)}.`,
     '',
+    usageMarkdown(r),
   ].join('\n');
 }

@@ -35,6 +35,7 @@ import { sleep } from './sleep.js';
 import { imageFeatures } from './image-features.js';
 import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
+import { usageOfRun } from '../usage/run-usage.js';
 import { firstUserTask, formatSimTime } from './scenario-facts.js';
 
 class RunFailure extends Error {
@@ -187,7 +188,8 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       // keep what /status said
     }
   }
-  const result: ScenarioResult = { ...buildResult(observed), timings };
+  const usage = usageOfRun(artifacts, observed.status, o.env);
+  const result: ScenarioResult = { ...buildResult(observed), ...(usage ? { usage } : {}), timings };
   if (o.outputDir) {
     artifacts.set('agent_response.txt', Buffer.from(observed.agentResponse ?? ''));
     if (!artifacts.has('events.jsonl')) artifacts.set('events.jsonl', Buffer.from(''));

@@ -18,7 +18,7 @@ describe('createModel speaks every provider wire format', () => {
       it(`${provider} (${format}, ${streaming ? 'streaming' : 'JSON'}) runs a tool call then answers, and traces both calls`, async () => {
         fake = await startFakeLlm({
           format,
-          script: [call('lookup', { word: 'gaia' }, { usage: { input: 50, output: 7 } }), say('Gaia is the earth.', { usage: { input: 80, output: 9 } })],
+          script: [call('lookup', { word: 'gaia' }, { usage: { input: 50, output: 7 } }), say('Gaia is the earth.', { usage: { input: 80, output: 9, cacheRead: 20, cacheWrite: 5 } })],
         });
         const traceFile = tempTraceFile();
         const llm = createModel({
@@ -60,9 +60,11 @@ describe('createModel speaks every provider wire format', () => {
           expect(typeof l.raw_response).toBe('string');
           expect(l.raw_response.includes('data:')).toBe(streaming);
         }
-        expect(lines[0].usage).toEqual({ input_tokens: 50, output_tokens: 7, cache_read_tokens: 0 });
-        expect(lines[1].usage).toEqual({ input_tokens: 80, output_tokens: 9, cache_read_tokens: 0 });
-        expect(llm.trace.totals).toEqual({ input_tokens: 130, output_tokens: 16, cache_read_tokens: 0, llm_calls: 2 });
+        expect(lines[0].usage).toEqual({ input_tokens: 50, output_tokens: 7, cache_read_tokens: 0, cache_write_tokens: 0 });
+        // Cached input counts as input everywhere; only Anthropic's format reports cache writes.
+        const written = format === 'anthropic' ? 5 : 0;
+        expect(lines[1].usage).toEqual({ input_tokens: 100 + written, output_tokens: 9, cache_read_tokens: 20, cache_write_tokens: written });
+        expect(llm.trace.totals).toEqual({ input_tokens: 150 + written, output_tokens: 16, cache_read_tokens: 20, cache_write_tokens: written, llm_calls: 2 });
         expect(readFileSync(traceFile, 'utf8')).not.toContain(SECRET);
       });
     }

@@ -26,6 +26,13 @@ export function scenarioParquet(rows: Array<{ scenario_id: unknown; scenario: un
   return new Uint8Array(buf);
 }
 
+/** A commit id for the repo's current content: changes whenever a file does. */
+function shaOf(repo: Map<string, Buffer>): string {
+  const h = createHash('sha1');
+  for (const [p, b] of [...repo].sort(([a], [b2]) => (a < b2 ? -1 : 1))) h.update(p).update(b);
+  return h.digest('hex');
+}
+
 export async function startFakeHub(): Promise<FakeHub> {
   // repo@rev → path → bytes
   const files = new Map<string, Map<string, Buffer>>();
@@ -60,6 +67,14 @@ export async function startFakeHub(): Promise<FakeHub> {
       if (entries.length === 0) return notFound(`path ${dir} not found`);
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(entries));
+    }
+    m = /^\/api\/datasets\/([^/]+\/[^/]+)\/revision\/([^/]+)$/.exec(u.pathname);
+    if (m) {
+      // Dataset info at a revision, as the Hub answers it: the commit is `sha`.
+      const repo = files.get(`${m[1]}@${decodeURIComponent(m[2]!)}`);
+      if (!repo) return notFound(`Revision not found`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ _id: createHash('sha1').update(m[1]!).digest('hex').slice(0, 24), id: m[1], private: false, gated: false, downloads: 0, likes: 0, lastModified: new Date(0).toISOString(), sha: shaOf(repo) }));
     }
     m = /^\/datasets\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(u.pathname);
     if (m) {

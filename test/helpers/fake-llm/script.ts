@@ -15,6 +15,8 @@ export interface FakeUsage {
   output: number;
   /** Input tokens read from the provider's prompt cache. */
   cacheRead?: number;
+  /** Input tokens written to the prompt cache (only Anthropic's format reports them). */
+  cacheWrite?: number;
 }
 
 /** A normal model answer: text, tool calls, or both. */

@@ -113,4 +113,24 @@ describe('gaia2-runner judge --output-dir', () => {
     expect(JSON.parse(readFileSync(join(root, 'search/c/rejudge.json'), 'utf8'))).toMatchObject({ status: 'error', error_kind: 'artifact_error' });
     expect(existsSync(join(root, 'search/a/rejudge.json'))).toBe(true);
   });
+
+  it("with a judge LLM, each run's judge calls are traced beside it and their tokens are in rejudge.json", async () => {
+    fake = await startFakeLlm({ format: 'openai-chat', script: [], fallback: say('Verdict: [[Failure]]', { usage: { input: 300, output: 7, cacheRead: 100 } }) });
+    const root = mkdtempSync(join(tmpdir(), 'gaia2-rejudge-llm-'));
+    for (const d of ['search/a', 'search/b']) {
+      mkdirSync(join(root, d), { recursive: true });
+      writeFileSync(join(root, d, 'result.json'), JSON.stringify({ scenario_id: 'search_email_flight_code', success: true, status: 'pass', scenario_file: SCEN }));
+      copyFileSync(ev('wrong_answer_text'), join(root, d, 'events.jsonl'));
+    }
+    const r = await cli(['--output-dir', root, '--judge-provider', 'openai-compat', '--judge-model', 'judge-m', '--judge-base-url', fake.url], { OPENAI_COMPAT_API_KEY: KEY });
+    expect(r.stderr).not.toContain(KEY);
+    for (const d of ['search/a', 'search/b']) {
+      const lines = readFileSync(join(root, d, 'rejudge_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.length).toBeGreaterThan(0);
+      const sum = lines.reduce((n: number, l: { usage: { input_tokens: number } }) => n + l.usage.input_tokens, 0);
+      const rj = JSON.parse(readFileSync(join(root, d, 'rejudge.json'), 'utf8'));
+      expect(rj.usage.judge).toMatchObject({ model: 'judge-m', source: 'trace', llm_calls: lines.length, input_tokens: sum, cache_read_tokens: 100 * lines.length });
+      expect(sum).toBe(400 * lines.length); // OpenAI counts cached input inside prompt_tokens
+    }
+  });
 });

@@ -4,7 +4,7 @@
 // tree in-process (fast); two spawn the binary to pin the process exit codes.
 import { spawn } from 'node:child_process';
 import { runCliInProcess } from './in-process-cli.js';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,9 +86,20 @@ describe('malformed inputs → exit 2, nothing launched', () => {
     expect(r.code).toBe(2);
   }, 60_000);
 
-  it('control: valid input reaches the engine (and fails there with exit 1)', async () => {
+  it('the binary: --version prints the package version; a usage error exits 2; a typo\'d provider fails --dry-run with 2', async () => {
+    const v = await cli(['--version']);
+    expect({ code: v.code, out: v.out.trim() }).toEqual({ code: 0, out: JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')).version });
+    const u = await cli(['report', '--output-dir', dir, '--no-such-flag']);
+    expect(u.code).toBe(2);
+    expect(u.err).toMatch(/unknown option '--no-such-flag'/);
+    const t = await cli(['run-config', '--config', toml(`${GOOD_TARGET}[agent]\nprovider = "antropic"\nmodel = "m"\n`), '--dry-run'], { ANTHROPIC_API_KEY: 'sk-x' });
+    expect(t.code).toBe(2);
+    expect(t.err).toContain('did you mean anthropic');
+  }, 60_000);
+
+  it('control: valid input reaches the engine (and fails there: no engine is an infrastructure error, exit 3)', async () => {
     const r = await cli(['run', '-s', join(dir, 'ok.json'), '--agent', 'oracle']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.err.length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -28,6 +28,22 @@ describe('Hugging Face datasets through the Hub API', () => {
 
   const target = (splits: string[] | null, extra = {}) => ({ kind: 'hf' as const, repo: REPO, revision: 'main', splits, subset: null, limit: null, ...extra });
 
+  it('records the commit a branch resolved to; a cached copy keeps it until --refresh-dataset', async () => {
+    const first = await resolveDataset(target(['search']), { env });
+    const sha1 = first.revisionShas!.search!;
+    expect(sha1).toMatch(/^[0-9a-f]{40}$/);
+    // The branch moves on the Hub.
+    hub.setFile(REPO, 'search/test-00000-of-00001.parquet', scenarioParquet(rows('search', 4)));
+    const cachedAgain = await resolveDataset(target(['search']), { env });
+    expect(cachedAgain.revisionShas).toEqual({ search: sha1 });
+    expect(cachedAgain.entries).toHaveLength(3);
+    const refreshed = await resolveDataset(target(['search'], { refresh: true }), { env });
+    expect(refreshed.revisionShas!.search).toMatch(/^[0-9a-f]{40}$/);
+    expect(refreshed.revisionShas!.search).not.toBe(sha1);
+    expect(refreshed.entries).toHaveLength(4);
+    expect(hub.requests.filter((p) => p.includes('/revision/main'))).toHaveLength(2);
+  });
+
   it('downloads the selected splits into the reference cache layout', async () => {
     const ds = await resolveDataset(target(['search', 'execution']), { env });
     const dir = hfDatasetDir(REPO, env);

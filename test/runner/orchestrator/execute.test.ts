@@ -73,6 +73,9 @@ describe('pass@N queue', () => {
     expect(lines(join(out, 'results.jsonl'))).toHaveLength(9);
     expect(existsSync(join(out, 'run_config.json'))).toBe(false);
     expect(outcome.report.overall).toMatchObject({ runs: 9, passed: 9, errors: 0 });
+    // Each run's usage (the shape of a real result.json) is summed into the report.
+    expect(outcome.report.overall.usage.agent).toMatchObject({ input: 9 * 5183, output: 9 * 111, llm_calls: 9 * 3, runs: 9 });
+    expect(outcome.report.splits.time!.usage.agent.runs).toBe(3);
     expect(readJson(join(out, 'report.json')).num_runs).toBe(3);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('pass^3');
     // every container carries the run id label

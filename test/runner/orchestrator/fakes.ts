@@ -2,7 +2,8 @@
 // result.json like the real one, an in-memory engine, and a progress sink that records.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScenarioResult, RunStatus } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult, RunStatus, RunUsage } from '../../../agent-image/src/contract/result.js';
+import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };
 import type { ContainerEngine, ContainerInfo } from '../../../runner/src/engine/index.js';
 import type { Progress } from '../../../runner/src/progress/index.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
@@ -59,7 +60,9 @@ export function fakeRuns(decide: (id: string, run: number, attempt: number) => O
           ...(opts.split ? { split: opts.split } : {}),
           ...(opts.runIndex ? { run_index: opts.runIndex } : {}),
           duration_seconds: 1.5,
-          usage: { input_tokens: 10, output_tokens: 5 },
+          // The shape real runs write (copied from one: test/fixtures/usage/real-results.json).
+          usage: REAL.llm_agent.usage as RunUsage,
+          daemon_status: { status: status === 'error' ? 'error' : 'completed', usage: REAL.llm_agent.daemon_status_usage },
         };
         if (opts.outputDir) {
           mkdirSync(opts.outputDir, { recursive: true });

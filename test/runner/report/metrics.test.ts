@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };
 import { buildReport, choose, loadRunRecords, passAtK, passHatK, renderMarkdown, renderText, standardError, writeReport } from '../../../runner/src/report/index.js';
 
 describe('metric formulas', () => {
@@ -65,15 +66,16 @@ describe('report from disk', () => {
     const text = renderText(r);
     expect(text).toContain('pass@2 100.0%');
     expect(text).toContain('pass^2 0.0%');
-    expect(text).toContain('2/4 judged runs passed (50.0% ± 0.0%)');
+    // Both scenarios pass once in two runs: no spread between scenarios, so the clustered SE is 0.
+    expect(text).toContain('2/4 judged runs passed (50.0% ± 0.0% [50.0%, 50.0%])');
   });
 
   it('errors are never in a denominator and appear beside the rates; macro = mean of splits', () => {
     const d = mkdtempSync(join(tmpdir(), 'rep3-'));
-    writeResult(d, 'search/a', { scenario_id: 'a', status: 'pass', success: true, judge_mode: 'hard-only', duration_seconds: 10, usage: { input_tokens: 100, output_tokens: 20, cost_usd: 0.5 } });
+    writeResult(d, 'search/a', { scenario_id: 'a', status: 'pass', success: true, judge_mode: 'hard-only', duration_seconds: 10, usage: REAL.llm_agent.usage });
     writeResult(d, 'search/b', { scenario_id: 'b', status: 'error', success: null, error_kind: 'provider_error', duration_seconds: 30 });
     writeResult(d, 'time/c', { scenario_id: 'c', status: 'fail', success: false, judge_mode: 'hard-only' });
-    writeResult(d, 'time/d', { scenario_id: 'd', status: 'pass', success: true, judge_mode: 'hard-only' });
+    writeResult(d, 'time/d', { scenario_id: 'd', status: 'pass', success: true, judge_mode: 'hard-only', usage: REAL.judged_by_llm.usage });
     const r = buildReport(loadRunRecords(d), d);
     expect(r.splits.search!.success_rate).toBe(1);
     expect(r.splits.time!.success_rate).toBe(0.5);
@@ -81,8 +83,16 @@ describe('report from disk', () => {
     expect(r.overall.success_rate).toBeCloseTo(2 / 3);
     expect(r.judge_mode).toBe('hard-only');
     expect(r.overall.duration_seconds).toMatchObject({ total: 40, mean: 20, median: 20, known: 2 });
-    expect(r.overall.tokens).toEqual({ input: 100, output: 20, known_runs: 1 });
-    expect(r.overall.cost_usd).toBe(0.5);
+    expect(r.overall.usage.agent).toEqual({ input: 5183, output: 111, cache_read: 3000, cache_write: 1580, llm_calls: 3, runs: 1 });
+    expect(r.overall.usage.judge).toEqual({ input: 1412, output: 12, cache_read: 512, cache_write: 0, llm_calls: 1, runs: 1 });
+    // claude-sonnet-4: 3 in, 15 out, 0.30 cache read, 3.75 cache write per MTok; the judge's model has no price.
+    const agentUsd = (603 * 3 + 3000 * 0.3 + 1580 * 3.75 + 111 * 15) / 1e6;
+    expect(r.overall.usage.cost.agent.usd).toBeCloseTo(agentUsd, 12);
+    expect(r.splits.search!.usage.cost.total_usd).toBeCloseTo(agentUsd, 12);
+    expect(r.overall.usage.cost.judge).toEqual({ usd: null, priced_runs: 0, unpriced_models: ['judge-model-without-a-price'] });
+    expect(r.overall.usage.cost.total_usd).toBeNull();
+    expect(r.splits.time!.usage.agent.runs).toBe(0);
+    expect(renderText(r)).toContain('cost unknown (no price for judge-model-without-a-price)');
     const md = renderMarkdown(r);
     expect(md).toContain('| search | 2 | 2 | 1 | 0 | 1 (provider_error: 1) | 100.0% |');
     expect(md).toContain('hard checks only');

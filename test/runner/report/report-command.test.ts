@@ -22,6 +22,32 @@ describe('report command', () => {
     expect(rep.splits.time.pass_at_k['2'].scenarios_counted).toBe(0); // one judged run < k
   });
 
+  it('prints the header a paper needs from run_config.json, and --format json|csv|md', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'repcmd-'));
+    writeFileSync(join(d, 'run_config.json'), JSON.stringify({ model: 'claude-sonnet-4', provider: 'anthropic', agent: 'default', judge_model: 'gpt-4.1', judge_provider: 'openai', dataset: 'org/gaia2', revision: 'main', dataset_revision_sha: 'abc123', pass_at: 1, started_at: '2026-01-02T03:04:05.000Z', image: 'localhost/gaia2-agent:latest', image_id: 'sha256:0123456789abcdef0123' }));
+    for (const [id, ok] of [['a', true], ['b', false], ['c', true]] as const) {
+      mkdirSync(join(d, 'search', id), { recursive: true });
+      writeFileSync(join(d, 'search', id, 'result.json'), JSON.stringify({ scenario_id: id, status: ok ? 'pass' : 'fail', success: ok }));
+    }
+    const text = await runCliInProcess(['report', '--output-dir', d], d);
+    expect(text.out).toContain('Model: claude-sonnet-4 (anthropic)');
+    expect(text.out).toContain('Judge: gpt-4.1 (openai)');
+    expect(text.out).toContain('Dataset: org/gaia2 @ abc123');
+    expect(text.out).toContain('Runs per scenario (N): 1');
+    expect(text.out).toContain('Started: 2026-01-02T03:04:05.000Z');
+    expect(text.out).toContain('Image: localhost/gaia2-agent:latest (sha256:0123456789ab…)');
+    // pass@1 over 3 scenarios: SE = √(p(1−p)/(m−1)) = √((2/3)(1/3)/2) = 33.3%
+    expect(text.out).toContain('2/3 judged runs passed (66.7% ± 33.3% [1.3%, 100.0%])');
+    const json = await runCliInProcess(['report', '--output-dir', d, '--format', 'json'], d);
+    expect(JSON.parse(json.out).meta).toMatchObject({ model: 'claude-sonnet-4', revision: 'abc123', pass_at: 1 });
+    const csv = await runCliInProcess(['report', '--output-dir', d, '--format', 'csv'], d);
+    expect(csv.out.split('\n')[2]).toMatch(/^overall,3,3,3,2,1,0,0\.666/);
+    const md = await runCliInProcess(['report', '--output-dir', d, '--format', 'md'], d);
+    expect(md.out).toBe(readFileSync(join(d, 'report.md'), 'utf8'));
+    const bad = await runCliInProcess(['report', '--output-dir', d, '--format', 'xml'], d);
+    expect(bad.code).toBe(2);
+  });
+
   it('a missing directory is a usage error', async () => {
     const d = mkdtempSync(join(tmpdir(), 'repcmd-'));
     const r = await runCliInProcess(['report', '--output-dir', join(d, 'nope')], d);

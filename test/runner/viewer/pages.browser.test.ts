@@ -79,6 +79,14 @@ describe('run index', () => {
 
   it('split cards act as a split filter', async () => {
     const { page } = await open('index.html');
+    // Each split card also totals its rows' tokens (agent + judge), as the table shows them.
+    const rowTokens = await page.evaluate(() => {
+      const rows = (window as unknown as { PAGE: { rows: Array<{ split: string; tokensIn: number; judgeTokensIn: number }> } }).PAGE.rows;
+      return rows.filter((r) => r.split === 'time').reduce((n, r) => n + r.tokensIn + r.judgeTokensIn, 0);
+    });
+    expect(rowTokens).toBeGreaterThan(0);
+    const fmt = (n: number) => (n >= 1e6 ? (n / 1e6).toFixed(2) + 'M' : n >= 1e3 ? (n / 1e3).toFixed(1) + 'k' : String(n));
+    expect(await page.textContent('.split[data-split="time"]')).toContain(`${fmt(rowTokens)} in / `);
     await page.click('.split[data-split="time"]');
     expect(await ids(page)).toEqual(['time/sc_1', 'time/sc_3']);
     await page.close();

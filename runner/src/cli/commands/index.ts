@@ -5,6 +5,7 @@ import { register as buildImage } from './build-image.js';
 import { register as run } from './run.js';
 import { register as runDataset } from './run-dataset.js';
 import { register as runConfig } from './run-config.js';
+import { register as rerun } from './rerun.js';
 import { register as report } from './report.js';
 import { register as clean } from './clean.js';
 import { register as doctor } from './doctor.js';
@@ -16,7 +17,7 @@ import { register as judge } from './judge.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, report, clean, doctor, judge, world, view, serve, compare];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, rerun, report, clean, doctor, judge, world, view, serve, compare];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);

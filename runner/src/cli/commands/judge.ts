@@ -1,7 +1,7 @@
 // `judge`: re-judge one events log against its scenario, or every scenario run of a finished
 // run directory (rejudge.json beside each result.json; the originals are never touched).
 // Without a judge model (or with --no-llm) only hard checks run: judge_mode "hard-only".
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parseEventsJsonl } from '../../../../agent-image/src/contract/events.js';
@@ -15,6 +15,7 @@ import { writeJsonAtomic } from '../../fsutil/atomic.js';
 import { classify, loadRunRecords } from '../../report/index.js';
 import { redact, redactValue, registerSecret } from '../../secrets/redact.js';
 import { UsageError } from '../errors.js';
+import { usageOfTrace } from '../../usage/run-usage.js';
 
 interface JudgeFlags {
   scenario?: string;
@@ -29,7 +30,8 @@ interface JudgeFlags {
 }
 
 interface JudgeSetup {
-  llm: JudgeLlm | null;
+  /** The judge LLM (null: hard checks only), tracing its calls to `traceFile` when given. */
+  llm: (traceFile?: string) => JudgeLlm | null;
   describe: { mode: 'llm' | 'hard-only'; provider?: string; model?: string };
 }
 
@@ -39,7 +41,7 @@ function judgeSetup(f: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSetup {
     if (f.llm && (f.judgeProvider || f.judgeBaseUrl || f.judgeApiKeyEnv)) {
       throw new UsageError('--judge-provider/--judge-base-url/--judge-api-key-env need --judge-model');
     }
-    return { llm: null, describe: { mode: 'hard-only' } };
+    return { llm: () => null, describe: { mode: 'hard-only' } };
   }
   if (!f.judgeProvider) throw new UsageError('--judge-model needs --judge-provider');
   const provider = parseProvider(f.judgeProvider, '--judge-provider');
@@ -49,8 +51,9 @@ function judgeSetup(f: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSetup {
     if (!apiKey) throw new UsageError(`--judge-api-key-env: variable ${f.judgeApiKeyEnv} is not set`);
   } else apiKey = lookupProviderKey(provider, env)?.value;
   registerSecret(apiKey);
-  const llm = createJudgeLlm({ provider, model: f.judgeModel, apiKey, baseUrl: f.judgeBaseUrl });
-  return { llm, describe: { mode: 'llm', provider, model: f.judgeModel } };
+  const model = f.judgeModel;
+  const llm = (traceFile?: string) => createJudgeLlm({ provider, model, apiKey, baseUrl: f.judgeBaseUrl, ...(traceFile ? { traceFile } : {}) });
+  return { llm, describe: { mode: 'llm', provider, model } };
 }
 
 function readText(path: string, what: string): string {
@@ -91,7 +94,7 @@ function verdictJson(v: EventLogVerdict, judge: JudgeSetup['describe']) {
 async function judgeOne(f: JudgeFlags, setup: JudgeSetup): Promise<void> {
   if (!f.scenario || !f.events) throw new UsageError('give --scenario and --events, or --output-dir');
   const scenario = loadScenarioText(readText(f.scenario, 'scenario'), f.scenario);
-  const v = await judgeEventLog(scenario, readEventLog(f.events), { llm: setup.llm });
+  const v = await judgeEventLog(scenario, readEventLog(f.events), { llm: setup.llm() });
   const out = redactValue(verdictJson(v, setup.describe));
   if (f.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   else {
@@ -137,8 +140,12 @@ async function rejudgeRun(f: JudgeFlags, setup: JudgeSetup): Promise<void> {
       word = 'error';
     } else {
       const scenario = loadScenarioText(readText(scen, 'scenario'), scen);
-      const v = await judgeEventLog(scenario, readEventLog(eventsFile), { llm: setup.llm, userDetails: readUserDetails(join(dir, 'user_details.json')) });
-      body = verdictJson(v, setup.describe);
+      // The judge's calls of this run go to their own trace, so rejudge.json can state their usage.
+      const trace = join(dir, 'rejudge_trace.jsonl');
+      rmSync(trace, { force: true });
+      const v = await judgeEventLog(scenario, readEventLog(eventsFile), { llm: setup.llm(trace), userDetails: readUserDetails(join(dir, 'user_details.json')) });
+      const usage = existsSync(trace) ? usageOfTrace(readFileSync(trace, 'utf8'), setup.describe.model ?? null) : null;
+      body = { ...verdictJson(v, setup.describe), ...(usage ? { usage: { judge: usage } } : {}) };
       word = verdictWord(v.success);
     }
     if (word === 'error') errors++;

@@ -1,21 +1,37 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
-import { writeReport } from '../../report/index.js';
+import { renderCsv, renderMarkdown, writeReport } from '../../report/index.js';
+import { loadPriceTable } from '../../pricing/index.js';
+import { redact } from '../../secrets/redact.js';
+
+interface ReportFlags {
+  outputDir: string;
+  json?: boolean;
+  format?: 'text' | 'json' | 'csv' | 'md';
+  prices?: string;
+  errorsAsFailures?: boolean;
+}
 
 export function register(program: Command): void {
   program
     .command('report')
-    .description('success rate ± SE, pass@k and pass^k per split, errors by kind → report.json + report.md')
+    .description('success rate ± SE [95% CI], pass@k and pass^k per split, errors by kind, tokens and cost → report.json + report.md')
     .requiredOption('--output-dir <dir>', 'a run directory (pass@1 or a pass@N root)')
-    .option('--json', 'print report.json instead of the text summary')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner report --output-dir out/')
-    .action(async (f: { outputDir: string; json?: boolean }) => {
+    .addOption(new Option('--format <format>', 'what to print on stdout').choices(['text', 'json', 'csv', 'md']).default('text'))
+    .option('--json', 'same as --format json')
+    .option('--errors-as-failures', 'count runs that ended in errors as failed runs (default: leave them out of every denominator, as the reference does)')
+    .option('--prices <file>', 'price table (JSON) whose entries replace the built-in prices per model (default: $GAIA2_PRICES)')
+    .addHelpText('after', '\nExamples:\n  $ gaia2-runner report --output-dir out/\n  $ gaia2-runner report --output-dir out/ --format csv > results.csv')
+    .action(async (f: ReportFlags) => {
       const dir = resolve(f.outputDir);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`--output-dir is not a directory: ${dir}`);
-      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n') });
+      const prices = loadPriceTable(f.prices);
+      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), prices, errorsAsFailures: Boolean(f.errorsAsFailures) });
       if (report.overall.runs === 0) process.stderr.write(`No result.json found under ${dir}\n`);
-      process.stdout.write(f.json ? JSON.stringify(report, null, 2) + '\n' : text);
+      const format = f.json ? 'json' : (f.format ?? 'text');
+      const out = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'csv' ? renderCsv(report) : format === 'md' ? renderMarkdown(report) : text;
+      process.stdout.write(redact(out));
     });
 }

@@ -12,8 +12,10 @@ export function register(program: Command): void {
     .option('--retry', 'rerun only runs without a judged result (OR-ed with [run].retry)')
     .option('--dry-run', 'validate, resolve the scenarios, print the plan; launch nothing')
     .option('--a2a-app-prop <x>', "Agent2Agent: fraction (0..1) of each scenario's apps operated by app agents (replaces [agent2agent].app_prop)")
+    .option('--refresh-dataset', 'download a Hugging Face dataset again even when cached')
+    .option('--enable-caching', 'reuse identical finished, judged runs from the result cache (OR-ed with [run].enable_caching)')
     .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config examples/demo.toml --dry-run')
-    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; a2aAppProp?: string }, c: Command) =>
+    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; a2aAppProp?: string; refreshDataset?: boolean; enableCaching?: boolean }, c: Command) =>
       runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
@@ -25,6 +27,8 @@ export function register(program: Command): void {
             throw new ConfigError(`--a2a-app-prop must be a number (got ${JSON.stringify(f.a2aAppProp)})`);
           const plan = loadRunConfig(file, process.env, a2aAppProp === undefined ? {} : { a2aAppProp });
           plan.run.retry ||= Boolean(f.retry);
+          if (f.refreshDataset && plan.target.kind === 'hf') plan.target.refresh = true;
+          plan.run.enableCaching ||= Boolean(f.enableCaching);
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;
         },

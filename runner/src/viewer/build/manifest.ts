@@ -6,7 +6,7 @@ import type { IndexRow } from '../model/types.js';
 import { writeIfChanged } from './fs-util.js';
 
 /** Bump when page data or rendering changes, so old manifests are not trusted. */
-export const VIEWER_FORMAT = 1;
+export const VIEWER_FORMAT = 2;
 export const MANIFEST_FILE = '.gaia2-viewer.json';
 
 export interface Manifest {

@@ -1,6 +1,7 @@
 // One scenario run directory → its index row and the trace page's data.
 import { join } from 'node:path';
 import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../../agent-image/src/contract/index.js';
+import { costUsd, defaultPriceTable } from '../../pricing/index.js';
 import { parseTraceJsonl } from '../trace/index.js';
 import { asArr, asNum, asObj, asStr } from '../trace/json-util.js';
 import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type ArtifactStat } from './artifacts.js';
@@ -19,7 +20,19 @@ export interface ScenarioContext {
   scenarios: ScenarioInfoCache;
 }
 
-const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'app_agents_trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
+const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'judge_trace.jsonl', 'app_agents_trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
+
+/** One role's part of result.json's usage, priced at the runner's table. */
+function roleUsage(u: Record<string, unknown>, fallbackModel: string): { tokensIn: number; tokensOut: number; costUsd: number | null } {
+  const t = { input_tokens: asNum(u.input_tokens), output_tokens: asNum(u.output_tokens), cache_read_tokens: asNum(u.cache_read_tokens), cache_write_tokens: asNum(u.cache_write_tokens) };
+  return { tokensIn: t.input_tokens, tokensOut: t.output_tokens, costUsd: costUsd(defaultPriceTable(), asStr(u.model) || fallbackModel, t) };
+}
+
+function withJudge(agent: number | null, agentTokens: number, judge: ReturnType<typeof roleUsage>): number | null {
+  if (judge.tokensIn + judge.tokensOut === 0) return agent;
+  const a = agent ?? (agentTokens === 0 ? 0 : null); // an agent without LLM calls costs nothing
+  return a === null || judge.costUsd === null ? null : a + judge.costUsd;
+}
 
 /** The POSIX relative path of a scenario dir, URL-encoded per segment. */
 export const hrefOf = (id: string, file: string): string => [...id.split('/').map(encodeURIComponent), file].join('/');
@@ -43,6 +56,9 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   const totals = addAppAgentTotals(callTotals(trace.calls), appAgents);
   const traced = trace.calls.length > 0 || appAgents.length > 0;
   const usage = asObj(result?.usage);
+  // result.json keeps the agent's and the judge's usage apart; older ones hold the agent's only.
+  const agentUsage = usage.agent ? asObj(usage.agent) : usage.judge ? {} : usage;
+  const judge = roleUsage(asObj(usage.judge), '');
   const agentActions = events.filter((e) => !isEnvLine(e) && !isUserLine(e) && !isReplyLine(e) && e.app !== 'AgentUserInterface');
   const resultCost = typeof usage.cost_usd === 'number' ? usage.cost_usd : null;
 
@@ -54,16 +70,21 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     errorKind: asStr(result?.error_kind),
     model: totals.model || asStr(result?.model),
     // No trace (oracle/scripted agents, Format C): fall back to the totals in result.json.
-    llmCalls: traced ? totals.llmCalls : asNum(usage.llm_calls) || asNum(result?.num_llm_calls),
-    tokensIn: traced ? totals.tokensIn : asNum(usage.input_tokens) || asNum(result?.total_input_tokens),
-    tokensOut: traced ? totals.tokensOut : asNum(usage.output_tokens) || asNum(result?.total_output_tokens),
-    costUsd: resultCost ?? totals.costUsd,
+    llmCalls: traced ? totals.llmCalls : asNum(agentUsage.llm_calls) || asNum(result?.num_llm_calls),
+    tokensIn: traced ? totals.tokensIn : asNum(agentUsage.input_tokens) || asNum(result?.total_input_tokens),
+    tokensOut: traced ? totals.tokensOut : asNum(agentUsage.output_tokens) || asNum(result?.total_output_tokens),
+    judgeTokensIn: judge.tokensIn,
+    judgeTokensOut: judge.tokensOut,
+    // Agent and judge together; unknown as soon as either has a model without a price.
+    costUsd: 0,
     durationS: typeof result?.duration_seconds === 'number' ? result.duration_seconds : null,
     latencyMs: totals.latencyMs || asNum(result?.total_latency_ms),
     toolCalls: agentActions.length,
     turn: daemon ? `${asNum(daemon.turn)}/${asNum(daemon.nb_turns)}` : '',
     info: cap(infoOf(result, status, daemon), 2000),
   };
+  const agentCost = resultCost ?? (traced ? totals.costUsd : roleUsage(agentUsage, asStr(result?.model)).costUsd);
+  row.costUsd = withJudge(agentCost, row.tokensIn + row.tokensOut, judge);
 
   const firstUser = events.find((e) => isUserLine(e));
   const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), eventItems(events), verdictsOf(judgments, info.oracle, events));

@@ -14,6 +14,10 @@ export interface IndexRow {
   llmCalls: number;
   tokensIn: number;
   tokensOut: number;
+  /** The LLM judge's tokens (its calls are not in the agent's trace). */
+  judgeTokensIn: number;
+  judgeTokensOut: number;
+  /** Agent + judge, at the price table; null when a model has no price. */
   costUsd: number | null;
   durationS: number | null;
   latencyMs: number;

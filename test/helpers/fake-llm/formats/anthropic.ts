@@ -23,7 +23,7 @@ export const anthropic: WireFormat = {
     content: blocks(ctx),
     stop_reason: stopReason(ctx),
     stop_sequence: null,
-    usage: { input_tokens: ctx.usage.input, output_tokens: ctx.usage.output, cache_read_input_tokens: ctx.usage.cacheRead ?? 0 },
+    usage: { input_tokens: ctx.usage.input, output_tokens: ctx.usage.output, cache_read_input_tokens: ctx.usage.cacheRead ?? 0, cache_creation_input_tokens: ctx.usage.cacheWrite ?? 0 },
   }),
   sse(ctx) {
     const ev = (type: string, data: Record<string, unknown>) => sseData({ type, ...data }, type);
@@ -37,7 +37,7 @@ export const anthropic: WireFormat = {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: ctx.usage.input, output_tokens: 1, cache_read_input_tokens: ctx.usage.cacheRead ?? 0 },
+          usage: { input_tokens: ctx.usage.input, output_tokens: 1, cache_read_input_tokens: ctx.usage.cacheRead ?? 0, cache_creation_input_tokens: ctx.usage.cacheWrite ?? 0 },
         },
       }),
       ev('ping', {}),

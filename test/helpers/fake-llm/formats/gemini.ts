@@ -9,10 +9,12 @@ function candidateBody(ctx: RenderContext): Record<string, unknown> {
     candidates: [
       { content: { role: 'model', parts }, finishReason: ctx.reply.truncated ? 'MAX_TOKENS' : 'STOP', index: 0 },
     ],
+    // promptTokenCount includes the cached part, stated apart only when there is one.
     usageMetadata: {
-      promptTokenCount: ctx.usage.input,
+      promptTokenCount: ctx.usage.input + (ctx.usage.cacheRead ?? 0),
       candidatesTokenCount: ctx.usage.output,
-      totalTokenCount: ctx.usage.input + ctx.usage.output,
+      totalTokenCount: ctx.usage.input + (ctx.usage.cacheRead ?? 0) + ctx.usage.output,
+      ...(ctx.usage.cacheRead ? { cachedContentTokenCount: ctx.usage.cacheRead } : {}),
     },
     modelVersion: ctx.model,
   };

@@ -27,12 +27,13 @@ function outputItems(ctx: RenderContext): Record<string, unknown>[] {
   return items;
 }
 
+// Like chat completions, the Responses API counts cached tokens inside input_tokens.
 const usage = (ctx: RenderContext) => ({
-  input_tokens: ctx.usage.input,
-  input_tokens_details: { cached_tokens: 0 },
+  input_tokens: ctx.usage.input + (ctx.usage.cacheRead ?? 0),
+  input_tokens_details: { cached_tokens: ctx.usage.cacheRead ?? 0 },
   output_tokens: ctx.usage.output,
   output_tokens_details: { reasoning_tokens: 0 },
-  total_tokens: ctx.usage.input + ctx.usage.output,
+  total_tokens: ctx.usage.input + (ctx.usage.cacheRead ?? 0) + ctx.usage.output,
 });
 
 function response(ctx: RenderContext, complete: boolean): Record<string, unknown> {

@@ -13,7 +13,7 @@ export interface RenderContext {
   toolCalls: ResolvedToolCall[];
   /** Unique per response, for ids. */
   n: number;
-  usage: { input: number; output: number; cacheRead?: number };
+  usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
 }
 
 /** One wire format: which paths it serves and how it renders replies and errors. */

@@ -33,6 +33,7 @@ RENDERERS.run = function (app, d) {
     card('Running', fmtInt(c.running), 'running'), card('Pass', fmtInt(c.pass), 'pass'), card('Fail', fmtInt(c.fail), 'fail'),
     card('Error', fmtInt(c.error), 'error'), card('Pass rate (judged)', fmtPct(c.judged ? c.pass / c.judged : null)),
     card('Tokens in / out', fmtTok(c.tokensIn) + ' / ' + fmtTok(c.tokensOut)),
+    c.judgeIn || c.judgeOut ? card('Judge tokens in / out', fmtTok(c.judgeIn) + ' / ' + fmtTok(c.judgeOut)) : null,
     card('Cost', c.costKnown ? fmtCost(c.cost) + (c.costKnown < d.rows.length ? ' (partial)' : '') : '—')));
   append(main, statusBar(c));
   var splitBox = el('div', { class: 'splits' });
@@ -43,6 +44,7 @@ RENDERERS.run = function (app, d) {
     var node = el('div', { class: 'card split' + (state.split === s.name ? ' sel' : ''), 'data-split': s.name, onclick: function () { state.split = state.split === s.name ? '' : s.name; apply(); } },
       el('div', { class: 'l', text: s.name }), el('div', { class: 'v', text: sc.judged ? fmtPct(sc.pass / sc.judged) : '—' }),
       el('div', { class: 'l', text: sc.pass + '/' + sc.judged + ' judged pass' + (sc.error ? ', ' + sc.error + ' error' : '') + (sc.expected !== null ? ', ' + sc.completed + '/' + sc.expected + ' done' : '') }),
+      el('div', { class: 'l', text: fmtTok(sc.tokensIn + sc.judgeIn) + ' in / ' + fmtTok(sc.tokensOut + sc.judgeOut) + ' out' + (sc.costKnown ? ', ' + fmtCost(sc.cost) + (sc.costKnown < rows.length ? ' (partial)' : '') : '') }),
       statusBar(sc));
     splitBox.appendChild(node);
   });

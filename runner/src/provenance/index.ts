@@ -1,0 +1,87 @@
+// What a run record needs beyond the plan to reproduce a run: the runner's version and commit,
+// the engine, the exact image, the dataset's resolved revision and a hash of every scenario.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ResolvedDataset } from '../dataset/index.js';
+import type { ContainerEngine } from '../engine/index.js';
+import { HASH_LABEL } from '../image/build-image.js';
+import { projectRoot } from '../image/project-root.js';
+import pkg from '../../../package.json' with { type: 'json' };
+
+export interface Provenance {
+  runner: { version: string; git_commit: string | null; git_dirty: boolean | null };
+  engine: Record<string, unknown>;
+  /** The image's id (sha256:…); `image` (the reference's key) keeps the name it was run as. */
+  image_id: string | null;
+  image_context_hash: string | null;
+  dataset_revision_sha: string | null;
+  dataset_revision_shas?: Record<string, string | null>;
+  /** scenario key (artifact dir relative to the output dir) → sha256 of the scenario file. */
+  scenario_hashes: Record<string, string>;
+}
+
+function git(args: string[], cwd: string): string | null {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+  } catch {
+    return null; // not a checkout, or no git
+  }
+}
+
+export function runnerInfo(): Provenance['runner'] {
+  let root: string;
+  try {
+    root = projectRoot();
+  } catch {
+    return { version: pkg.version, git_commit: null, git_dirty: null };
+  }
+  const commit = git(['rev-parse', 'HEAD'], root);
+  const status = commit ? git(['status', '--porcelain', '--untracked-files=no'], root) : null;
+  return { version: pkg.version, git_commit: commit, git_dirty: status === null ? null : status !== '' };
+}
+
+/** The engine's own description when it offers one (describe()), else its name. */
+async function engineInfo(engine: ContainerEngine): Promise<Record<string, unknown>> {
+  const describe = (engine as { describe?: () => unknown }).describe;
+  if (typeof describe === 'function') {
+    try {
+      const d = await describe.call(engine);
+      if (d && typeof d === 'object') return { name: engine.name, ...(d as Record<string, unknown>) };
+    } catch {
+      /* fall back to the name */
+    }
+  }
+  return { name: engine.name };
+}
+
+export function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+export function scenarioHashes(ds: ResolvedDataset): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of ds.entries) out[join(e.relDir, e.id)] = sha256File(e.file);
+  return out;
+}
+
+export async function collectProvenance(engine: ContainerEngine, image: string, ds: ResolvedDataset): Promise<Provenance> {
+  const [labels, id, engineDesc] = await Promise.all([
+    engine.imageLabels(image).catch(() => null),
+    engine.imageId ? engine.imageId(image).catch(() => null) : Promise.resolve(null),
+    engineInfo(engine),
+  ]);
+  const shas = ds.revisionShas;
+  const distinct = shas ? [...new Set(Object.values(shas))] : [];
+  return {
+    runner: runnerInfo(),
+    engine: engineDesc,
+    image_id: id,
+    image_context_hash: labels?.[HASH_LABEL] ?? null,
+    // One commit when every split came from the same one; per split otherwise.
+    dataset_revision_sha: distinct.length === 1 ? distinct[0]! : null,
+    ...(shas && distinct.length !== 1 ? { dataset_revision_shas: shas } : {}),
+    scenario_hashes: scenarioHashes(ds),
+  };
+}

@@ -1,0 +1,67 @@
+// What a run was, read from its run_config.json, for the report's header: the facts a paper
+// states next to a number (model, judge, dataset and revision, runs per scenario, date).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface ReportMeta {
+  agent: string | null;
+  model: string | null;
+  provider: string | null;
+  judge: string;
+  dataset: string | null;
+  /** The resolved revision (a commit sha) when recorded, else the requested one. */
+  revision: string | null;
+  pass_at: number | null;
+  started_at: string | null;
+  image: string | null;
+  runner_version: string | null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function readJson(file: string): Record<string, unknown> | null {
+  if (!existsSync(file)) return null;
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8'));
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** From <dir>/run_config.json, or the first run's of a pass@N root; null when neither exists. */
+export function readReportMeta(dir: string): ReportMeta | null {
+  const c = readJson(join(dir, 'run_config.json')) ?? readJson(join(dir, 'run_1', 'run_config.json'));
+  if (!c) return null;
+  const runner = (c.runner ?? {}) as Record<string, unknown>;
+  const judgeModel = str(c.judge_model);
+  const judgeProvider = str(c.judge_provider);
+  return {
+    agent: str(c.agent),
+    model: str(c.model),
+    provider: str(c.provider),
+    judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}` : 'hard checks only (no judge LLM)',
+    dataset: str(c.dataset) ?? str(c.scenario),
+    revision: str(c.dataset_revision_sha) ?? str(c.revision),
+    pass_at: typeof c.total_runs === 'number' ? c.total_runs : typeof c.pass_at === 'number' ? c.pass_at : null,
+    started_at: str(c.started_at),
+    image: str(c.image) ? `${c.image}${str(c.image_id) ? ` (${String(c.image_id).slice(0, 19)}…)` : ''}` : null,
+    runner_version: str(runner.version),
+  };
+}
+
+/** One line per fact, "Label: value", leaving out what is unknown. */
+export function metaLines(m: ReportMeta | null): string[] {
+  if (!m) return ['Run: no run_config.json found (model, judge and dataset unknown)'];
+  const model = m.model ? `${m.model}${m.provider ? ` (${m.provider})` : ''}` : m.agent ? `${m.agent} agent (no LLM)` : null;
+  const rows: Array<[string, string | number | null]> = [
+    ['Model', model],
+    ['Judge', m.judge],
+    ['Dataset', m.dataset ? `${m.dataset}${m.revision ? ` @ ${m.revision}` : ''}` : null],
+    ['Runs per scenario (N)', m.pass_at],
+    ['Started', m.started_at],
+    ['Image', m.image],
+    ['Runner', m.runner_version],
+  ];
+  return rows.filter(([, v]) => v !== null).map(([k, v]) => `${k}: ${v}`);
+}

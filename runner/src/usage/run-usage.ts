@@ -1,0 +1,85 @@
+// Token usage of one scenario run, for result.json: the agent's calls summed from trace.jsonl
+// and the judge's from judge_trace.jsonl (one line per HTTP call, docs/trace-format.md). An
+// image that writes no trace is covered by what its agent reported to the daemon
+// (daemon_status.usage), marked as such.
+import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
+import { canonicalizeRow, isRenderableRow, totalInput } from '../viewer/trace/index.js';
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** Sums one trace file; null when it holds no LLM call. */
+export function usageOfTrace(text: string, fallbackModel: string | null): RoleUsage | null {
+  const sum: RoleUsage = { model: null, source: 'trace', llm_calls: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let row: Record<string, unknown>;
+    try {
+      row = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue; // a torn last line
+    }
+    if (!row || typeof row !== 'object' || !isRenderableRow(row)) continue;
+    sum.llm_calls! += 1;
+    const model = (row.request as { model?: unknown } | null)?.model;
+    const ours = row.usage as Partial<Record<string, unknown>> | null | undefined;
+    if (ours && typeof ours === 'object') {
+      // Our image's trace states each call's usage (agent-image/src/llm/trace-usage.ts).
+      sum.input_tokens += num(ours.input_tokens);
+      sum.output_tokens += num(ours.output_tokens);
+      sum.cache_read_tokens! += num(ours.cache_read_tokens);
+      sum.cache_write_tokens! += num(ours.cache_write_tokens);
+      if (typeof model === 'string' && model) sum.model ??= model;
+      continue;
+    }
+    if ('usage' in row) continue; // our writer, but the body stated no usage (an error reply)
+    const call = canonicalizeRow(row, 0); // another writer: read the usage off the response
+    sum.input_tokens += totalInput(call.usage);
+    sum.output_tokens += call.usage.output;
+    sum.cache_read_tokens! += call.usage.cacheRead;
+    sum.cache_write_tokens! += call.usage.cacheWrite;
+    if (call.model) sum.model ??= call.model;
+  }
+  if (sum.llm_calls === 0) return null;
+  sum.model ??= fallbackModel;
+  return sum;
+}
+
+/** The agent's own totals as the daemon added them up (no call count, no cache writes). */
+function usageOfDaemon(status: DaemonStatus | null, model: string | null): RoleUsage | null {
+  const u = (status as { usage?: Record<string, unknown> } | null)?.usage;
+  if (!u || typeof u !== 'object' || typeof u.input_tokens !== 'number') return null;
+  return {
+    model,
+    source: 'agent_report',
+    input_tokens: num(u.input_tokens),
+    output_tokens: num(u.output_tokens),
+    cache_read_tokens: num(u.cache_read_tokens),
+  };
+}
+
+export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const out: TokenUsage = {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_tokens: (a.cache_read_tokens ?? 0) + (b.cache_read_tokens ?? 0),
+    cache_write_tokens: (a.cache_write_tokens ?? 0) + (b.cache_write_tokens ?? 0),
+  };
+  if (a.llm_calls !== undefined || b.llm_calls !== undefined) out.llm_calls = (a.llm_calls ?? 0) + (b.llm_calls ?? 0);
+  return out;
+}
+
+export const ZERO_TOKENS: TokenUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+
+/**
+ * result.json's `usage` from the run's artifacts; undefined when no LLM was used. `env` is the
+ * container's environment: its MODEL / GAIA2_JUDGE_MODEL name the models when a trace does not.
+ */
+export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: DaemonStatus | null, env: Readonly<Record<string, string>>): RunUsage | undefined {
+  const text = (name: string) => artifacts.get(name)?.toString('utf8') ?? '';
+  const agentModel = env.MODEL?.trim() || null;
+  const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, agentModel);
+  const judge = usageOfTrace(text('judge_trace.jsonl'), env.GAIA2_JUDGE_MODEL?.trim() || null);
+  if (!agent && !judge) return undefined;
+  const total = addTokens(agent ?? ZERO_TOKENS, judge ?? ZERO_TOKENS);
+  return { ...total, ...(agent ? { agent } : {}), ...(judge ? { judge } : {}) };
+}

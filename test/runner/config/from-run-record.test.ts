@@ -1,0 +1,95 @@
+// run_config.json is a complete record: a run can be repeated from it alone, with the same
+// configuration, and it names the runner, engine, image, dataset revision and scenarios.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planFromDatasetFlags } from '../../../runner/src/config/cli-flags.js';
+import { planFromRunRecord, readRunRecord } from '../../../runner/src/config/from-run-record.js';
+import { resolveDataset } from '../../../runner/src/dataset/index.js';
+import { executePlan } from '../../../runner/src/orchestrator/index.js';
+import { writeScenario } from '../dataset/make-scenario.js';
+import { fakeEngine, fakeRuns, recordingProgress } from '../orchestrator/fakes.js';
+import { runCliInProcess } from './in-process-cli.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'rerun-'));
+  writeScenario(join(dir, 'data/search/s_a.json'), 's_a');
+  writeScenario(join(dir, 'data/time/t_a.json'), 't_a');
+  writeFileSync(join(dir, 'script.json'), '[]');
+  const env = { AGENT_KEY_VAR: 'sk-agent-secret-123456', JUDGE_KEY_VAR: 'sk-judge-secret-654321' };
+  const plan = planFromDatasetFlags(
+    {
+      dataset: join(dir, 'data'), revision: 'main', concurrency: '2', passAt: '2', outputDir: join(dir, 'out'), splits: 'search,time',
+      image: 'localhost/gaia2-agent:test', agent: 'default', runtime: 'podman', adapterPort: '8091', timeout: '300', healthTimeout: '45', activityTimeout: '200',
+      provider: 'anthropic', model: 'claude-sonnet-4', apiKeyEnv: 'AGENT_KEY_VAR', baseUrl: 'http://127.0.0.1:9/v1', thinking: 'medium', tools: 'functions', maxTokens: '4096',
+      logLevel: 'DEBUG', notificationMode: 'native', network: 'bridge', timeSpeed: '2.5',
+      judgeProvider: 'openai', judgeModel: 'gpt-4.1', judgeApiKeyEnv: 'JUDGE_KEY_VAR', judgeBaseUrl: 'https://judge.example/v1',
+    },
+    env,
+  );
+  return { dir, env, plan };
+}
+
+async function runWithFakes(plan: ReturnType<typeof setup>['plan'], env: Record<string, string>) {
+  const engine = fakeEngine();
+  // A built image's labels and id, as the engine reports them.
+  Object.assign(engine, { imageLabels: async () => ({ 'gaia2.context-hash': 'ctx-0123abcd', 'gaia2.features': 'artifacts-route' }), imageId: async () => 'sha256:feedbeef' });
+  const ds = await resolveDataset(plan.target, { env });
+  await executePlan(plan, ds, { engine, runScenario: fakeRuns(() => 'pass').fn, progress: recordingProgress(), hostEnv: env });
+}
+
+describe('run_config.json: the complete run record', () => {
+  it('holds every option (no secret), the runner, engine, image and scenario hashes', async () => {
+    const { dir, env, plan } = setup();
+    await runWithFakes(plan, env);
+    const text = readFileSync(join(dir, 'out/run_1/run_config.json'), 'utf8');
+    expect(text).not.toContain('sk-agent-secret');
+    expect(text).not.toContain('sk-judge-secret');
+    const rec = JSON.parse(text);
+    expect(rec.agent_options).toMatchObject({ provider: 'anthropic', thinking: 'medium', tools: 'functions', max_tokens: 4096, api_key_env: 'AGENT_KEY_VAR', base_url: 'http://127.0.0.1:9/v1' });
+    expect(rec.judge_options).toEqual({ provider: 'openai', model: 'gpt-4.1', base_url: 'https://judge.example/v1', api_key_env: 'JUDGE_KEY_VAR', api_key: null });
+    expect(rec.run_options).toMatchObject({ notification_mode: 'native', time_speed: 2.5, log_level: 'DEBUG', pass_at: 2, concurrency: 2, adapter_port: 8091 });
+    expect({ image: rec.image, id: rec.image_id, hash: rec.image_context_hash }).toEqual({ image: 'localhost/gaia2-agent:test', id: 'sha256:feedbeef', hash: 'ctx-0123abcd' });
+    expect(rec.engine).toEqual({ name: 'fake' });
+    expect(rec.runner.version).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+    // The checkout's commit; null where the sources are not a git checkout (e.g. an unpacked tarball).
+    let head: string | null = null;
+    try {
+      head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      head = null;
+    }
+    expect(rec.runner.git_commit).toBe(head);
+    const sha = (f: string) => createHash('sha256').update(readFileSync(f)).digest('hex');
+    expect(rec.scenario_hashes).toEqual({ 'search/s_a': sha(join(dir, 'data/search/s_a.json')), 'time/t_a': sha(join(dir, 'data/time/t_a.json')) });
+    expect(rec.seeds).toBeNull();
+  });
+
+  it('rerunning from run_config.json alone gives the same configuration', async () => {
+    const { dir, env, plan } = setup();
+    await runWithFakes(plan, env);
+    const { file, rec } = readRunRecord(join(dir, 'out')); // a pass@N root: the record of run_1
+    const again = planFromRunRecord(rec, file, env, { outputDir: join(dir, 'out') });
+    expect(again).toEqual(plan);
+    // Through the command: the printed plan is the original's but for the output directory.
+    const cli = await runCliInProcess(['rerun', join(dir, 'out'), '--output-dir', join(dir, 'again'), '--dry-run'], dir, env);
+    expect(cli.code).toBe(0);
+    expect(cli.out).toContain('claude-sonnet-4');
+    const same = await runCliInProcess(['rerun', join(dir, 'out'), '--output-dir', join(dir, 'out')], dir, env);
+    expect(same.code).toBe(2);
+    expect(same.err).toContain('--output-dir must differ from the recorded run');
+  });
+
+  it('a record without options is refused with a clear message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rerun-'));
+    writeFileSync(join(dir, 'run_config.json'), JSON.stringify({ schema_version: 1, command: 'run' }));
+    const r = await runCliInProcess(['rerun', dir, '--output-dir', join(dir, 'x')], dir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(dir, 'run_config.json')}: field "target" is missing`);
+  });
+});

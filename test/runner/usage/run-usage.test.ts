@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { usageOfRun, usageOfTrace } from '../../../runner/src/usage/run-usage.js';
+import type { DaemonStatus } from '../../../agent-image/src/contract/index.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const line = (o: Record<string, unknown>) => JSON.stringify(o);
+
+describe('usage of one run', () => {
+  it('sums our trace lines (usage field), counting calls without usage (errors) as calls', () => {
+    const text = [
+      line({ seq: 1, url: 'http://x/v1/messages', http_status: 429, request: { model: 'claude-sonnet-4' }, raw_response: '{"error":{}}', usage: null }),
+      line({ seq: 2, url: 'http://x/v1/messages', http_status: 200, request: { model: 'claude-sonnet-4' }, raw_response: '{}', usage: { input_tokens: 100, output_tokens: 5, cache_read_tokens: 60, cache_write_tokens: 20 } }),
+      '{"torn',
+    ].join('\n');
+    expect(usageOfTrace(text, 'fallback')).toEqual({ model: 'claude-sonnet-4', source: 'trace', llm_calls: 2, input_tokens: 100, output_tokens: 5, cache_read_tokens: 60, cache_write_tokens: 20 });
+  });
+
+  it('reads usage off the response body of a trace another writer made (no usage field)', () => {
+    const raw = JSON.stringify({ model: 'gpt-4o', choices: [{ message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 50, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 30 } } });
+    const text = line({ url: 'https://api.openai.com/v1/chat/completions', request: { model: 'gpt-4o', messages: [] }, raw_response: raw });
+    expect(usageOfTrace(text, null)).toMatchObject({ model: 'gpt-4o', llm_calls: 1, input_tokens: 50, output_tokens: 7, cache_read_tokens: 30 });
+  });
+
+  it('agent from trace.jsonl, judge from judge_trace.jsonl; top level is their sum', () => {
+    const t = (n: number) => Buffer.from(line({ url: 'u', request: { model: 'm' }, raw_response: '{}', usage: { input_tokens: n, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 } }));
+    const u = usageOfRun(new Map([['trace.jsonl', t(10)], ['judge_trace.jsonl', t(7)]]), null, { MODEL: 'x', GAIA2_JUDGE_MODEL: 'y' })!;
+    expect(u).toMatchObject({ input_tokens: 17, output_tokens: 2, llm_calls: 2, agent: { input_tokens: 10, model: 'm' }, judge: { input_tokens: 7, model: 'm' } });
+  });
+
+  it('without a trace, the agent totals come from daemon_status.usage (real shape), marked as reported by the agent', () => {
+    const real = JSON.parse(readFileSync(join(root, 'test/fixtures/usage/real-results.json'), 'utf8')).llm_agent.daemon_status_usage;
+    const status = { status: 'completed', usage: real } as unknown as DaemonStatus;
+    expect(usageOfRun(new Map(), status, { MODEL: 'claude-sonnet-4' })).toEqual({
+      input_tokens: real.input_tokens, output_tokens: real.output_tokens, cache_read_tokens: real.cache_read_tokens, cache_write_tokens: 0,
+      agent: { model: 'claude-sonnet-4', source: 'agent_report', input_tokens: real.input_tokens, output_tokens: real.output_tokens, cache_read_tokens: real.cache_read_tokens },
+    });
+    expect(usageOfRun(new Map([['trace.jsonl', Buffer.from('')]]), { status: 'completed' } as unknown as DaemonStatus, {})).toBeUndefined();
+  });
+});
