@@ -42,18 +42,13 @@ export function runnerInfo(): Provenance['runner'] {
   return { version: pkg.version, git_commit: commit, git_dirty: status === null ? null : status !== '' };
 }
 
-/** The engine's own description when it offers one (describe()), else its name. */
+/** The engine as it describes itself (kind, version, API version, endpoint without credentials). */
 async function engineInfo(engine: ContainerEngine): Promise<Record<string, unknown>> {
-  const describe = (engine as { describe?: () => unknown }).describe;
-  if (typeof describe === 'function') {
-    try {
-      const d = await describe.call(engine);
-      if (d && typeof d === 'object') return { name: engine.name, ...(d as Record<string, unknown>) };
-    } catch {
-      /* fall back to the name */
-    }
+  try {
+    return { name: engine.name, ...(await engine.describe()) };
+  } catch {
+    return { name: engine.name }; // a describe that fails must not lose the run record
   }
-  return { name: engine.name };
 }
 
 export function sha256File(file: string): string {
