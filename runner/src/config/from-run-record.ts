@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, type SecretRef, type Target } from './plan.js';
 import { resolveSecret } from './resolve-parts.js';
+import { resolveAgentToAgent } from './agent2agent.js';
 
 type Obj = Record<string, unknown>;
 
@@ -66,6 +67,23 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
     script: str(a.script),
   };
   const judge: JudgeSettings | null = j ? { provider: String(j.provider), model: String(j.model), baseUrl: str(j.base_url), apiKey: key(j, 'judge_options', env) } : null;
+  const x = rec.agent2agent_options && typeof rec.agent2agent_options === 'object' ? (rec.agent2agent_options as Obj) : null;
+  const at = (f: string) => `agent2agent_options.${f} in ${file}`;
+  const agent2agent = x
+    ? resolveAgentToAgent(
+        {
+          appProp: typeof x.app_prop === 'number' ? x.app_prop : Number.NaN,
+          seed: typeof x.seed === 'number' ? x.seed : undefined,
+          provider: str(x.provider) ?? undefined,
+          model: str(x.model) ?? undefined,
+          baseUrl: str(x.base_url) ?? undefined,
+          apiKeyEnv: str(x.api_key_env) ?? undefined,
+        },
+        agent,
+        { appProp: at('app_prop'), seed: at('seed'), provider: at('provider'), model: at('model'), apiKeyEnv: at('api_key_env'), table: `agent2agent_options in ${file}` },
+        env,
+      )
+    : null;
   const passAt = num(r.pass_at, 1);
   const outputDir = o.outputDir ? resolve(o.outputDir) : null;
   return {
@@ -74,6 +92,7 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
     target,
     agent,
     judge,
+    agent2agent,
     run: {
       ...RUN_DEFAULTS,
       timeout: num(r.timeout, RUN_DEFAULTS.timeout),

@@ -49,6 +49,12 @@ export function planOptions(plan: RunPlan): Record<string, unknown> {
       ...keySource(a.apiKey),
     },
     judge_options: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl, ...keySource(j.apiKey) } : null,
+    agent2agent_options: plan.agent2agent
+      ? {
+          app_prop: plan.agent2agent.appProp, seed: plan.agent2agent.seed, provider: plan.agent2agent.provider,
+          model: plan.agent2agent.model, base_url: plan.agent2agent.baseUrl, ...keySource(plan.agent2agent.apiKey),
+        }
+      : null,
     run_options: {
       timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, concurrency: r.concurrency,
       pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,

@@ -16,7 +16,7 @@ import { runCliInProcess } from './in-process-cli.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-function setup() {
+function setup(extra: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'rerun-'));
   writeScenario(join(dir, 'data/search/s_a.json'), 's_a');
   writeScenario(join(dir, 'data/time/t_a.json'), 't_a');
@@ -29,6 +29,7 @@ function setup() {
       provider: 'anthropic', model: 'claude-sonnet-4', apiKeyEnv: 'AGENT_KEY_VAR', baseUrl: 'http://127.0.0.1:9/v1', thinking: 'medium', tools: 'functions', maxTokens: '4096',
       logLevel: 'DEBUG', notificationMode: 'native', network: 'bridge', timeSpeed: '2.5',
       judgeProvider: 'openai', judgeModel: 'gpt-4.1', judgeApiKeyEnv: 'JUDGE_KEY_VAR', judgeBaseUrl: 'https://judge.example/v1',
+      ...extra,
     },
     env,
   );
@@ -55,7 +56,7 @@ describe('run_config.json: the complete run record', () => {
     expect(rec.judge_options).toEqual({ provider: 'openai', model: 'gpt-4.1', base_url: 'https://judge.example/v1', api_key_env: 'JUDGE_KEY_VAR', api_key: null });
     expect(rec.run_options).toMatchObject({ notification_mode: 'native', time_speed: 2.5, log_level: 'DEBUG', pass_at: 2, concurrency: 2, adapter_port: 8091 });
     expect({ image: rec.image, id: rec.image_id, hash: rec.image_context_hash }).toEqual({ image: 'localhost/gaia2-agent:test', id: 'sha256:feedbeef', hash: 'ctx-0123abcd' });
-    expect(rec.engine).toEqual({ name: 'fake' });
+    expect(rec.engine).toEqual({ name: 'fake', kind: 'fake', version: null, apiVersion: null, endpoint: 'fake://', remote: false });
     expect(rec.runner.version).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
     // The checkout's commit; null where the sources are not a git checkout (e.g. an unpacked tarball).
     let head: string | null = null;
@@ -83,6 +84,15 @@ describe('run_config.json: the complete run record', () => {
     const same = await runCliInProcess(['rerun', join(dir, 'out'), '--output-dir', join(dir, 'out')], dir, env);
     expect(same.code).toBe(2);
     expect(same.err).toContain('--output-dir must differ from the recorded run');
+  });
+
+  it('an Agent2Agent run is repeated with the same app-agent settings', async () => {
+    const { dir, env, plan } = setup({ a2aAppProp: '0.5', a2aSeed: '7', a2aModel: 'claude-haiku-4' });
+    expect(plan.agent2agent).toMatchObject({ appProp: 0.5, seed: 7, model: 'claude-haiku-4' });
+    await runWithFakes(plan, env);
+    const { file, rec } = readRunRecord(join(dir, 'out'));
+    expect(JSON.stringify(rec)).not.toContain('sk-agent-secret');
+    expect(planFromRunRecord(rec, file, env, { outputDir: join(dir, 'out') })).toEqual(plan);
   });
 
   it('a record without options is refused with a clear message', async () => {
