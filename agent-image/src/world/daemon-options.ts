@@ -25,4 +25,6 @@ export interface WorldDaemonOptions {
   /** App id source (tests). */
   ids?: () => string;
   fsRoot?: string;
+  /** The runtime chosen to play and what chose it, reported in daemon_status.json. */
+  agentRuntime?: { name: string; chosenBy: string };
 }

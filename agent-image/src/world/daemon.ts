@@ -70,6 +70,8 @@ export class WorldDaemon {
       judgeMode: this.judgeMode,
       agent: this.agentName,
       connected: this.agent.connected,
+      everConnected: this.agent.everConnected,
+      agentRuntime: opts.agentRuntime,
     }));
     this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming });
     this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });
@@ -183,6 +185,11 @@ export class WorldDaemon {
 
   get isConnected(): boolean {
     return this.agent.connected;
+  }
+
+  /** An agent has connected at some point of this run (stays true after it disconnects). */
+  get hasConnected(): boolean {
+    return this.agent.everConnected;
   }
 
   get agentName(): string | null {
@@ -317,7 +324,7 @@ export class WorldDaemon {
 
   private checkTimeouts(): void {
     const reason = timeoutReason({
-      connected: this.agent.connected,
+      connected: this.agent.everConnected,
       wallSinceStartMs: Date.now() - this.startedWall,
       wallSinceActivityMs: Date.now() - this.lastActivity,
       connectTimeoutSec: this.opts.connectTimeoutSec ?? 120,

@@ -17,6 +17,10 @@ export interface StatusFacts {
   judgeMode: JudgeMode;
   agent: string | null;
   connected: boolean;
+  /** An agent has connected at some point (latched). */
+  everConnected: boolean;
+  /** The runtime chosen to play and what chose it (settings), when known. */
+  agentRuntime?: { name: string; chosenBy: string };
 }
 
 export class RunStatus {
@@ -86,6 +90,11 @@ export class RunStatus {
     const extra = s as DaemonStatus & Record<string, unknown>;
     extra.agent = f.agent;
     extra.connected = f.connected;
+    extra.ever_connected = f.everConnected;
+    if (f.agentRuntime) {
+      extra.agent_runtime = f.agentRuntime.name;
+      extra.agent_runtime_chosen_by = f.agentRuntime.chosenBy;
+    }
     if (Object.keys(this.usage).length) extra.usage = this.usage;
     return s;
   }
