@@ -21,7 +21,8 @@ RUN=/run/gaia2
 # profile (it passes no provider), and a PROVIDER means the LLM agent.
 AGENT="${GAIA2_AGENT:-}"; AGENT="${AGENT//[[:space:]]/}"; AGENT="${AGENT,,}"
 if [[ -z $AGENT ]]; then
-  if [[ -n ${PROVIDER//[[:space:]]/} ]]; then AGENT=default; else AGENT=oracle; fi
+  provider="${PROVIDER:-}"
+  if [[ -n ${provider//[[:space:]]/} ]]; then AGENT=default; else AGENT=oracle; fi
 fi
 NODE=/usr/local/bin/node
 APP=/opt/gaia2
