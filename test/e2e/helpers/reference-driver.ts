@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+// The key export names are a reference fact both sides share (plus `gemini`, which the reference lacks).
+import { keyExportVars } from '../../../runner/src/env/providers.js';
 
 const run = promisify(execFile);
 const PODMAN = 'podman';
@@ -25,17 +27,6 @@ export function detectProfile(image: string): Profile {
   if (n.includes('gaia2-oracle') || n.includes('oracle')) return 'oracle';
   return 'default';
 }
-
-/** Extra container variables that receive the agent key, besides API_KEY. */
-const KEY_EXPORTS: Record<string, string[]> = {
-  anthropic: ['ANTHROPIC_API_KEY'],
-  google: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
-  openai: ['OPENAI_API_KEY'],
-  'openai-codex': ['OPENAI_API_KEY'],
-  'openai-compat': ['OPENAI_COMPAT_API_KEY', 'OPENAI_COMPLETIONS_API_KEY'],
-  'openai-completions': ['OPENAI_COMPAT_API_KEY', 'OPENAI_COMPLETIONS_API_KEY'],
-  openrouter: ['OPENROUTER_API_KEY'],
-};
 
 export interface ReferenceRunOptions {
   image: string;
@@ -94,7 +85,7 @@ export function referenceEnv(o: ReferenceRunOptions, scenario: Record<string, un
   if (profile !== 'oracle' && o.agent) {
     env.push(['PROVIDER', o.agent.provider], ['API_KEY', o.agent.apiKey], ['MODEL', o.agent.model]);
     secret.add('API_KEY');
-    for (const name of KEY_EXPORTS[o.agent.provider.toLowerCase()] ?? []) {
+    for (const name of keyExportVars(o.agent.provider)) {
       env.push([name, o.agent.apiKey]);
       secret.add(name);
     }
