@@ -1,4 +1,4 @@
-// The adapter HTTP contract (spec/container.md §2.2, DESIGN.md §2) on 0.0.0.0:$GAIA2_ADAPTER_PORT.
+// The adapter HTTP contract (docs/contract.md, "Adapter HTTP") on 0.0.0.0:$GAIA2_ADAPTER_PORT.
 // It answers from the first moment (connected:false until the agent is ready, W5), and
 // mutating routes require "Authorization: Bearer <GAIA2_ADAPTER_TOKEN>" when a token is set.
 // /health's `connected` latches: a reference runner polls /status only after it saw

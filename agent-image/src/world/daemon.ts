@@ -1,4 +1,4 @@
-// The world daemon (DESIGN.md §4): one simulated clock, the scenario's event schedule, every
+// The world daemon (docs/daemon.md): one simulated clock, the scenario's event schedule, every
 // app command, the single writer of events.jsonl, daemon_status.json, turn conditions and
 // judging. Transports (agent socket, CLI socket, adapter HTTP) and runtimes plug in from
 // outside; everything here also runs in one process for tests. This class is the API they

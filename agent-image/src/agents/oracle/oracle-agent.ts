@@ -3,7 +3,7 @@
 // ties in JSON order, each action waits for its ENV dependencies, resolves `{{id[.key]}}`
 // placeholders from earlier return values, waits until its scheduled sim time (parent time +
 // relative delay, the judge's reference-time rule) and runs as an agent action; the turn's
-// oracle reply ends the turn (spec/container.md §4).
+// oracle reply ends the turn (docs/daemon.md, "The oracle runtime").
 import { SEND_MESSAGE_TO_USER, AUI_APP } from '../../contract/events.js';
 import type { LoadedScenario, ScenarioEventModel } from '../../scenario/index.js';
 import { resolveArgs } from '../../scenario/index.js';

@@ -1,4 +1,4 @@
-// calendar commands (spec/apps.md §2.1).
+// calendar commands (docs/apps.md).
 import { pySetOrder } from '../framework/py-set.js';
 import { parsePyJson } from '../../contract/pyjson.js';
 import { pySlice } from '../framework/py-builtins.js';

@@ -1,4 +1,4 @@
-// MessagingAppV2 commands (spec/apps.md §2.4), shared by `messages` (NAME mode) and `chats`
+// MessagingAppV2 commands (docs/apps.md), shared by `messages` (NAME mode) and `chats`
 // (PHONE_NUMBER mode). Writes and most reads print bare JSON values (ids, lists, null).
 import { pySetOrder } from '../framework/py-set.js';
 import { parsePyJson } from '../../contract/pyjson.js';
