@@ -64,5 +64,12 @@ describe('app CLI contract rules on our own data', async () => {
     expect(fixture.steps.some((s) => s.exit_code === 2 && / Did you mean '--[a-z-]+'\?$/.test(s.stderr))).toBe(true);
     expect(fixture.steps.some((s) => s.exit_code === 2 && /\(Did you mean one of: .*\?\)$/.test(s.stderr))).toBe(true);
     expect(fixture.steps.filter((s) => s.argv[1] === 'get-all-tags')).toHaveLength(3);
+    // All ten app CLIs, each with at least one success and one usage error (exit 2).
+    const apps = ['calendar', 'contacts', 'emails', 'messages', 'chats', 'rent-a-flat', 'city', 'cabs', 'shopping', 'cloud-drive'];
+    for (const app of apps) {
+      const own = fixture.steps.filter((s) => s.argv[0] === app);
+      expect(own.some((s) => s.exit_code === 0), app).toBe(true);
+      expect(own.some((s) => s.exit_code === 2), app).toBe(true);
+    }
   });
 });
