@@ -6,7 +6,7 @@
 #                       it seeds the apps, serves the adapter on 0.0.0.0:$GAIA2_ADAPTER_PORT and
 #                       the CLI/agent sockets in /run/gaia2
 #   3. agent runtime:   GAIA2_AGENT=default|scripted as user agent with a scrubbed environment
-#                       (oracle runs inside the daemon)
+#                       (oracle runs inside the daemon; unset: oracle without PROVIDER, else default)
 #   4. supervision:     if the agent exits, the daemon is told (SIGUSR1); if the daemon dies, a
 #                       status-only server writes a terminal status with a reason and keeps
 #                       answering /status and /health; after the runner's POST /shutdown the
@@ -16,7 +16,14 @@ set -uo pipefail
 SCENARIO="${GAIA2_SCENARIO:-/var/gaia2/custom_scenario.json}"
 STATE=/var/gaia2/state
 RUN=/run/gaia2
-AGENT="${GAIA2_AGENT:-default}"
+# Which runtime plays (docs/contract.md, "Which agent runtime plays"; the daemon applies the
+# same rule): GAIA2_AGENT names it; without it, no PROVIDER is the reference runner's oracle
+# profile (it passes no provider), and a PROVIDER means the LLM agent.
+AGENT="${GAIA2_AGENT:-}"; AGENT="${AGENT//[[:space:]]/}"; AGENT="${AGENT,,}"
+if [[ -z $AGENT ]]; then
+  provider="${PROVIDER:-}"
+  if [[ -n ${provider//[[:space:]]/} ]]; then AGENT=default; else AGENT=oracle; fi
+fi
 NODE=/usr/local/bin/node
 APP=/opt/gaia2
 EVENTD_LOG=/tmp/gaia2-eventd.log

@@ -10,6 +10,7 @@ export function daemonBackend(world: WorldDaemon, buffer: MessageBuffer): Adapte
   return {
     status: () => world.status,
     connected: () => world.isConnected,
+    hasConnected: () => world.hasConnected,
     info: () => ({ backend: 'gaia2-world', agent: world.agentName, status: world.status.status }),
     post: (text, kind) => (world.isConnected ? world.postMessage(text, kind) : null),
   };
@@ -19,6 +20,8 @@ export function fileBackend(statusFile: string): AdapterBackend {
   return {
     status: () => readStatusFile(statusFile),
     connected: () => false,
+    // The daemon is gone; the status file it left says whether an agent had connected.
+    hasConnected: () => (readStatusFile(statusFile) as { ever_connected?: unknown } | null)?.ever_connected === true,
     info: () => ({ backend: 'gaia2-world', daemon: 'exited', status: readStatusFile(statusFile)?.status ?? 'waiting' }),
     post: () => null,
   };

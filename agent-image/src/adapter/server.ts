@@ -1,6 +1,9 @@
-// The adapter HTTP contract (spec/container.md §2.2, DESIGN.md §2) on 0.0.0.0:$GAIA2_ADAPTER_PORT.
+// The adapter HTTP contract (docs/contract.md, "Adapter HTTP") on 0.0.0.0:$GAIA2_ADAPTER_PORT.
 // It answers from the first moment (connected:false until the agent is ready, W5), and
 // mutating routes require "Authorization: Bearer <GAIA2_ADAPTER_TOKEN>" when a token is set.
+// /health's `connected` latches: a reference runner polls /status only after it saw
+// connected:true, so an agent that finished and left before the first poll must not hide the
+// terminal status (docs/contract.md, "GET /health").
 import { nodeHttp, type IncomingMessage, type Server, type ServerResponse } from '../platform/node-http.js';
 import { timingSafeEqual } from 'node:crypto';
 import { ADAPTER_TOKEN_HEADER, MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse } from '../contract/routes.js';
@@ -10,7 +13,10 @@ import { readBody } from '../world/http-body.js';
 
 export interface AdapterBackend {
   status(): DaemonStatus | null;
+  /** The agent is connected now and can take messages. */
   connected(): boolean;
+  /** An agent has connected at some point of this container's life (latched). */
+  hasConnected(): boolean;
   /** Extra /health fields (agent name, …). */
   info(): Record<string, unknown>;
   /** Delivers a message to the agent; returns the run id, or null when it cannot. */
@@ -54,10 +60,11 @@ export function createAdapterServer(opts: AdapterOptions): { server: Server; buf
     const url = new URL(req.url ?? '/', 'http://adapter');
     const path = url.pathname;
     if (req.method === 'GET' && path === ROUTES.health) {
-      const connected = backend.connected();
+      // ok: the adapter is up and answers from a status source; it says nothing about the agent.
       return json(res, 200, {
-        ok: connected,
-        connected,
+        ok: true,
+        connected: backend.hasConnected(),
+        agent_connected: backend.connected(),
         ...backend.info(),
         buffer: { size: buffer.length, lastSeq: buffer.lastSeq },
         sseClients: buffer.sseClients,

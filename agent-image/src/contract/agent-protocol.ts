@@ -1,7 +1,7 @@
 // The agent ↔ world-daemon protocol: JSON lines (one object per "\n"-terminated UTF-8 line)
 // over a Unix socket. The daemon is the single writer of events.jsonl; the agent only sends
 // replies and app commands, never event lines, so it cannot set an event_id or relabel its
-// own actions as ENV (DESIGN.md §8).
+// own actions as ENV (docs/contract.md, "Agent protocol").
 //
 // Life of a connection:
 //   agent  → hello {agent, steer?}          (first line; daemon answers welcome)

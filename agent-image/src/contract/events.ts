@@ -1,4 +1,4 @@
-// One line of events.jsonl, the action log every side reads (spec/container.md §3.8).
+// One line of events.jsonl, the action log every side reads (docs/contract.md, "events.jsonl line"; docs/apps.md, "The events line").
 // Field order on disk is t, app, fn, args, w, ret, [event_id], [sim_t]; lines are written
 // in Python json.dumps form (see ./pyjson.ts).
 

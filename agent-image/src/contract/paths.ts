@@ -1,4 +1,4 @@
-// Fixed paths and variable names of the host/image contract (DESIGN.md §2). The reference
+// Fixed paths and variable names of the host/image contract (docs/contract.md). The reference
 // runner and images use exactly these; keep them stable.
 
 export const CONTAINER_PATHS = {

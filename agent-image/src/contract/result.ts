@@ -1,9 +1,9 @@
 // result.json (one per scenario run) and the lines of results.jsonl. Reference fields
-// (spec/runner.md §5.7) first; status, error_kind and the rest are our additions.
+// (docs/runner.md, "result.json") first; status, error_kind and the rest are our additions.
 
 export type RunStatus = 'pass' | 'fail' | 'error';
 
-/** Every non-judged outcome has one of these (DESIGN.md §3). */
+/** Every non-judged outcome has one of these (docs/runner.md, "result.json"). */
 export const ERROR_KINDS = [
   'engine_unavailable',
   'image_missing',

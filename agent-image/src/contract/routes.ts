@@ -1,4 +1,4 @@
-// The adapter HTTP contract (spec/container.md §2.2). Routes the reference runner and
+// The adapter HTTP contract (docs/contract.md, "Adapter HTTP"). Routes the reference runner and
 // daemon use are kept as they are; mutating routes require the bearer token when the
 // container was given GAIA2_ADAPTER_TOKEN.
 

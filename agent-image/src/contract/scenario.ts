@@ -1,4 +1,4 @@
-// Gaia2 scenario JSON as the reference reads it (spec/container.md §3.2, golden/README.md).
+// Gaia2 scenario JSON as the reference reads it (docs/daemon.md, "Scenario as read").
 // The schema is lenient where the reference is (extra keys pass through) and strict where a
 // wrong value would silently change behaviour; parseScenario names the failing field.
 // zod/mini with named schemas keeps this out of the full zod bundle (~0.6 MB): the world

@@ -1,5 +1,5 @@
 // The daemon status object: /var/gaia2/state/daemon_status.json and GET /status
-// (spec/container.md §2.5–2.6). Reference fields first; sim_time, pending_events and
+// (docs/contract.md, "Status object"). Reference fields first; sim_time, pending_events and
 // reason are our additions.
 
 export type DaemonState = 'waiting' | 'running' | 'complete' | 'stopped' | 'error';
@@ -35,7 +35,7 @@ export type JudgeMode = 'llm' | 'hard-only';
 export const isTerminal = (s: { status?: string } | null | undefined): boolean =>
   !!s && typeof s.status === 'string' && TERMINAL_STATES.has(s.status);
 
-/** One record of judgments.jsonl (spec/container.md §3.9). */
+/** One record of judgments.jsonl (docs/judge.md, "Records"). */
 export interface TurnJudgmentRecord {
   turn: number;
   success: boolean;

@@ -1,4 +1,4 @@
-// Hard argument checkers with the reference's exact semantics (spec/judge.md §3.3).
+// Hard argument checkers with the reference's exact semantics (docs/judge.md, "Hard checkers").
 import { checkerPath, normalizeStr, parsePyDatetime } from './normalize.js';
 import { PyTypeError, pyEq, pyLen, pySetEq, pyStr, pyStrip, pyTruthy } from './pystr.js';
 import { argCheckersFor, isHardChecker, isScriptedChecker, type HardCheckerName, type ScriptedCheckerName } from './registry.js';
@@ -96,7 +96,7 @@ export const HARD_CHECKERS: Record<HardCheckerName | ScriptedCheckerName, Checke
 /**
  * Runs the tool's hard (and scripted) checks in registry order; a missing key reads as null.
  * The reference lets checker exceptions escape and crash the daemon; we turn them into a
- * rejection of this candidate that says what went wrong (spec/judge.md W5).
+ * rejection of this candidate that says what went wrong (docs/judge.md, "Hard checkers").
  */
 export function hardCompare(
   tool: string,

@@ -1,5 +1,5 @@
 // Offline replay of the reference daemon's judging over a whole events.jsonl (golden
-// README "How the verdicts were obtained"; spec/container.md §3.4, §3.9–3.10): lines are
+// README "How the verdicts were obtained"; docs/daemon.md, "Turns" and "Lines and statuses"): lines are
 // taken in the order the daemon read them; the k-th reply fires condition k, which judges
 // turn k-1 from the sorted slices; a rejected turn stops everything ("stopped"); once
 // nb_turns replies are in and every condition has fired, the final turn is judged.

@@ -1,5 +1,5 @@
 // Completed events as the judge sees them, built from events.jsonl lines, and the turn
-// slicing the reference daemon applies before judging (spec/judge.md §1.3).
+// slicing the reference daemon applies before judging (docs/judge.md, "Inputs"; docs/daemon.md, "Turns").
 import { ENV_EVENT_PREFIX, SEND_MESSAGE_TO_USER, USER_EVENT_PREFIX, type EventLine } from '../contract/events.js';
 import { parsePyDatetime } from './normalize.js';
 

@@ -1,4 +1,4 @@
-// The judge: the reference's per-turn, per-event matching (spec/judge.md), turn slicing of
+// The judge: the reference's per-turn, per-event matching (docs/judge.md), turn slicing of
 // an event log, and an offline replay of the daemon's judging.
 //
 //   new Judge(scenario: LoadedScenario, opts?: JudgeOptions)

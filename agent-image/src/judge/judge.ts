@@ -1,4 +1,4 @@
-// The turn judge: the reference's per-event matching (spec/judge.md §2), usable turn by turn.
+// The turn judge: the reference's per-event matching (docs/judge.md, "Per turn"), usable turn by turn.
 // State (matches, cumulative write list, ENV times) persists across turns as in the reference.
 import type { LoadedScenario, ScenarioEventModel, UserDetails } from '../scenario/index.js';
 import { resolvePlaceholder, type ReturnLookup } from '../scenario/index.js';

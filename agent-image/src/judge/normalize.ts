@@ -12,7 +12,7 @@ export function normalizeStr(s: string): string {
 /** normalize_str(str(x)). */
 export const normalizeArg = (x: unknown): string => normalizeStr(pyStr(x));
 
-/** POSIX os.path.normpath (spec/judge.md appendix C). */
+/** POSIX os.path.normpath (docs/judge.md, "Python emulation"). */
 export function normpath(path: string): string {
   if (path === '') return '.';
   const lead = path.startsWith('/') ? (path.startsWith('//') && !path.startsWith('///') ? 2 : 1) : 0;

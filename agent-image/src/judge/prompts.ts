@@ -1,5 +1,5 @@
 // Prompt texts for the LLM soft checks. Written for this project: they ask the same
-// questions as the reference checkers (spec/judge.md §4.3) with the same decision rules and
+// questions as the reference checkers (docs/judge.md, "Soft checks") with the same decision rules and
 // answer markers, in our own words. Templates use {{name}} slots filled in one pass.
 import type { SoftCheckerName } from './registry.js';
 

@@ -1,4 +1,4 @@
-// Python str()/repr()/== emulation (spec/judge.md appendix A). Failure texts, the equality
+// Python str()/repr()/== emulation (docs/judge.md, "Python emulation"). Failure texts, the equality
 // shortcut and the prompts' "k: v" lines all go through Python's formatting in the
 // reference, so verdict texts only match if we format values the same way.
 import { PyFloat, pyFloatRepr } from '../contract/pyjson.js';

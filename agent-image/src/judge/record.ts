@@ -1,4 +1,4 @@
-// The judgments.jsonl record of one judged turn (spec/judge.md §1.5).
+// The judgments.jsonl record of one judged turn (docs/judge.md, "Records").
 import { PyFloat } from '../contract/pyjson.js';
 import { pyStr } from './pystr.js';
 

@@ -1,4 +1,4 @@
-// Which arguments of which tool are compared, and how (spec/judge.md §3.1). Arguments not
+// Which arguments of which tool are compared, and how (docs/judge.md, "Hard checkers"). Arguments not
 // listed are never compared; a tool listed nowhere matches on its name alone.
 
 export type HardCheckerName =

@@ -1,4 +1,4 @@
-// Soft (LLM) comparison of the llm_checker arguments (spec/judge.md §3.4).
+// Soft (LLM) comparison of the llm_checker arguments (docs/judge.md, "Soft checks").
 import type { UserDetails } from '../scenario/index.js';
 import type { JudgeLlm } from './llm.js';
 import { normalizeArg } from './normalize.js';
@@ -88,7 +88,7 @@ export async function softCompare(
 
   const userName = ctx.userDetails ? `${ctx.userDetails.first_name} ${ctx.userDetails.last_name}` : '';
   const userAddress = ctx.userDetails ? ctx.userDetails.address : '';
-  const subtask = ''; // the reference never runs its subtask extractor (spec/judge.md D8)
+  const subtask = ''; // the reference never runs its subtask extractor (docs/judge.md, "Soft checks")
   const base = {
     agent_action_call: describeArgs(agent),
     oracle_action_call: describeArgs(oracle),

@@ -1,4 +1,4 @@
-// Which model to talk to, as the runner's container variables describe it (spec/runner.md §3.5).
+// Which model to talk to, as the runner's container variables describe it (docs/reference-runner.md, "Profiles").
 import { ENV } from '../contract/paths.js';
 
 export const PROVIDERS = ['anthropic', 'openai', 'openai-compat', 'openai-completions', 'google', 'gemini', 'openrouter'] as const;

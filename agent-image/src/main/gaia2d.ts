@@ -85,6 +85,7 @@ function runDaemon(): void {
       backend: {
         status: () => backend.status(),
         connected: () => backend.connected(),
+        hasConnected: () => backend.hasConnected(),
         info: () => backend.info(),
         post: (t, k) => backend.post(t, k),
       },

@@ -1,5 +1,5 @@
-// Scenario action arguments as the reference loader types them (spec/judge.md §1.2,
-// spec/container.md §3.2). The dataset stores every value as a string plus a Python type
+// Scenario action arguments as the reference loader types them (docs/daemon.md,
+// "Scenario as read"). The dataset stores every value as a string plus a Python type
 // name; a failed conversion keeps the raw value, exactly like the reference, so odd data
 // degrades into a literal comparison instead of a load error.
 import type { ActionArg } from '../contract/scenario.js';

@@ -1,4 +1,4 @@
-// Scenario JSON → LoadedScenario, following the reference loader (spec/container.md §3.2).
+// Scenario JSON → LoadedScenario, following the reference loader (docs/daemon.md, "Scenario as read").
 import {
   parseScenario,
   parseScenarioText,

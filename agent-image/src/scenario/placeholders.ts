@@ -1,5 +1,5 @@
 // `{{event_id}}` / `{{event_id.key.key}}` placeholders in scenario argument values
-// (spec/judge.md §2.6). Only a value that is entirely one placeholder (after trimming) is
+// (docs/judge.md, "Placeholders"). Only a value that is entirely one placeholder (after trimming) is
 // resolved; text that merely contains one is left alone, as in the reference.
 
 export interface PlaceholderRef {

@@ -1,5 +1,5 @@
-// Turn assignment, per-turn oracle graphs and topological order (spec/judge.md §1.2, §2.1;
-// spec/container.md §3.4).
+// Turn assignment, per-turn oracle graphs and topological order (docs/daemon.md,
+// "Turns"; docs/judge.md, "Per turn").
 import type { ScenarioEventModel, TurnBoundary } from './model.js';
 import { AUI_APP, SEND_MESSAGE_TO_USER } from '../contract/events.js';
 

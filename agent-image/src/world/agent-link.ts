@@ -40,6 +40,8 @@ export interface AgentLinkHost {
 export class AgentLink {
   private current: AgentEndpoint | null = null;
   private ready = false;
+  /** Latched by the first markReady(): an agent has connected in this run (never cleared). */
+  private seen = false;
   private readonly replyListeners: Array<(r: ReplyInfo) => void> = [];
 
   constructor(private readonly host: AgentLinkHost) {}
@@ -50,6 +52,11 @@ export class AgentLink {
 
   get connected(): boolean {
     return this.ready;
+  }
+
+  /** True from the first time the agent was ready until the process ends, even after it left. */
+  get everConnected(): boolean {
+    return this.seen;
   }
 
   /** No endpoint, or one with no run active or queued. */
@@ -75,6 +82,7 @@ export class AgentLink {
     const h = this.host;
     if (this.ready || h.run.isTerminal) return;
     this.ready = true;
+    this.seen = true;
     h.activity();
     h.log.info(`agent ${this.current?.name ?? '?'} connected`);
     if (h.task !== null) this.deliver({ kind: 'user', text: h.task });

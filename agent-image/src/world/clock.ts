@@ -1,4 +1,4 @@
-// The one simulated clock of a scenario run (DESIGN.md §4 "Time"). Sim time is derived from a
+// The one simulated clock of a scenario run (docs/daemon.md, "When events fire"). Sim time is derived from a
 // monotonic wall clock — start + elapsed × speed — plus the sum of fast-forward jumps, so slow
 // iterations (judge calls, app commands) never slow the sim clock down (fixes W2's drift).
 import { writeFileAtomicSync } from '../fsutil/atomic.js';

@@ -9,7 +9,7 @@ import { parsePyJson } from '../contract/pyjson.js';
 import { OracleAgent } from '../agents/oracle/oracle-agent.js';
 import { WorldDaemon, type WorldDaemonOptions } from './daemon.js';
 import { DaemonLog } from './daemon-log.js';
-import type { DaemonSettings } from './config.js';
+import { SettingsError, type DaemonSettings } from './config.js';
 import { readUserDetails, writeUserDetails } from './user-details.js';
 import { parseSimTime } from './clock.js';
 import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../a2a/index.js';
@@ -48,6 +48,13 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const file = o.scenarioFile ?? '<scenario>';
   const raw = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
   const scenario = loadScenario(raw, file);
+  if (o.settings.agentChosenBy === 'no PROVIDER' && scenario.oracleEvents.length === 0) {
+    // The oracle was chosen only because no LLM was configured; without oracle actions it has
+    // nothing to play, so say what to set instead of running an empty agent.
+    throw new SettingsError(
+      `${file}: neither GAIA2_AGENT nor PROVIDER is set, so the oracle would play, but the scenario has no oracle events; set PROVIDER (and MODEL, API_KEY) for the LLM agent or GAIA2_AGENT`,
+    );
+  }
   if (!o.skipInit) await initWorld(raw, o.stateDir, { fsBackingDir: o.fsBackingDir });
   const tools = Object.keys(resolveScenarioTools(raw).tools).sort();
   const s = o.settings;
@@ -77,6 +84,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     ids: o.ids,
     fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
     appAgents,
+    agentRuntime: { name: s.agent, chosenBy: s.agentChosenBy },
   };
   const world = new WorldDaemon(opts);
   let oracle: OracleAgent | null = null;

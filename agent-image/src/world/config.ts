@@ -16,8 +16,16 @@ export const FIX_ENV = {
 
 export const CONNECT_TIMEOUT_ENV = 'GAIA2_CONNECT_TIMEOUT';
 
+/**
+ * Why this runtime plays (docs/contract.md, "Which agent runtime plays"): GAIA2_AGENT names it;
+ * without it, no PROVIDER means the reference runner's oracle profile (which passes no
+ * provider), and a PROVIDER means an LLM agent.
+ */
+export type AgentChosenBy = 'GAIA2_AGENT' | 'no PROVIDER' | 'PROVIDER';
+
 export interface DaemonSettings {
   agent: AgentName;
+  agentChosenBy: AgentChosenBy;
   clockMode: ClockMode;
   /** GAIA2_TIME_SPEED (multiplies the scenario's time increment). */
   timeSpeed: number;
@@ -42,7 +50,9 @@ function positive(env: NodeJS.ProcessEnv, name: string, dflt: number): number {
 }
 
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSettings {
-  const agentRaw = (env[ENV.agent] ?? '').trim().toLowerCase() || 'default';
+  const named = (env[ENV.agent] ?? '').trim().toLowerCase();
+  const agentChosenBy: AgentChosenBy = named ? 'GAIA2_AGENT' : env.PROVIDER?.trim() ? 'PROVIDER' : 'no PROVIDER';
+  const agentRaw = named || (agentChosenBy === 'PROVIDER' ? 'default' : 'oracle');
   if (!(AGENTS as readonly string[]).includes(agentRaw)) {
     throw new SettingsError(`${ENV.agent} must be one of ${AGENTS.join(', ')} (got "${agentRaw}")`);
   }
@@ -55,6 +65,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSet
   const clockMode = (modeRaw || (agent === 'default' ? 'realtime' : 'fast-forward')) as ClockMode;
   return {
     agent,
+    agentChosenBy,
     clockMode,
     timeSpeed: positive(env, ENV.timeSpeed, 1),
     judgeFinalTurn: truthy(env[ENV.judgeFinalTurn]),

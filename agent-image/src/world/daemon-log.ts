@@ -1,6 +1,6 @@
 // eventd.log lines in the reference's logging format ("<asctime> <logger> <LEVEL> <message>",
 // asctime = "YYYY-MM-DD HH:MM:SS,mmm" wall clock): the trace viewer scrapes these lines
-// (spec/container.md §3.10 "Logs", §6.1 item 9), so the key phrases are kept verbatim.
+// (docs/daemon.md, "Logs"), so the key phrases are kept verbatim.
 import { appendFileSync } from 'node:fs';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';

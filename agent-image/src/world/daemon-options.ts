@@ -28,4 +28,6 @@ export interface WorldDaemonOptions {
   fsRoot?: string;
   /** Agent2Agent: the apps operated by app agents (null/absent: none). */
   appAgents?: AppAgents | null;
+  /** The runtime chosen to play and what chose it, reported in daemon_status.json. */
+  agentRuntime?: { name: string; chosenBy: string };
 }

@@ -1,4 +1,4 @@
-// The world daemon (DESIGN.md §4): one simulated clock, the scenario's event schedule, every
+// The world daemon (docs/daemon.md): one simulated clock, the scenario's event schedule, every
 // app command, the single writer of events.jsonl, daemon_status.json, turn conditions and
 // judging. Transports (agent socket, CLI socket, adapter HTTP) and runtimes plug in from
 // outside; everything here also runs in one process for tests. This class is the API they
@@ -71,6 +71,8 @@ export class WorldDaemon {
       agent: this.agentName,
       connected: this.agent.connected,
       appAgents: opts.appAgents?.apps ?? [],
+      everConnected: this.agent.everConnected,
+      agentRuntime: opts.agentRuntime,
     }));
     this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming });
     this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });
@@ -191,6 +193,11 @@ export class WorldDaemon {
   /** CLIs the main agent reaches only through their app agent (Agent2Agent), sorted. */
   get appAgentClis(): string[] {
     return this.opts.appAgents?.clis ?? [];
+  }
+
+  /** An agent has connected at some point of this run (stays true after it disconnects). */
+  get hasConnected(): boolean {
+    return this.agent.everConnected;
   }
 
   get agentName(): string | null {
@@ -325,7 +332,7 @@ export class WorldDaemon {
 
   private checkTimeouts(): void {
     const reason = timeoutReason({
-      connected: this.agent.connected,
+      connected: this.agent.everConnected,
       wallSinceStartMs: Date.now() - this.startedWall,
       wallSinceActivityMs: Date.now() - this.lastActivity,
       connectTimeoutSec: this.opts.connectTimeoutSec ?? 120,

@@ -1,4 +1,4 @@
-// Executes one ENV event the way the reference daemon does (spec/container.md §3.7): args
+// Executes one ENV event the way the reference daemon does (docs/daemon.md, "ENV events and notifications"): args
 // with placeholders resolved from earlier return values, run in-process with its event_id,
 // the return value kept for later placeholders, and the notification text, if the reference
 // sends one. A failed action is logged (ENV_EXEC_FAILED) and sends nothing; its dependents

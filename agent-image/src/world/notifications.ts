@@ -1,4 +1,4 @@
-// Notification texts for ENV actions, in the reference's form (spec/container.md §3.7):
+// Notification texts for ENV actions, in the reference's form (docs/daemon.md, "ENV events and notifications"):
 // "<agent cli>: <text>", bundled per ENV batch as "[Notification] n" or
 // "[Notifications]\n- n1\n- n2". Apps and functions not listed produce no notification.
 import { PyFloat, pyFloatRepr } from '../contract/pyjson.js';

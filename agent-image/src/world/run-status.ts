@@ -19,6 +19,10 @@ export interface StatusFacts {
   connected: boolean;
   /** Agent2Agent: scenario apps operated by app agents (empty: none). */
   appAgents?: readonly string[];
+  /** An agent has connected at some point (latched). */
+  everConnected: boolean;
+  /** The runtime chosen to play and what chose it (settings), when known. */
+  agentRuntime?: { name: string; chosenBy: string };
 }
 
 export class RunStatus {
@@ -89,6 +93,11 @@ export class RunStatus {
     extra.agent = f.agent;
     extra.connected = f.connected;
     if (f.appAgents?.length) extra.app_agents = [...f.appAgents];
+    extra.ever_connected = f.everConnected;
+    if (f.agentRuntime) {
+      extra.agent_runtime = f.agentRuntime.name;
+      extra.agent_runtime_chosen_by = f.agentRuntime.chosenBy;
+    }
     if (Object.keys(this.usage).length) extra.usage = this.usage;
     return s;
   }

@@ -1,4 +1,4 @@
-// When each scenario USER/ENV event fires (spec/container.md §3.3–3.5).
+// When each scenario USER/ENV event fires (docs/daemon.md, "When events fire").
 //
 // An event fires once every dependency has completed. Condition successors (the USER message
 // and ENV reactions released at turn boundary k) lose their dependency on the oracle reply and

@@ -1,5 +1,5 @@
 // daemon_status.json: written atomically (tmp + rename, trailing newline) so the runner's
-// `podman cp` fallback never reads half a file (spec/container.md §2.6).
+// `podman cp` fallback never reads half a file (docs/daemon.md, "Lines and statuses").
 import { readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '../fsutil/atomic.js';
 import type { DaemonStatus } from '../contract/status.js';

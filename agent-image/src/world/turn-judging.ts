@@ -1,4 +1,4 @@
-// Turn conditions, judge calls and the completion rule (spec/container.md §3.4, §3.9–3.10):
+// Turn conditions, judge calls and the completion rule (docs/daemon.md, "Turns" and "Lines and statuses"):
 // condition k passes once k replies are in and turn k-1 is accepted (the id mapping then
 // completes the oracle events it matched); the run completes when every condition passed,
 // nb_turns replies are in and nothing is scheduled — with the final turn judged when

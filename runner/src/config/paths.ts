@@ -1,4 +1,4 @@
-// Config path resolution (spec/runner.md §2.6): $VAR/${VAR} from the environment, leading ~,
+// Config path resolution (docs/runner.md, "Paths in the TOML"): $VAR/${VAR} from the environment, leading ~,
 // leftover variables are an error, relative paths are relative to the config file.
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';

@@ -1,4 +1,4 @@
-// run-config: validated TOML tables → RunPlan (spec/runner.md §2; order of checks kept).
+// run-config: validated TOML tables → RunPlan (docs/config.md; the reference's order of checks kept).
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';

@@ -1,4 +1,4 @@
-// Split selection (spec/runner.md §2.5 / §1.2): lower-cased, `all` alone = canonical list,
+// Split selection (docs/runner.md, "Splits"): lower-cased, `all` alone = canonical list,
 // unknown names rejected, duplicates dropped (first wins). Empty → null (no filter).
 import { CANONICAL_SPLITS } from './plan.js';
 import { ConfigError } from './errors.js';

@@ -1,4 +1,4 @@
-// Hugging Face datasets (spec/runner.md §4.7, with the §10.20 fixes): parquet files are
+// Hugging Face datasets (docs/config.md, "Hugging Face datasets"): parquet files are
 // discovered through the Hub API, rows read with hyparquet, each split written to a temp dir
 // and renamed into place, with a manifest (revision, files, row count). A split that has a
 // complete directory is reused without network access.

@@ -1,4 +1,4 @@
-// Local datasets (spec/runner.md §4.2): a directory (recursive or not, hidden parts skipped,
+// Local datasets (docs/runner.md, "Datasets"): a directory (recursive or not, hidden parts skipped,
 // non-scenario JSON skipped), a .jsonl file (one scenario per line), or a single file.
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

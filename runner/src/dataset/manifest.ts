@@ -1,4 +1,4 @@
-// Subset manifests (spec/runner.md §4.4): `splits: {split: [ids]}`; the filter is the union
+// Subset manifests (docs/runner.md, "Datasets"): `splits: {split: [ids]}`; the filter is the union
 // of the ids. Shape errors name the file and the field.
 import { z } from 'zod';
 import { DatasetError } from './errors.js';

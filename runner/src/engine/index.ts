@@ -1,4 +1,4 @@
-// Container engines. connectEngine() finds a Docker Engine API endpoint (DESIGN.md §3) and
+// Container engines. connectEngine() finds a Docker Engine API endpoint (docs/runner.md, "Engine") and
 // checks that it answers; a Kubernetes backend would be a second ContainerEngine.
 import { DockerApiEngine } from './docker-api.js';
 import { existingSockets, hasCommand, NO_ENGINE_HINT, parseDockerHost, startPodmanService } from './discover.js';

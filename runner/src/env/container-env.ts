@@ -1,4 +1,4 @@
-// The container environment, built from a resolved plan (spec/runner.md §3.5-3.6 with the
+// The container environment, built from a resolved plan (docs/reference-runner.md and docs/config.md with the
 // fixes of §10: no silent host BASE_URL leak, gemini keys, host-loopback URLs rewritten so a
 // bridged container can reach a service on the host).
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// .env loading with python-dotenv semantics (spec/runner.md §3.1): the real environment
+// .env loading with python-dotenv semantics (docs/runner.md, ".env"): the real environment
 // wins unless its value is empty, judge settings never come from a dotenv file, bare `KEY`
 // lines mean an empty string and `${VAR}` is interpolated.
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Image profiles: the reference images take slightly different variables; the image name
-// selects the profile (spec/runner.md §3.5, first match wins).
+// selects the profile (docs/reference-runner.md, "Profiles"; first match wins).
 
 export interface ImageProfile {
   name: 'openclaw' | 'hermes' | 'oracle' | 'gaia2-runner';

@@ -1,5 +1,5 @@
 // Which host variables hold a provider's key, and under which names the container gets it
-// (spec/runner.md §3.3). `gemini` is added (the reference forgot it, §10.10).
+// (docs/reference-runner.md, "Profiles"). `gemini` is added (the reference forgot it).
 
 const LOOKUP: Record<string, readonly string[]> = {
   anthropic: ['ANTHROPIC_API_KEY'],

@@ -1,4 +1,4 @@
-// Benchmark metrics (DESIGN.md §6, spec/anchors.md appendix). Errors are never in a
+// Benchmark metrics (docs/runner.md, "Report numbers"). Errors are never in a
 // denominator: n counts judged runs (pass or fail) only, and errors are reported beside.
 
 /** Binomial coefficient as a float (exact for the small n of pass@N). */

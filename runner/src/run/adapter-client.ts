@@ -1,4 +1,4 @@
-// HTTP client for one container's adapter (spec/container.md §2.2). Short timeouts: a
+// HTTP client for one container's adapter (docs/contract.md, "Adapter HTTP"). Short timeouts: a
 // request that hangs must never stall the run loop; the caller decides what a failure means.
 // One connection pool per container, kept alive between polls and closed with the run: host
 // ports are reused by later containers, and a pooled connection must never outlive its own.

@@ -1,5 +1,5 @@
 // Builds result.json from what the run observed, following the reference's result shape
-// (spec/runner.md §5.7) and adding status / error_kind (DESIGN.md §3).
+// (docs/runner.md, "result.json") and adding status / error_kind (docs/runner.md).
 import { ERROR_KINDS, type DaemonStatus, type ErrorKind, type ScenarioResult } from '../../../agent-image/src/contract/index.js';
 
 export interface Observed {

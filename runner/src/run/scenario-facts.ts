@@ -1,4 +1,4 @@
-// Small facts the host needs from a scenario (spec/runner.md §4.1, §4.8).
+// Small facts the host needs from a scenario (docs/runner.md, "A scenario's facts").
 import type { Scenario } from '../../../agent-image/src/contract/index.js';
 
 /** "YYYY-MM-DD HH:MM:SS" in UTC, the FAKETIME / sim_t format. */

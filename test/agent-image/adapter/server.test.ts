@@ -8,6 +8,8 @@ import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
 
 interface Fake extends AdapterBackend {
   isConnected: boolean;
+  /** Latched like the daemon's: an agent has connected at some point. */
+  everConnected: boolean;
   posted: Array<[string, string]>;
   current: DaemonStatus | null;
 }
@@ -15,10 +17,12 @@ interface Fake extends AdapterBackend {
 function fakeBackend(): Fake {
   const f: Fake = {
     isConnected: false,
+    everConnected: false,
     posted: [],
     current: null,
     status: () => f.current,
     connected: () => f.isConnected,
+    hasConnected: () => (f.everConnected ||= f.isConnected),
     info: () => ({ agent: 'fake' }),
     post: (t, k) => {
       f.posted.push([t, k]);
@@ -51,10 +55,29 @@ describe('adapter HTTP contract', () => {
     const a = await start();
     let h = await a.call('GET', '/health');
     expect(h.code).toBe(200);
-    expect(h.json).toMatchObject({ ok: false, connected: false, agent: 'fake', buffer: { size: 0, lastSeq: 0 }, sseClients: 0 });
+    expect(h.json).toMatchObject({
+      ok: true,
+      connected: false,
+      agent_connected: false,
+      agent: 'fake',
+      buffer: { size: 0, lastSeq: 0 },
+      sseClients: 0,
+    });
     a.backend.isConnected = true;
     h = await a.call('GET', '/health');
-    expect(h.json).toMatchObject({ ok: true, connected: true });
+    expect(h.json).toMatchObject({ ok: true, connected: true, agent_connected: true });
+  });
+
+  it('/health keeps connected:true after the agent left (ok is the adapter\'s); /notify then answers 503', async () => {
+    const a = await start();
+    a.backend.everConnected = true; // connected and left before anyone asked
+    const h = await a.call('GET', '/health');
+    expect(h.json).toMatchObject({ ok: true, connected: true, agent_connected: false });
+    expect(await a.call('POST', '/notify', '{"message":"late"}')).toEqual({
+      code: 503,
+      json: { ok: false, error: 'Not connected to agent backend' },
+    });
+    expect(a.backend.posted).toEqual([]);
   });
 
   it('/status: waiting without a status, the status object otherwise', async () => {

@@ -81,11 +81,14 @@ describe('Click-like parsing', () => {
     expect(get.parameters.map((p) => p.name)).toEqual(['start_date', 'end_date', 'offset', 'limit']);
   });
 
-  it('accepts the ARE spelling --start-datetime for get-events (oracle replay)', async () => {
+  it('get-events rejects the ARE spelling --start-datetime with Click\'s suggestion, as the reference does', async () => {
     const w = await world();
     const r = await w.run('calendar', 'get-events', '--start-datetime', '2024-10-15 00:00:00', '--end-datetime', '2024-10-16 00:00:00');
-    expect(r.exitCode).toBe(0);
-    expect(json(r)).toEqual({ events: [], range: [0, 0], total: 0 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe(
+      "Usage: calendar get-events [OPTIONS]\nTry 'calendar get-events --help' for help.\n\nError: No such option '--start-datetime'. Did you mean '--start-date'?\n",
+    );
+    expect(r.events).toEqual([]);
   });
 
   it('rejects an unknown binary and a state dir without the app cleanly', async () => {

@@ -39,7 +39,7 @@ describe('messages', () => {
     expect(json(r)).toBe(w.ids[2]);
     const conv = (w.state('messages.json') as { conversations: Record<string, Record<string, unknown>> }).conversations[w.ids[2]!]!;
     expect(Object.keys(conv)).toEqual(['conversation_id', 'title', 'participant_ids', 'last_updated', 'messages']);
-    expect(conv).toMatchObject({ title: 'Bob Jones', participant_ids: ['me', 'b1'], messages: [{ message_id: w.ids[1], sender_id: 'me', content: 'yo' }] });
+    expect(conv).toMatchObject({ title: 'Bob Jones', participant_ids: ['b1', 'me'] /* Python set order */, messages: [{ message_id: w.ids[1], sender_id: 'me', content: 'yo' }] });
     expectFailure(await w.run('messages', 'send-message', '--user-id', 'zed'), 1, 'User zed does not exist in Ids, you need to provide the Id of an existing user\n');
     expectFailure(await w.run('messages', 'send-message', '--user-id', 'a1', '--attachment-path', '/nope.png'), 1, 'File /nope.png does not exist\n');
   });

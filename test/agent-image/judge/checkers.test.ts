@@ -1,4 +1,4 @@
-// Hard checkers, registries and Python emulation (spec/judge.md §3, §5 rows 1–12, 27–35, appendices).
+// Hard checkers, registries and Python emulation (docs/judge.md; the reference's own test cases).
 import { describe, expect, it } from 'vitest';
 import {
   containAllChecker,

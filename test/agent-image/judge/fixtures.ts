@@ -1,4 +1,4 @@
-// Small scenario and agent-event builders for judge unit tests (spec/judge.md §5.1 shapes).
+// Small scenario and agent-event builders for judge unit tests (the shapes of the reference's test fixtures).
 import { loadScenario, type LoadedScenario } from '../../../agent-image/src/scenario/index.js';
 import type { CompletedEvent } from '../../../agent-image/src/judge/index.js';
 

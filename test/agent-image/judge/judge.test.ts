@@ -1,4 +1,4 @@
-// The Judge on the upstream test fixtures (spec/judge.md §5 rows 13–26, 31–56, and the
+// The Judge on the upstream test fixtures (the reference's own test cases, and the
 // suggested extra tests).
 import { describe, expect, it } from 'vitest';
 import { Judge } from '../../../agent-image/src/judge/index.js';

@@ -1,4 +1,4 @@
-// eventd.log keeps the phrases the trace viewer scrapes (spec/container.md §6.1 item 9).
+// eventd.log keeps the phrases the trace viewer scrapes (docs/daemon.md, "Logs").
 import { describe, expect, it } from 'vitest';
 import { composeWorld } from '../../../agent-image/src/world/compose.js';
 import { DaemonLog } from '../../../agent-image/src/world/daemon-log.js';

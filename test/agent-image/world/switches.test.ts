@@ -70,8 +70,8 @@ describe('settings from the environment', () => {
   it('defaults: fast-forward for oracle/scripted, realtime for the LLM agent, quirks kept', () => {
     expect(settingsFromEnv({ GAIA2_AGENT: 'oracle' }).clockMode).toBe('fast-forward');
     expect(settingsFromEnv({ GAIA2_AGENT: 'scripted' }).clockMode).toBe('fast-forward');
-    expect(settingsFromEnv({}).clockMode).toBe('realtime');
-    expect(settingsFromEnv({}).agent).toBe('default');
+    expect(settingsFromEnv({ PROVIDER: 'anthropic' }).clockMode).toBe('realtime');
+    expect(settingsFromEnv({ PROVIDER: 'anthropic' }).agent).toBe('default');
     expect(settingsFromEnv({}).fixes).toEqual({ finalTurnLastReply: false, chainedEnvTiming: false });
     expect(settingsFromEnv({ GAIA2_FIX_W1: '1', GAIA2_FIX_W2: 'true' }).fixes).toEqual({
       finalTurnLastReply: true,

@@ -1,4 +1,4 @@
-// run-config TOML: spec/runner.md §9 test_run_config.py rules that still apply, plus the
+// run-config TOML: the reference's test_run_config.py rules that still apply, plus the
 // strict schema (unknown tables/keys with suggestions) and our optional judge.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Pinned upstream behaviours (spec/runner.md §9 test_cli_recursive.py) and our fixes.
+// Pinned upstream behaviours (the reference's test_cli_recursive.py) and our fixes.
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

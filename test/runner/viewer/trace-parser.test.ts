@@ -1,4 +1,4 @@
-// Trace parsing per provider format, including the reference's pinned cases (spec/viewer.md §5).
+// Trace parsing per provider format, including the reference's pinned cases (the reference's test_trace_parser.py).
 import { describe, expect, it } from 'vitest';
 import { normalizeEntry, parseRawResponse, parseSseEvents, parseTraceJsonl, canonicalizeRow } from '../../../runner/src/viewer/trace/index.js';
 

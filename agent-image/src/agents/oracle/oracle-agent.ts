@@ -3,12 +3,11 @@
 // ties in JSON order, each action waits for its ENV dependencies, resolves `{{id[.key]}}`
 // placeholders from earlier return values, waits until its scheduled sim time (parent time +
 // relative delay, the judge's reference-time rule) and runs as an agent action; the turn's
-// oracle reply ends the turn (spec/container.md §4).
-import type { DeliveredPart } from '../../contract/agent-protocol.js';
+// oracle reply ends the turn (docs/daemon.md, "The oracle runtime").
 import { SEND_MESSAGE_TO_USER, AUI_APP } from '../../contract/events.js';
 import type { LoadedScenario, ScenarioEventModel } from '../../scenario/index.js';
 import { resolveArgs } from '../../scenario/index.js';
-import type { AgentEndpoint } from '../../world/agent-endpoint.js';
+import { InProcessRuntime } from '../in-process-runtime.js';
 import type { WorldDaemon } from '../../world/daemon.js';
 
 /** Reply written when the last turn has no oracle reply of its own. */
@@ -17,65 +16,25 @@ export const ORACLE_DONE_TEXT = '[oracle replay complete]';
 /** Delays up to this are not waited for (the judge does not time-check them either). */
 const TIME_CHECK_THRESHOLD = 1;
 
-export class OracleAgent implements AgentEndpoint {
+export class OracleAgent extends InProcessRuntime {
   readonly name = 'oracle';
-  private busy = false;
-  private waitingUntil: number | null = null;
-  private readonly startedTurns: number[] = [];
   /** Oracle event id → sim time its action ran (for children's reference times). */
   private readonly doneAt = new Map<string, number>();
   /** Oracle event id → return value of its action. */
   private readonly rets = new Map<string, unknown>();
-  private stopped = false;
-  private wakeUp: (() => void) | null = null;
   readonly errors: string[] = [];
 
   constructor(
-    private readonly world: WorldDaemon,
+    world: WorldDaemon,
     private readonly sc: LoadedScenario,
-  ) {}
-
-  deliver(_part: DeliveredPart): string {
-    return ''; // the oracle knows its tasks; messages are not needed
+  ) {
+    super(world);
   }
 
-  isIdle(): boolean {
-    return !this.busy;
-  }
-
-  wakeAt(): number | null {
-    return this.waitingUntil;
-  }
-
-  turnStarted(turn: number): void {
-    this.startedTurns.push(turn);
-    if (this.startedTurns.length === 1) void this.run();
-    else this.poke();
-  }
-
-  poke(): void {
-    const w = this.wakeUp;
-    this.wakeUp = null;
-    w?.();
-  }
-
-  shutdown(): void {
-    this.stopped = true;
-    this.poke();
-  }
-
-  private async run(): Promise<void> {
-    try {
-      for (let turn = 0; turn < this.sc.nbTurns && !this.stopped; turn++) {
-        await this.until(() => this.startedTurns.includes(turn));
-        await this.playTurn(turn);
-      }
-    } catch (e) {
-      this.world.fail(`oracle runtime crashed: ${(e as Error).message}`);
-    } finally {
-      this.busy = false;
-      this.waitingUntil = null;
-      this.world.wake();
+  protected async run(): Promise<void> {
+    for (let turn = 0; turn < this.sc.nbTurns && !this.stopped; turn++) {
+      await this.until(() => this.startedTurns.includes(turn));
+      await this.playTurn(turn);
     }
   }
 
@@ -117,14 +76,7 @@ export class OracleAgent implements AgentEndpoint {
     await this.until(() => envDeps.every((d) => this.world.completedAt(d) !== undefined));
     const rel = e.relativeTime ?? 0;
     if (rel <= TIME_CHECK_THRESHOLD || e.dependencies.length === 0) return;
-    const target = this.referenceTime(e) + rel;
-    if (this.world.clock.now() >= target) return;
-    this.waitingUntil = target;
-    this.busy = false;
-    this.world.wake();
-    await this.until(() => this.world.clock.now() >= target - 1e-6);
-    this.waitingUntil = null;
-    this.busy = true;
+    await this.waitForSimTime(this.referenceTime(e) + rel);
   }
 
   /** The judge's reference time: latest AGENT parent, else latest ENV parent, else start. */
@@ -141,17 +93,6 @@ export class OracleAgent implements AgentEndpoint {
   private lookup(id: string): { found: true; value: unknown } | { found: false } {
     if (this.rets.has(id)) return { found: true, value: this.rets.get(id) };
     return this.world.returnValue(id);
-  }
-
-  /** Sleeps until `cond` holds, re-checking whenever the world changes. */
-  private async until(cond: () => boolean): Promise<void> {
-    while (!cond() && !this.stopped) {
-      const wasBusy = this.busy;
-      this.busy = false;
-      this.world.wake();
-      await Promise.race([this.world.changed(), new Promise<void>((r) => (this.wakeUp = r))]);
-      this.busy = wasBusy;
-    }
   }
 }
 

@@ -1,4 +1,5 @@
-// calendar commands (spec/apps.md §2.1).
+// calendar commands (docs/apps.md).
+import { pySetOrder } from '../framework/py-set.js';
 import { parsePyJson } from '../../contract/pyjson.js';
 import { pySlice } from '../framework/py-builtins.js';
 import { fail } from '../framework/errors.js';
@@ -97,8 +98,8 @@ const commands: CommandDef[] = [
     write: false,
     help: 'Get the calendar events that overlap a time range, paginated.',
     options: [
-      text('start_datetime', 'Range start, YYYY-MM-DD HH:MM:SS.', { flags: ['--start-date'], hiddenFlags: ['--start-datetime'], dest: 'start_date', required: true }),
-      text('end_datetime', 'Range end, YYYY-MM-DD HH:MM:SS.', { flags: ['--end-date'], hiddenFlags: ['--end-datetime'], dest: 'end_date', required: true }),
+      text('start_datetime', 'Range start, YYYY-MM-DD HH:MM:SS.', { flags: ['--start-date'], dest: 'start_date', required: true }),
+      text('end_datetime', 'Range end, YYYY-MM-DD HH:MM:SS.', { flags: ['--end-date'], dest: 'end_date', required: true }),
       int('offset', 0, 'Index of the first event to return.'),
       int('limit', 10, 'Maximum number of events to return.'),
     ],
@@ -131,7 +132,8 @@ const commands: CommandDef[] = [
     help: 'Get all tags used by calendar events.',
     options: [],
     run: (_o, ctx) => {
-      const tags = [...new Set(Object.values(loadCalendar(ctx).events).map((e) => e.tag).filter((t) => t !== null && t !== undefined && t !== ''))];
+      // The reference lists a Python set of the truthy tags: its order, not first use.
+      const tags = pySetOrder(Object.values(loadCalendar(ctx).events).map((e) => e.tag).filter((t): t is string => typeof t === 'string' && t !== ''));
       return { output: tags, args: {}, ret: tags };
     },
   },

@@ -1,4 +1,4 @@
-// contacts commands (spec/apps.md §2.2).
+// contacts commands (docs/apps.md).
 import { parsePyJson } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
 import { pySlice } from '../framework/py-builtins.js';

@@ -1,4 +1,4 @@
-// emails commands (spec/apps.md §2.3). Writes answer {"status": "ok", ...}; folder names are
+// emails commands (docs/apps.md). Writes answer {"status": "ok", ...}; folder names are
 // case-insensitive and logged upper-cased.
 import { resolveDrivePath, saveToDrive } from '../framework/drive.js';
 import { fail } from '../framework/errors.js';

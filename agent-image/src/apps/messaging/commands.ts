@@ -1,5 +1,6 @@
-// MessagingAppV2 commands (spec/apps.md §2.4), shared by `messages` (NAME mode) and `chats`
+// MessagingAppV2 commands (docs/apps.md), shared by `messages` (NAME mode) and `chats`
 // (PHONE_NUMBER mode). Writes and most reads print bare JSON values (ids, lists, null).
+import { pySetOrder } from '../framework/py-set.js';
 import { parsePyJson } from '../../contract/pyjson.js';
 import { sequenceRatio } from '../framework/difflib.js';
 import { saveToDrive } from '../framework/drive.js';
@@ -93,7 +94,8 @@ export function messagingCommands(flavour: Flavour): CommandDef[] {
       let c = Object.values(m.conversations).find((x) => sameMembers(x.participant_ids, [user, m.me]) && x.title === want);
       if (!c) {
         validateIds(m, [user]);
-        c = newConversation(ctx, want, [m.me, user]);
+        // The reference builds {user} ∪ {me}, lists it, and stores list(set(that list)).
+        c = newConversation(ctx, want, pySetOrder([user, m.me]));
         m.conversations[c.conversation_id] = c;
       }
       appendMessage(c, msg);
@@ -110,7 +112,7 @@ export function messagingCommands(flavour: Flavour): CommandDef[] {
       const ids = idList(o.user_ids);
       if (ids.length < 2) fail('Must have at least two other participants');
       validateIds(m, ids);
-      const members = [m.me, ...ids];
+      const members = [...ids, m.me]; // the reference's set: the given ids, then the current user
       if (new Set(members).size < 3) fail('Must have at least two other participants (do not include your own user id)');
       const c = newConversation(ctx, o.title ?? title(m, members), members);
       m.conversations[c.conversation_id] = c;

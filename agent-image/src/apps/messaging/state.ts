@@ -1,6 +1,7 @@
 // MessagingAppV2 state (messages.json / chats.json): conversations keyed by id, the user
 // directory (id_to_name / name_to_id), the current user and the addressing mode. Unlike the
 // other apps a missing state file is an error (reference behaviour).
+import { pySetOrder } from '../framework/py-set.js';
 import { isPyNumber, num, pyFloat } from '../../contract/pyjson.js';
 import { readAttachment } from '../framework/drive.js';
 import { AppError, fail } from '../framework/errors.js';
@@ -114,8 +115,9 @@ export function appendMessage(c: Conversation, msg: Message): void {
   c.last_updated = num(msg.timestamp) > num(c.last_updated) ? msg.timestamp : c.last_updated;
 }
 
+/** `participants` in the order the reference adds them to its set; the stored list has the set's order. */
 export function newConversation(ctx: AppContext, title: unknown, participants: readonly string[]): Conversation {
-  return { conversation_id: ctx.newId(), title, participant_ids: [...new Set(participants)], last_updated: pyFloat(ctx.now), messages: [] };
+  return { conversation_id: ctx.newId(), title, participant_ids: pySetOrder(participants.map(String)), last_updated: pyFloat(ctx.now), messages: [] };
 }
 
 /** Optional `%Y-%m-%d %H:%M:%S` bound; the reference's ValueError text when malformed. */

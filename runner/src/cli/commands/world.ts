@@ -30,7 +30,9 @@ async function exec(argv: string[], f: { stateDir: string; time: string; eventId
   const stateDir = resolve(f.stateDir);
   if (!existsSync(stateDir)) throw new UsageError(`--state-dir: not found: ${stateDir} (run 'gaia2-runner world init' first)`);
   if (!SIM_TIME_RE.test(f.time)) throw new UsageError(`--time: expected "YYYY-MM-DD HH:MM:SS" (UTC), got ${JSON.stringify(f.time)}`);
-  const r = await runCli(argv, { stateDir, simTime: f.time, eventId: f.eventId, fsRoot: f.fsRoot ?? process.env.GAIA2_FS_ROOT });
+  // Like the app CLIs, a GAIA2_EVENT_ID in the environment stamps the logged line (an empty one does not).
+  const eventId = f.eventId ?? (process.env.GAIA2_EVENT_ID || undefined);
+  const r = await runCli(argv, { stateDir, simTime: f.time, eventId, fsRoot: f.fsRoot ?? process.env.GAIA2_FS_ROOT });
   appendEventLines(join(stateDir, 'events.jsonl'), r.events);
   process.stdout.write(r.stdout);
   process.stderr.write(r.stderr);
@@ -51,7 +53,7 @@ export function register(program: Command): void {
     .description('run one app command (calendar, emails, …) against a state directory at a simulated time')
     .requiredOption('--state-dir <dir>', 'state directory made by world init')
     .requiredOption('--time <time>', 'simulated UTC time, "YYYY-MM-DD HH:MM:SS"')
-    .option('--event-id <id>', 'stamp the logged line with this event_id (as ENV actions are)')
+    .option('--event-id <id>', 'stamp the logged line with this event_id, as ENV actions are (default: $GAIA2_EVENT_ID)')
     .option('--fs-root <dir>', 'cloud-drive root (default: <state-dir>/filesystem)')
     .argument('<command...>', 'the app command line, after "--"')
     .addHelpText('after', '\nExample:\n  $ gaia2-runner world exec --state-dir /tmp/w --time "2024-10-15 07:00:00" -- calendar today-events')

@@ -1,5 +1,5 @@
 // pass@k and pass^k over the scenarios of a pass@N root, with the report's metrics so the
-// dashboard and report.json always agree (DESIGN.md §6).
+// dashboard and report.json always agree (docs/runner.md, "Report numbers").
 import { mean, passAtK as scenarioPassAtK, passHatK } from '../../report/metrics.js';
 
 export interface PassAtK {

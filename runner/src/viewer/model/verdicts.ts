@@ -1,4 +1,4 @@
-// judgments.jsonl records (spec/container.md §3.9) → per-turn verdicts with an
+// judgments.jsonl records (docs/judge.md, "Records") → per-turn verdicts with an
 // agent-vs-oracle comparison for every oracle event the judge looked at.
 import { asArr, asObj, asStr, isObj, type Obj } from '../trace/json-util.js';
 import { isEnvLine, isReplyLine, isUserLine, type EventLine } from '../../../../agent-image/src/contract/index.js';

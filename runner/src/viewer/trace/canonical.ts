@@ -1,5 +1,5 @@
 // A normalised trace row: what the pages render. Keys are unified across providers
-// (spec/viewer.md §6.5 item 2), unlike the reference's provider-shaped dicts.
+// (docs/trace-format.md, "Reading traces"), unlike the reference's provider-shaped dicts.
 import { contentToBlocks, toolCallsToBlocks, type Block, type Message } from './blocks.js';
 import { asNum, asObj, asStr, isObj, type Obj } from './json-util.js';
 import { detectProvider, modelOf, type Provider } from './provider.js';

@@ -1,4 +1,4 @@
-// raw_response text → a provider-shaped response object (spec/viewer.md §1.3).
+// raw_response text → a provider-shaped response object (docs/trace-format.md, "Reading traces").
 import { isAnthropicJson, isAnthropicStream, normalizeAnthropicJson, reassembleAnthropic } from './anthropic.js';
 import { isGoogleShape, normalizeGoogleJson, reassembleGoogle } from './google.js';
 import { asObj, asStr, isObj, tryParseJson, type Obj } from './json-util.js';

@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const BIN = join(ROOT, 'bin/gaia2-runner.mjs');
 
-function cli(args: string[]) {
+function cli(args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
-    env: { ...process.env, GAIA2_RUNNER_FROM_SOURCE: '1' },
+    env: { ...process.env, GAIA2_RUNNER_FROM_SOURCE: '1', ...env },
     timeout: 60_000,
   });
   return { stdout: r.stdout, stderr: r.stderr, code: r.status };
@@ -51,6 +51,19 @@ describe('gaia2-runner world', () => {
     expect(e.stderr.trimEnd()).toBe(bad.stderr);
 
     expect(readFileSync(join(stateDir, 'events.jsonl'), 'utf8').trim().split('\n')).toHaveLength(1);
+
+    // GAIA2_EVENT_ID stamps the line as event_id (between ret and sim_t); empty means none.
+    const read = ['world', 'exec', '--state-dir', stateDir, '--time', time, '--', ...ok.argv];
+    expect(cli(read, { GAIA2_EVENT_ID: 'Event-ENV-7f3a' }).code).toBe(0);
+    expect(cli(read, { GAIA2_EVENT_ID: '' }).code).toBe(0);
+    expect(cli([...read.slice(0, 6), '--event-id', 'Event-ENV-flag', ...read.slice(6)], { GAIA2_EVENT_ID: 'Event-ENV-env' }).code).toBe(0);
+    const lines = readFileSync(join(stateDir, 'events.jsonl'), 'utf8').trim().split('\n').slice(1);
+    const base = ok.events[0]!.replace(/, "sim_t": .*$/, '');
+    expect(lines).toEqual([
+      `${base}, "event_id": "Event-ENV-7f3a", "sim_t": "${time}"}`,
+      ok.events[0],
+      `${base}, "event_id": "Event-ENV-flag", "sim_t": "${time}"}`,
+    ]);
 
     const badTime = cli(['world', 'exec', '--state-dir', stateDir, '--time', 'tomorrow', '--', 'contacts', 'get-contacts']);
     expect(badTime.code).toBe(2);
