@@ -4,7 +4,8 @@
 // (scripts/setup-docker.sh), stopped at the end. The image is built on each; on Docker that
 // is the fresh-machine path every run: no base image, no registry, offline base imported.
 // GAIA2_TEST_ENGINES=podman limits a local run to one engine (CI runs both).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { Agent } from 'node:http';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import Docker from 'dockerode';
 import type { TestProject } from 'vitest/node';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { ensureImage, DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import type { E2eEngine } from './helpers/engines.js';
+import type { DemoOutcome, E2eEngine } from './helpers/engines.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const setupDocker = join(root, 'scripts/setup-docker.sh');
@@ -50,7 +51,27 @@ async function pristineDocker(env: NodeJS.ProcessEnv): Promise<string | null> {
   }
 }
 
-async function prepare(engine: ContainerEngine, image: string): Promise<E2eEngine> {
+/**
+ * The README's quick start, literally: `npm run demo` (scripts/demo.mjs) against an engine that
+ * holds nothing. It sets the engine up, builds the image from nothing and runs the oracle on
+ * the sample scenarios; what it printed and what results.jsonl says go to the tests.
+ */
+function demoFromNothing(host: string): DemoOutcome {
+  const out = join(root, 'runs', 'demo', 'results.jsonl'); // examples/demo.toml's output_dir
+  const r = spawnSync(process.execPath, [join(root, 'scripts/demo.mjs')], {
+    cwd: root,
+    env: { ...process.env, DOCKER_HOST: host },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  process.stderr.write(`[demo on the empty engine] exit ${r.status}\n${(r.stdout ?? '').split('\n').slice(-25).join('\n')}\n${r.stderr ?? ''}\n`);
+  const statuses = existsSync(out)
+    ? readFileSync(out, 'utf8').split('\n').filter((l) => l.trim()).map((l) => String((JSON.parse(l) as { status?: unknown }).status))
+    : [];
+  return { code: r.status, stdout: r.stdout ?? '', statuses };
+}
+
+async function prepare(engine: ContainerEngine, image: string, o: { demo?: boolean } = {}): Promise<E2eEngine> {
   const d = await engine.describe();
   const socketPath = d.endpoint.replace(/^unix:\/\//, '');
   const imagesAtStart = d.endpoint.startsWith('unix://') ? (await new Docker({ socketPath }).listImages()).length : -1;
@@ -59,8 +80,12 @@ async function prepare(engine: ContainerEngine, image: string): Promise<E2eEngin
     buildLog.push(l);
     process.stderr.write(`[build-image ${d.kind}] ${l}\n`);
   };
+  // On an engine that holds nothing, the demo does the first build (it builds DEFAULT_IMAGE):
+  // its build-image lines are the build log the fresh-machine tests read.
+  const demo = o.demo && imagesAtStart === 0 ? demoFromNothing(d.endpoint) : undefined;
+  if (demo) buildLog.push(...demo.stdout.split('\n').map((l) => l.trim()).filter(Boolean));
   await ensureImage(engine, { projectRoot: root, tag: image, log });
-  return { kind: d.kind, host: d.endpoint, buildLog, imagesAtStart };
+  return { kind: d.kind, host: d.endpoint, buildLog, imagesAtStart, ...(demo ? { demo } : {}) };
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
@@ -100,7 +125,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
       }
       const engine = await connectEngine({ host, startPodman: false });
       try {
-        engines.push(await prepare(engine, image));
+        engines.push(await prepare(engine, image, { demo: true }));
       } finally {
         await engine.close();
       }

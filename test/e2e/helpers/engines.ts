@@ -14,6 +14,16 @@ export interface E2eEngine {
   buildLog: string[];
   /** Images the engine held before the global setup built anything. */
   imagesAtStart: number;
+  /** `npm run demo` run against this engine while it held nothing (the Docker engine). */
+  demo?: DemoOutcome;
+}
+
+export interface DemoOutcome {
+  /** The demo's exit code. */
+  code: number | null;
+  stdout: string;
+  /** `status` of every line of the demo's results.jsonl. */
+  statuses: string[];
 }
 
 declare module 'vitest' {
