@@ -11,6 +11,8 @@ export const CONTAINER_PATHS = {
   judgments: '/var/gaia2/state/judgments.jsonl',
   userDetails: '/var/gaia2/state/user_details.json',
   notifications: '/var/gaia2/state/notifications.jsonl',
+  /** Our addition: what the Noise phase injected (settings, planned ENV noise, tool failures). */
+  noise: '/var/gaia2/state/noise.jsonl',
   faketime: '/tmp/faketime.rc',
   trace: '/tmp/trace.jsonl',
   eventdLog: '/tmp/gaia2-eventd.log',
@@ -31,6 +33,7 @@ export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
   [CONTAINER_PATHS.judgments, 'daemon_judgments.jsonl'],
   [CONTAINER_PATHS.userDetails, 'user_details.json'],
   [CONTAINER_PATHS.notifications, 'notifications.jsonl'],
+  [CONTAINER_PATHS.noise, 'noise.jsonl'],
   [CONTAINER_PATHS.faketime, 'faketime.rc'],
   [CONTAINER_PATHS.trace, 'trace.jsonl'],
   [CONTAINER_PATHS.eventdLog, 'eventd.log'],
@@ -77,4 +80,6 @@ export const ENV = {
   agentTools: 'GAIA2_AGENT_TOOLS',
   /** Path of a marker file the daemon waits for before it reads the scenario. */
   scenarioReady: 'GAIA2_SCENARIO_READY',
+  /** Noise phase settings, JSON (contract/noise.ts); unset = standard phase. */
+  noise: 'GAIA2_NOISE',
 } as const;

@@ -2,6 +2,7 @@
 // creates the judge (when the reference would) and the daemon, and attaches the in-process
 // oracle when asked. Used by the image entry point, tests and benchmarks alike.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { initWorld, resolveScenarioTools } from '../apps/index.js';
 import { Judge, type JudgeLlm } from '../judge/index.js';
 import { loadScenario, type LoadedScenario } from '../scenario/index.js';
@@ -12,6 +13,7 @@ import { DaemonLog } from './daemon-log.js';
 import type { DaemonSettings } from './config.js';
 import { readUserDetails, writeUserDetails } from './user-details.js';
 import { parseSimTime } from './clock.js';
+import { applyNoise, type AppliedNoise } from '../noise/index.js';
 
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */
@@ -29,6 +31,8 @@ export interface ComposeOptions {
   ids?: () => string;
   /** FAKETIME ("YYYY-MM-DD HH:MM:SS" UTC): the start when the scenario has no start_time. */
   faketime?: string;
+  /** Where the Noise phase records what it injected (settings.noise set); default <stateDir>/noise.jsonl. */
+  noiseFile?: string;
 }
 
 export interface ComposedWorld {
@@ -41,7 +45,9 @@ export interface ComposedWorld {
 
 export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const file = o.scenarioFile ?? '<scenario>';
-  const raw = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
+  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
+  const noise: AppliedNoise | null = o.settings.noise ? applyNoise(given, o.settings.noise, o.noiseFile ?? join(o.stateDir, 'noise.jsonl')) : null;
+  const raw = noise ? noise.scenario : given;
   const scenario = loadScenario(raw, file);
   if (!o.skipInit) await initWorld(raw, o.stateDir, { fsBackingDir: o.fsBackingDir });
   const tools = Object.keys(resolveScenarioTools(raw).tools).sort();
@@ -68,6 +74,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     log: o.log,
     ids: o.ids,
     fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
+    noise,
   };
   const world = new WorldDaemon(opts);
   let oracle: OracleAgent | null = null;

@@ -4,6 +4,7 @@ import type { LoadedScenario } from '../scenario/index.js';
 import type { ClockMode } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { TurnJudge } from './judging.js';
+import type { AppliedNoise } from '../noise/index.js';
 
 export interface WorldDaemonOptions {
   scenario: LoadedScenario;
@@ -25,4 +26,6 @@ export interface WorldDaemonOptions {
   /** App id source (tests). */
   ids?: () => string;
   fsRoot?: string;
+  /** Noise phase: background event ids, tool augmentation, the noise.jsonl recorder. */
+  noise?: AppliedNoise | null;
 }

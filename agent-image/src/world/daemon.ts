@@ -71,7 +71,7 @@ export class WorldDaemon {
       agent: this.agentName,
       connected: this.agent.connected,
     }));
-    this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming });
+    this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming, background: opts.noise?.backgroundIds });
     this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });
     for (const [id, why] of this.schedule.stuck) this.log.warn(`event ${id} will never fire: ${why}`);
     this.returns = new ReturnValues(opts.judge ?? null);
@@ -154,6 +154,7 @@ export class WorldDaemon {
       appendTracked: (lines) => this.appendTracked(lines),
       wake: () => this.wake(),
       fail: (reason) => this.terminate('error', reason),
+      noise: opts.noise ?? null,
     });
   }
 
