@@ -9,8 +9,9 @@ import { ConfigError } from './errors.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
+import { noiseFromFlags, type NoiseFlags } from './noise.js';
 
-export interface AgentFlags {
+export interface AgentFlags extends NoiseFlags {
   image: string;
   agent?: (typeof AGENT_NAMES)[number];
   script?: string;
@@ -83,7 +84,11 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--log-level <level>', 'log level', 'INFO')
     .addOption(new Option('--notification-mode <mode>', 'how environment notifications reach the agent').choices(NOTIFICATION_MODES).default('message'))
     .option('--time-speed <factor>', 'simulated clock speed factor (> 0)')
-    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'));
+    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'))
+    .option('--noise', 'Noise phase: tool failures and renamed tools, background environment events (reference defaults)')
+    .option('--noise-seed <n>', 'seed of the tool failures and the background events (default 0)')
+    .option('--tool-failure-probability <p>', 'chance an app command fails, 0..1 (default 0.1)')
+    .option('--env-events-per-minute <n>', 'background events per minute of scenario duration (default 10)');
 }
 
 export function addDatasetOptions(cmd: Command): Command {
@@ -114,7 +119,7 @@ function existing(p: string, flag: string): string {
   return abs;
 }
 
-function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> {
+function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> & { noise: RunPlan['noise'] } {
   const apiKey = resolveSecret({ value: f.apiKey, envName: f.apiKeyEnv }, { value: '--api-key', env: '--api-key-env', table: 'the command line' }, env);
   const agent = resolveAgent(
     { name: f.agent, image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: int(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null },
@@ -140,6 +145,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
     configPath: null,
     agent,
     judge,
+    noise: noiseFromFlags(f),
     run: {
       ...RUN_DEFAULTS,
       timeout: int(f.timeout, '--timeout')!,

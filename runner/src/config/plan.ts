@@ -1,6 +1,8 @@
 // The resolved run plan: what `run`, `run-dataset` and `run-config` all reduce to before
 // anything is launched. Paths are absolute, secrets are values (registered for redaction).
 
+import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
+
 export const AGENT_NAMES = ['oracle', 'default', 'scripted'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
@@ -77,6 +79,8 @@ export interface RunPlan {
   /** null: hard checks only (no judge LLM); stated in summaries, result.json and reports. */
   judge: JudgeSettings | null;
   run: RunSettings;
+  /** Noise phase settings (sent as GAIA2_NOISE); absent or null = standard phase. */
+  noise?: NoiseSettings | null;
 }
 
 export const RUN_DEFAULTS: RunSettings = {

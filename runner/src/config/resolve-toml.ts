@@ -9,6 +9,7 @@ import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from './plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
+import { noiseFromTable } from './noise.js';
 
 export function loadRunConfig(configPath: string, env: Record<string, string | undefined> = process.env): RunPlan {
   let file = configPath.startsWith('~') ? join(homedir(), configPath.slice(1)) : configPath;
@@ -96,5 +97,6 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     if (run.retry) throw new ConfigError('--retry is only supported for dataset targets');
   }
   if (run.passAt > 1 && !outputDir) throw new ConfigError('[run].pass_at > 1 requires [run].output_dir');
-  return { command: 'run-config', configPath: file, target, agent, judge, run };
+  const noise = data.noise ? noiseFromTable(data.noise) : null;
+  return { command: 'run-config', configPath: file, target, agent, judge, run, noise };
 }

@@ -51,6 +51,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     concurrency: plan.run.concurrency,
     pass_at: plan.run.passAt,
     limit: t.kind === 'scenario' ? null : t.limit,
+    noise: plan.noise ?? null,
   };
   if (plan.configPath) rec.config_path = plan.configPath;
   if (t.kind === 'hf') {
