@@ -91,9 +91,11 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--env-events-per-minute <n>', 'background events per minute of scenario duration (default 10)');
 }
 
-export function addDatasetOptions(cmd: Command): Command {
+/** `datasetRequired: false` for commands that can take the dataset from a config file instead. */
+export function addDatasetOptions(cmd: Command, o: { datasetRequired?: boolean } = {}): Command {
+  const dataset = new Option('-d, --dataset <path|org/name>', 'scenario dir, .jsonl, single JSON, or Hugging Face dataset id');
   return addAgentOptions(cmd)
-    .requiredOption('-d, --dataset <path|org/name>', 'scenario dir, .jsonl, single JSON, or Hugging Face dataset id')
+    .addOption(o.datasetRequired === false ? dataset : dataset.makeOptionMandatory())
     .option('--splits <list>', 'comma-separated splits (execution,search,ambiguity,adaptability,time or all)')
     .option('--revision <rev>', 'Hugging Face revision (branch, tag or commit)', 'main')
     .option('--limit <n>', 'run only the first N scenarios (after --subset)')

@@ -5,17 +5,29 @@ import { homedir } from 'node:os';
 import { DEFAULT_IMAGE } from '../image/index.js';
 import { ConfigError } from './errors.js';
 import { readConfigFile } from './load-toml.js';
+import type { ConfigFileData } from './toml-schema.js';
 import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from './plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
 import { noiseFromTable } from './noise.js';
 
-export function loadRunConfig(configPath: string, env: Record<string, string | undefined> = process.env): RunPlan {
-  let file = configPath.startsWith('~') ? join(homedir(), configPath.slice(1)) : configPath;
-  file = resolve(file);
-  if (existsSync(file)) file = realpathSync(file);
-  const data = readConfigFile(file);
+/** Absolute, symlink-free path of a config file argument. */
+export function configFilePath(configPath: string): string {
+  const file = resolve(configPath.startsWith('~') ? join(homedir(), configPath.slice(1)) : configPath);
+  return existsSync(file) ? realpathSync(file) : file;
+}
+
+/**
+ * TOML → plan. `patch` adjusts the validated tables first (gaia2-run builds each phase's plan
+ * from the same file, e.g. with the phase's [noise] and [agent2agent] settings); without it a
+ * [phases] table is an error, since only gaia2-run reads it.
+ */
+export function loadRunConfig(configPath: string, env: Record<string, string | undefined> = process.env, patch?: (data: ConfigFileData) => ConfigFileData): RunPlan {
+  const file = configFilePath(configPath);
+  let data = readConfigFile(file);
+  if (patch) data = patch(data);
+  else if (data.phases) throw new ConfigError(`${file}: [phases] is read by gaia2-run: gaia2-runner gaia2-run --config ${file}`);
   try {
     return toPlan(data, file, env);
   } catch (e) {

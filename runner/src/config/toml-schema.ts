@@ -3,6 +3,7 @@
 // with integers as bigint so that `timeout = 600.0` is rejected like upstream does.
 import { z } from 'zod';
 import { NoiseTable } from './noise.js';
+import { PhasesTable } from '../phases/definitions.js';
 import { bool, choice, int, num, optStr, strList } from './toml-values.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
 
@@ -63,6 +64,7 @@ export const ConfigFile = z.strictObject({
   judge: JudgeTable.optional(),
   run: RunTable.optional(),
   noise: NoiseTable.optional(),
+  phases: PhasesTable.optional(),
 });
 export type ConfigFileData = z.output<typeof ConfigFile>;
 
@@ -73,4 +75,5 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   judge: Object.keys(JudgeTable.shape),
   run: Object.keys(RunTable.shape),
   noise: Object.keys(NoiseTable.shape),
+  phases: Object.keys(PhasesTable.shape),
 };
