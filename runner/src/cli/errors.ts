@@ -9,6 +9,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError) return 2;
   const n = (err as { name?: string } | null)?.name;
   if (n === 'ConfigError' || n === 'ScenarioError' || n === 'DatasetError') return 2;
+  if (n === 'UploadError') return 3; // the Hub failed: infrastructure, the export on disk is kept
   return 1;
 }
 

@@ -19,6 +19,8 @@ export interface PhasesReport {
   generated_at: string;
   output_dir: string;
   runs_per_scenario: number;
+  /** The augmented phases' subset manifest (their rows are the `mini` config), or null. */
+  mini_subset: string | null;
   phases: Array<{ phase: PhaseName; status: 'ran' | 'error' | 'missing'; error?: string; report?: string; overall?: GroupStats; macro?: Report['macro'] }>;
   /** Mean of the phases' overall success rates (phases with judged runs only). */
   mean_success_rate: number | null;
@@ -36,7 +38,7 @@ function readPhaseReport(root: string, phase: PhaseName): Report | null {
   }
 }
 
-export function buildPhasesReport(root: string, runs: number, outcomes: readonly PhaseOutcome[], now = new Date()): PhasesReport {
+export function buildPhasesReport(root: string, runs: number, outcomes: readonly PhaseOutcome[], miniSubset: string | null = null, now = new Date()): PhasesReport {
   const phases = outcomes.map((o): PhasesReport['phases'][number] => {
     if (o.error) return { phase: o.phase, status: 'error', error: o.error };
     const r = readPhaseReport(root, o.phase);
@@ -50,6 +52,7 @@ export function buildPhasesReport(root: string, runs: number, outcomes: readonly
     generated_at: now.toISOString(),
     output_dir: root,
     runs_per_scenario: runs,
+    mini_subset: miniSubset,
     phases,
     mean_success_rate: rates.length ? rates.reduce((a, b) => a + b, 0) / rates.length : null,
   };

@@ -41,7 +41,7 @@ export async function runPhases(src: PhaseSource, phases: readonly PhaseName[], 
     if (r.code === EXIT.interrupted) break;
   }
   if (o.dryRun) return code;
-  const report = buildPhasesReport(s.root, s.runs, outcomes);
+  const report = buildPhasesReport(s.root, s.runs, outcomes, s.miniSubset);
   io.out('\n' + (await savePhasesReport(report)));
   io.out(`Overall report: ${s.root}/report.md\n`);
   return code;

@@ -9,8 +9,14 @@ import { loadEnvForCli } from '../../env/cli-env.js';
 import { checkRuns, DEFAULT_PHASE_RUNS, parsePhaseNames, PHASE_NAMES } from '../../phases/definitions.js';
 import { phaseRoot, type PhaseSource } from '../../phases/phase-plans.js';
 import { runPhases } from '../../phases/run-phases.js';
+import { EXIT } from '../../orchestrator/session.js';
+import { checkRepoId, exportSubmission } from '../../submission/index.js';
+import { addSubmissionOptions } from './submission.js';
 
 interface Gaia2RunFlags extends Partial<DatasetFlags> {
+  split: string;
+  hfUpload?: string;
+  hfPublic?: boolean;
   config?: string;
   phases?: string;
   runs?: string;
@@ -27,10 +33,11 @@ export function register(program: Command): void {
     .option('--runs <n>', `runs per scenario in every phase (default ${DEFAULT_PHASE_RUNS})`)
     .option('--mini-subset <manifest>', 'subset manifest of the mini scenarios for the agent2agent and noise phases (default: the standard selection)')
     .option('--dry-run', 'print every phase plan; launch nothing');
+  addSubmissionOptions(cmd);
   addDatasetOptions(cmd, { datasetRequired: false })
     .addHelpText(
       'after',
-      '\nOutput: <output-dir>/<phase>/ (a normal pass@N run each) and <output-dir>/report.md (one row per phase).\n' +
+      '\nOutput: <output-dir>/<phase>/ (a normal pass@N run each), <output-dir>/report.md (one row per phase) and\n<output-dir>/submission/ (the leaderboard dataset; --hf-upload uploads it).\n' +
         'Exit: 0 every run judged, 3 infrastructure errors remain (use --retry), 2 a phase could not run, 130 interrupted.\n' +
         'Examples:\n  $ gaia2-runner gaia2-run -d examples/scenarios --agent oracle -j 4 --output-dir runs/gaia2\n' +
         '  $ gaia2-runner gaia2-run --config my.toml --retry',
@@ -56,6 +63,12 @@ export function register(program: Command): void {
       const mini = f.miniSubset !== undefined ? resolve(f.miniSubset) : table.mini_subset && src.kind === 'toml' ? resolve(dirname(src.file), table.mini_subset) : null;
       if (mini && !existsSync(mini)) throw new ConfigError(`${f.miniSubset !== undefined ? '--mini-subset' : '[phases].mini_subset'} does not exist: ${mini}`);
       const root = phaseRoot(src, f.config ? f.outputDir : undefined);
-      process.exitCode = await runPhases(src, phases, { root, runs, miniSubset: mini, retry: Boolean(f.retry) }, io, { dryRun: f.dryRun });
+      if (f.hfUpload) checkRepoId(f.hfUpload);
+      const code = await runPhases(src, phases, { root, runs, miniSubset: mini, retry: Boolean(f.retry) }, io, { dryRun: f.dryRun });
+      process.exitCode = code;
+      // Like the reference: the submission is written after the phases (uploaded when asked),
+      // unless the run was interrupted; runs that ended in errors are exported as exceptions.
+      if (f.dryRun || code === EXIT.interrupted) return;
+      await exportSubmission(root, { split: f.split, hfUpload: f.hfUpload ?? null, hfPublic: Boolean(f.hfPublic), env: process.env, out: io.out });
     });
 }
