@@ -35,6 +35,8 @@ export interface AgentLinkHost {
   fail(reason: string): void;
   /** Noise phase: agent commands may fail and see renamed commands. */
   readonly noise?: AppliedNoise | null;
+  /** Lines in events.jsonl so far (places a tool failure among them). */
+  eventCount(): number;
 }
 
 export class AgentLink {
@@ -115,7 +117,7 @@ export class AgentLink {
     if (failed) {
       // Fails before the app runs: no state change and no event line, so the judge never sees it.
       h.log.info(`NOISE tool failure: ${failed.tool}`);
-      h.noise!.recorder.write([{ kind: 'tool_failure', sim_t: h.clock.text(), tool: failed.tool, argv: failed.argv, message: failed.message }]);
+      h.noise!.recorder.write([{ kind: 'tool_failure', sim_t: h.clock.text(), events_before: h.eventCount(), tool: failed.tool, argv: failed.argv, message: failed.message }]);
       return { stdout: '', stderr: failed.message + '\n', exitCode: 1, events: [] };
     }
     const r = await h.apps.cli(argv, () => ({ simTime: h.clock.text(), surface: tools?.surface }));

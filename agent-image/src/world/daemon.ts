@@ -155,6 +155,7 @@ export class WorldDaemon {
       wake: () => this.wake(),
       fail: (reason) => this.terminate('error', reason),
       noise: opts.noise ?? null,
+      eventCount: () => this.tracked.length,
     });
   }
 

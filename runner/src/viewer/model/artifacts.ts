@@ -12,6 +12,7 @@ export const TRACKED_ARTIFACTS = [
   'daemon_judgments.jsonl',
   'judgments.jsonl',
   'trace.jsonl',
+  'noise.jsonl',
   'agent_response.txt',
   'eventd.log',
 ] as const;

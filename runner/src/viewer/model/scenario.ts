@@ -7,7 +7,8 @@ import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type Artifac
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { ScenarioInfoCache } from './oracle.js';
 import { infoOf, splitOf, statusOf } from './status.js';
-import { eventItems, mergeTimeline } from './timeline.js';
+import { eventItems, mergeTimeline, withFailures } from './timeline.js';
+import { noiseView } from './noise.js';
 import type { IndexRow, TraceView } from './types.js';
 import { verdictsOf } from './verdicts.js';
 
@@ -18,7 +19,7 @@ export interface ScenarioContext {
   scenarios: ScenarioInfoCache;
 }
 
-const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
+const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'noise.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
 
 /** The POSIX relative path of a scenario dir, URL-encoded per segment. */
 export const hrefOf = (id: string, file: string): string => [...id.split('/').map(encodeURIComponent), file].join('/');
@@ -62,7 +63,9 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   };
 
   const firstUser = events.find((e) => isUserLine(e));
-  const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), eventItems(events), verdictsOf(judgments, info.oracle, events));
+  const noise = noiseView(files.has('noise.jsonl') ? readJsonlObjects(join(dir, 'noise.jsonl')) : [], events);
+  const timed = withFailures(eventItems(events), noise.failures);
+  const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), timed, verdictsOf(judgments, info.oracle, events));
   return {
     page: 'trace',
     id,
@@ -89,5 +92,6 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     badLines: trace.badLines.slice(0, 50),
     daemonLogTail: tail(text('eventd.log'), 30_000),
     rawFiles: RAW_FILES.filter((name) => files.has(name)).map((name) => ({ name, size: files.get(name)!.size })),
+    noise: noise.summary,
   };
 }

@@ -27,7 +27,7 @@ tr.st-pass td:first-child{border-left:4px solid var(--pass)}tr.st-fail td:first-
 .item{background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:8px 10px;margin:6px 0}.item.hit{outline:2px solid #f59f00}
 .item .meta{color:var(--muted);font-size:12px;margin-bottom:4px;display:flex;gap:10px;flex-wrap:wrap}
 .item.call{background:#f1f3f5;border-style:dashed}.item.role-user,.item.task{border-left:4px solid #4dabf7}.item.role-assistant{border-left:4px solid var(--pass)}.item.role-system{border-left:4px solid #adb5bd}
-.item.tool{border-left:4px solid #495057}.item.ev-env{background:#fff9db;border-left:4px solid #f59f00}.item.ev-user{border-left:4px solid #4dabf7;background:#e7f5ff}.item.ev-reply{border-left:4px solid var(--pass);background:#ebfbee}.item.ev-action{padding:4px 10px;font-size:12px}
+.item.tool{border-left:4px solid #495057}.item.ev-env{background:#fff9db;border-left:4px solid #f59f00}.item.ev-user{border-left:4px solid #4dabf7;background:#e7f5ff}.item.ev-reply{border-left:4px solid var(--pass);background:#ebfbee}.item.ev-action{padding:4px 10px;font-size:12px}.item.ev-noise{background:#f3f0ff;border-left:4px solid #7950f2}.item.noise-failure{background:#fff5f5;border-left:4px solid #e03131}
 .item.verdict.ok{border:2px solid var(--pass)}.item.verdict.bad{border:2px solid var(--fail)}.item.context{background:#fff4e6;font-size:12px}
 pre,.mono{font-family:var(--mono);font-size:12.5px;white-space:pre-wrap;word-break:break-word;margin:0}
 pre.out{background:#212529;color:#e9ecef;padding:6px 8px;border-radius:6px;max-height:300px;overflow:auto}pre.err{color:#ffa8a8}
