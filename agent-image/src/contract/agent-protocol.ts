@@ -120,6 +120,18 @@ export interface WelcomeMsg {
   sim_time: string;
   /** realtime | fast-forward */
   clock_mode: string;
+  /**
+   * Noise phase (ours): app commands the agent sees under another name and/or description;
+   * `fn` identifies the command (its ARE function). Absent when nothing is renamed.
+   */
+  renamed_commands?: RenamedCommand[];
+}
+
+export interface RenamedCommand {
+  cli: string;
+  fn: string;
+  name: string;
+  help: string;
 }
 
 export interface DeliveredPart {

@@ -9,6 +9,7 @@
 // Draws come from one seeded stream per tool, as the reference keeps one generator per tool.
 import type { ToolAugmentationSettings } from '../contract/noise.js';
 import type { AppDef } from '../apps/framework/types.js';
+import type { RenamedCommand } from '../contract/agent-protocol.js';
 import { entryForAppName } from '../apps/registry.js';
 import { NoiseRng } from './rng.js';
 
@@ -76,6 +77,15 @@ export class ToolNoise {
     let r = this.renames.get(key);
     if (!r) this.renames.set(key, (r = {}));
     return r;
+  }
+
+  /** Every command whose name or help the agent sees changed, as the agent sees it. */
+  renamedCommands(apps: readonly AppDef[]): RenamedCommand[] {
+    return apps.flatMap((app) =>
+      this.surface(app)
+        .commands.filter((c) => this.renames.has(`${app.cli} ${c.fn}`))
+        .map((c) => ({ cli: app.cli, fn: c.fn, name: c.name, help: c.help })),
+    );
   }
 
   /** Whether any command is renamed or re-described (the surface differs from the app's). */

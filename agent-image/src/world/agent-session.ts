@@ -104,12 +104,14 @@ export class AgentSession implements AgentEndpoint {
       this.greeted = true;
       this.name = String(m.agent || 'unknown');
       this.steer = !!m.steer;
+      const renamed = this.world.renamedCommands();
       this.send({
         type: 'welcome',
         protocol: AGENT_PROTOCOL_VERSION,
         tools: this.tools,
         sim_time: this.world.clock.text(),
         clock_mode: this.world.clock.mode,
+        ...(renamed.length ? { renamed_commands: renamed } : {}),
       });
       return;
     }

@@ -13,7 +13,8 @@
 //   W2  a chained ENV event fires at max(start + delay, parent done); fix: parent done + delay.
 import { join } from 'node:path';
 import type { DaemonStatus, JudgeMode } from '../contract/status.js';
-import type { DeliveredPart } from '../contract/agent-protocol.js';
+import type { DeliveredPart, RenamedCommand } from '../contract/agent-protocol.js';
+import { APPS } from '../apps/catalog.js';
 import type { EventLine } from '../contract/events.js';
 import type { CommandResult } from '../apps/index.js';
 import type { LoadedScenario } from '../scenario/index.js';
@@ -185,6 +186,12 @@ export class WorldDaemon {
 
   get isConnected(): boolean {
     return this.agent.connected;
+  }
+
+  /** Noise phase: commands the agent sees renamed or re-described (for the welcome). */
+  renamedCommands(): RenamedCommand[] {
+    const tools = this.opts.noise?.tools;
+    return tools ? tools.renamedCommands(APPS) : [];
   }
 
   get agentName(): string | null {

@@ -126,6 +126,18 @@ describe('tool augmentation with a scripted agent', () => {
     const ok = await playBoat(renamed, noise, [['calendar', 'schedule-outing', ...ADD_EVENT]]);
     expect(ok.lines.find((l) => l.fn === 'add_calendar_event')).toBeDefined();
     expect(ok.status.judgment).toEqual({ success: true, failure_reason: '' });
+    // The welcome tells the agent runtime what it sees renamed (function-tool mode uses it).
+    const stateDir = tempStateDir();
+    const composed = await composeWorld({ scenario: renamed, stateDir, settings: testSettings({ agent: 'scripted', noise }) });
+    const server = await serveAgentSocket(composed.world, join(stateDir, 'agent.sock'), composed.tools);
+    try {
+      const conn = await connectToDaemon({ agent: 'scripted', socketPath: join(stateDir, 'agent.sock') });
+      expect(conn.welcome.renamed_commands).toEqual([{ cli: 'calendar', fn: 'add_calendar_event', name: 'schedule-outing', help: calendar.commands.find((c) => c.fn === 'add_calendar_event')!.help }]);
+      conn.close();
+    } finally {
+      server.close();
+      composed.world.fail('test over');
+    }
     const old = await playBoat(renamed, noise, [argv]);
     expect(old.lines.some((l) => l.fn === 'add_calendar_event')).toBe(false);
     expect(old.status.judgment?.success).toBe(false);
