@@ -17,10 +17,14 @@ function argEntry(name: string, value: unknown): { name: string; value: unknown;
   return { name, value: pyDumps(value), value_type: Array.isArray(value) ? 'list' : 'dict' };
 }
 
-/** The reference's start event: the first event, when it waits on nothing. */
+/**
+ * The reference's start event: the first event, when it waits on nothing. An oracle (AGENT)
+ * event completes only once judged, so noise never waits on one: it then starts with the
+ * scenario's clock instead.
+ */
 function startEventId(events: unknown[]): string | null {
   const first = events[0];
-  if (!isObj(first) || typeof first.event_id !== 'string') return null;
+  if (!isObj(first) || typeof first.event_id !== 'string' || first.event_type === 'AGENT') return null;
   return Array.isArray(first.dependencies) && first.dependencies.length > 0 ? null : first.event_id;
 }
 

@@ -122,4 +122,13 @@ describe('expandWithNoiseEvents', () => {
     expect(loaded.oracleEvents.length).toBe(s.events.filter((e: any) => e.event_type === 'AGENT').length);
     expect(s.events.length).toBe(JSON.parse(readGolden(EMAIL)).events.length); // input untouched
   });
+
+  it('without a dependency-free USER/ENV first event, noise starts with the scenario clock', () => {
+    const s = sc(EMAIL);
+    const first = { ...s.events[0], event_type: 'AGENT' };
+    const { scenario } = expandWithNoiseEvents({ ...s, events: [first, ...s.events.slice(1)] }, settings());
+    const added = (scenario.events as any[]).slice(s.events.length);
+    expect(added.length).toBeGreaterThan(0);
+    for (const e of added) expect(e.dependencies).toEqual([]);
+  });
 });
