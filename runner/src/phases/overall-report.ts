@@ -1,6 +1,7 @@
 // The multi-phase run's own report: one row per phase (its overall numbers, as in the phase's
 // report.json) and the mean over the phases that ran, in <root>/report.json and report.md.
 import { existsSync, readFileSync } from 'node:fs';
+import { writeReport } from '../report/index.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fsutil/atomic.js';
 import type { GroupStats, Report } from '../report/index.js';
@@ -87,4 +88,26 @@ export async function savePhasesReport(r: PhasesReport): Promise<string> {
   const md = redact(renderPhasesMarkdown(r));
   await writeFileAtomic(join(r.output_dir, 'report.md'), md);
   return md;
+}
+
+/** The root's gaia2-run report, or null when `root` is not a gaia2-run output root. */
+export function readPhasesReport(root: string): PhasesReport | null {
+  try {
+    const r = JSON.parse(readFileSync(join(root, 'report.json'), 'utf8')) as PhasesReport;
+    return r && r.kind === 'gaia2-run' ? r : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `report` on a gaia2-run root: every phase's report again from its result files, then the
+ * table (a plain report over the root would mix the phases and replace the table).
+ */
+export async function rewritePhasesReport(root: string, previous: PhasesReport, warn: (l: string) => void): Promise<PhasesReport> {
+  for (const p of previous.phases) if (p.status !== 'error' && existsSync(join(root, p.phase))) await writeReport(join(root, p.phase), { numRuns: previous.runs_per_scenario, warn });
+  const outcomes = previous.phases.map((p) => ({ phase: p.phase, error: p.status === 'error' ? (p.error ?? 'not run') : null }));
+  const r = buildPhasesReport(root, previous.runs_per_scenario, outcomes, previous.mini_subset ?? null);
+  await savePhasesReport(r);
+  return r;
 }

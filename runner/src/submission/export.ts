@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PhasesReport } from '../phases/overall-report.js';
-import { renderPhasesMarkdown } from '../phases/overall-report.js';
+import { readPhasesReport, renderPhasesMarkdown } from '../phases/overall-report.js';
 import { ConfigError } from '../config/errors.js';
 import { configName, dataFilePath, validateRows, type SubmissionRow } from './format.js';
 import { collectRows } from './rows.js';
@@ -23,15 +23,9 @@ export interface Submission {
   configs: Record<string, number>;
 }
 
-function readPhasesReport(root: string): PhasesReport {
-  const f = join(root, 'report.json');
-  let r: PhasesReport | null = null;
-  try {
-    r = JSON.parse(readFileSync(f, 'utf8')) as PhasesReport;
-  } catch {
-    /* reported below */
-  }
-  if (!r || r.kind !== 'gaia2-run') throw new ConfigError(`${root} is not a finished gaia2-run output root (no gaia2-run report.json)`);
+function phasesReportOf(root: string): PhasesReport {
+  const r = readPhasesReport(root);
+  if (!r) throw new ConfigError(`${root} is not a finished gaia2-run output root (no gaia2-run report.json)`);
   return r;
 }
 
@@ -43,7 +37,7 @@ function firstRunConfig(root: string): Record<string, unknown> {
 }
 
 export function buildSubmission(root: string, o: { split: string }): Submission {
-  const report = readPhasesReport(root);
+  const report = phasesReportOf(root);
   const byConfig = new Map<string, SubmissionRow[]>();
   for (const { phase, rows } of collectRows(root, { miniSubset: !!report.mini_subset })) {
     for (const r of rows) {

@@ -1,7 +1,7 @@
 // gaia2-run's phases over fake scenario runs: one output root with a directory, runs and a
 // report per phase, the overall table, the phase settings reaching the runs, a phase that
 // cannot run reported (not silently run as standard), and --retry resuming every phase.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import type { PhaseSource } from '../../../runner/src/phases/phase-plans.js';
 import type { PhasesReport } from '../../../runner/src/phases/overall-report.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { defaultRunFlags } from '../config/flag-defaults.js';
+import { runCliInProcess } from '../config/in-process-cli.js';
 import { fakeEngine, fakeRuns, recordingProgress, type Outcome } from '../orchestrator/fakes.js';
 
 function setup() {
@@ -110,5 +111,19 @@ describe('gaia2-run phases', () => {
     expect(JSON.parse(noise[0]!.env.GAIA2_NOISE!).env_events.env_events_seed).toBe(4);
     expect(t.runs.calls.filter((c) => phaseOf(c.outputDir) === 'standard').every((c) => c.env.GAIA2_NOISE === undefined)).toBe(true);
     expect(() => loadRunConfig(file, {})).toThrow(/\[phases\] is read by gaia2-run/);
+  });
+
+  it('`report` on a gaia2-run root rebuilds the phase reports and keeps the phases table', async () => {
+    const { root, flags } = setup();
+    await runPhases({ kind: 'flags', flags, env: {} }, ['standard', 'agent2agent', 'noise'], { root, runs: 2, miniSubset: null, retry: false }, io(() => 'pass').io);
+    const before = readReport(root);
+    rmSync(join(root, 'noise', 'report.json'));
+    const r = await runCliInProcess(['report', '--output-dir', root], root);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\| noise \| 3 \| 6 \| 6 \|/);
+    const after = readReport(root);
+    expect(after.kind).toBe('gaia2-run');
+    expect(after.phases.map((p) => [p.phase, p.status, p.overall?.passed])).toEqual(before.phases.map((p) => [p.phase, p.status, p.overall?.passed]));
+    expect(existsSync(join(root, 'noise', 'report.json'))).toBe(true);
   });
 });
