@@ -20,7 +20,8 @@ const failure = (stderr: string, exitCode: number): CommandResult => ({ stdout: 
 export async function runCli(argv: readonly string[], ctx: WorldContext): Promise<CommandResult> {
   // A full path (/usr/local/bin/calendar) names the same binary.
   const cli = (argv[0] ?? '').split('/').pop() ?? '';
-  const app = appForCli(cli);
+  const found = appForCli(cli);
+  const app = found && ctx.surface ? ctx.surface(found) : found;
   if (!app) {
     const known = entryForCli(cli) ? `app '${cli}' is not implemented` : `unknown app command '${cli}'`;
     return failure(`${known}; available: ${APPS.map((a) => a.cli).join(', ')}\n`, 127);

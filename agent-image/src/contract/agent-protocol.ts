@@ -125,6 +125,18 @@ export interface WelcomeMsg {
    * only `<cli> expert-agent --task TEXT`. Absent when no app is.
    */
   app_agents?: string[];
+  /**
+   * Noise phase (ours): app commands the agent sees under another name and/or description;
+   * `fn` identifies the command (its ARE function). Absent when nothing is renamed.
+   */
+  renamed_commands?: RenamedCommand[];
+}
+
+export interface RenamedCommand {
+  cli: string;
+  fn: string;
+  name: string;
+  help: string;
 }
 
 export interface DeliveredPart {

@@ -28,8 +28,17 @@ export const SEND_MESSAGE_TO_AGENT = 'send_message_to_agent';
 export const ENV_EVENT_PREFIX = 'Event-ENV-';
 export const USER_EVENT_PREFIX = 'Event-USER-';
 
-export const isEnvLine = (e: Pick<EventLine, 'event_id'>): boolean =>
-  typeof e.event_id === 'string' && e.event_id.startsWith(ENV_EVENT_PREFIX);
+/**
+ * Our addition: ids of the Noise phase's background ENV events (the reference's
+ * ENV_EVENT_EXPANSION_TAG). They are ENV events like the scenario's own.
+ */
+export const NOISE_EVENT_PREFIX = 'env_expansion_';
+
+/** An ENV event id: the scenario's (`Event-ENV-…`) or a noise event's. */
+export const isEnvEventId = (id: string | undefined): boolean =>
+  typeof id === 'string' && (id.startsWith(ENV_EVENT_PREFIX) || id.startsWith(NOISE_EVENT_PREFIX));
+
+export const isEnvLine = (e: Pick<EventLine, 'event_id'>): boolean => isEnvEventId(e.event_id);
 
 export const isUserLine = (e: Pick<EventLine, 'event_id'>): boolean =>
   typeof e.event_id === 'string' && e.event_id.startsWith(USER_EVENT_PREFIX);

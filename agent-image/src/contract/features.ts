@@ -11,6 +11,8 @@ export const IMAGE_FEATURES = {
   shutdownRoute: 'shutdown-route',
   /** The scenario may be put in after start; the daemon waits for GAIA2_SCENARIO_READY. */
   scenarioAfterStart: 'scenario-after-start',
+  /** The Noise phase (GAIA2_NOISE: tool augmentation, background ENV events, noise.jsonl). */
+  noise: 'noise',
 } as const;
 
 export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];

@@ -6,3 +6,4 @@ export * from './routes.js';
 export * from './result.js';
 export * from './scenario.js';
 export * from './features.js';
+export * from './noise.js';

@@ -13,6 +13,8 @@ export const CONTAINER_PATHS = {
   notifications: '/var/gaia2/state/notifications.jsonl',
   /** Our addition (Agent2Agent): the app agents' LLM calls, trace.jsonl lines tagged `app_agent`. */
   appAgentsTrace: '/var/gaia2/state/app_agents_trace.jsonl',
+  /** Our addition: what the Noise phase injected (settings, planned ENV noise, tool failures). */
+  noise: '/var/gaia2/state/noise.jsonl',
   faketime: '/tmp/faketime.rc',
   trace: '/tmp/trace.jsonl',
   /** Our addition: the judge's LLM calls, in the trace format, apart from the agent's. */
@@ -35,6 +37,7 @@ export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
   [CONTAINER_PATHS.judgments, 'daemon_judgments.jsonl'],
   [CONTAINER_PATHS.userDetails, 'user_details.json'],
   [CONTAINER_PATHS.notifications, 'notifications.jsonl'],
+  [CONTAINER_PATHS.noise, 'noise.jsonl'],
   [CONTAINER_PATHS.faketime, 'faketime.rc'],
   [CONTAINER_PATHS.trace, 'trace.jsonl'],
   [CONTAINER_PATHS.judgeTrace, 'judge_trace.jsonl'],
@@ -89,4 +92,6 @@ export const ENV = {
   a2aBaseUrl: 'GAIA2_A2A_BASE_URL',
   /** Agent2Agent: the app agents' API key (world daemon only). */
   a2aApiKey: 'GAIA2_A2A_API_KEY',
+  /** Noise phase settings, JSON (contract/noise.ts); unset = standard phase. */
+  noise: 'GAIA2_NOISE',
 } as const;

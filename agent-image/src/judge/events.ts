@@ -1,6 +1,6 @@
 // Completed events as the judge sees them, built from events.jsonl lines, and the turn
 // slicing the reference daemon applies before judging (docs/judge.md, "Inputs"; docs/daemon.md, "Turns").
-import { ENV_EVENT_PREFIX, SEND_MESSAGE_TO_USER, USER_EVENT_PREFIX, type EventLine } from '../contract/events.js';
+import { isEnvEventId, SEND_MESSAGE_TO_USER, USER_EVENT_PREFIX, type EventLine } from '../contract/events.js';
 import { parsePyDatetime } from './normalize.js';
 
 export interface CompletedEvent {
@@ -19,7 +19,7 @@ export interface CompletedEvent {
 }
 
 export function eventTypeOf(id: string | undefined): CompletedEvent['type'] {
-  if (id?.startsWith(ENV_EVENT_PREFIX)) return 'ENV';
+  if (isEnvEventId(id)) return 'ENV';
   if (id?.startsWith(USER_EVENT_PREFIX)) return 'USER';
   return 'AGENT';
 }

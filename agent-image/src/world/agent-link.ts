@@ -12,6 +12,8 @@ import type { DaemonLog } from './daemon-log.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
 import type { RunStatus } from './run-status.js';
 import type { AppAgents } from '../a2a/index.js';
+import { appForCli } from '../apps/catalog.js';
+import type { AppliedNoise } from '../noise/index.js';
 
 export interface ReplyInfo {
   runId: string;
@@ -35,6 +37,10 @@ export interface AgentLinkHost {
   /** Look at the world again soon. */
   wake(): void;
   fail(reason: string): void;
+  /** Noise phase: agent commands may fail and see renamed commands. */
+  readonly noise?: AppliedNoise | null;
+  /** Lines in events.jsonl so far (places a tool failure among them). */
+  eventCount(): number;
 }
 
 export class AgentLink {
@@ -139,7 +145,15 @@ export class AgentLink {
   async appCli(argv: readonly string[]): Promise<CommandResult> {
     const h = this.host;
     h.activity();
-    const r = await h.apps.cli(argv, () => ({ simTime: h.clock.text() }));
+    const tools = h.noise?.tools ?? null;
+    const failed = tools?.draw(argv, appForCli((argv[0] ?? '').split('/').pop() ?? '') ?? null);
+    if (failed) {
+      // Fails before the app runs: no state change and no event line, so the judge never sees it.
+      h.log.info(`NOISE tool failure: ${failed.tool}`);
+      h.noise!.recorder.write([{ kind: 'tool_failure', sim_t: h.clock.text(), events_before: h.eventCount(), tool: failed.tool, argv: failed.argv, message: failed.message }]);
+      return { stdout: '', stderr: failed.message + '\n', exitCode: 1, events: [] };
+    }
+    const r = await h.apps.cli(argv, () => ({ simTime: h.clock.text(), surface: tools?.surface }));
     this.appendAgentLines(r.events.map((l) => ({ ...l, event_id: undefined })));
     return r;
   }

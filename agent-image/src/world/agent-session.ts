@@ -104,6 +104,7 @@ export class AgentSession implements AgentEndpoint {
       this.greeted = true;
       this.name = String(m.agent || 'unknown');
       this.steer = !!m.steer;
+      const renamed = this.world.renamedCommands();
       this.send({
         type: 'welcome',
         protocol: AGENT_PROTOCOL_VERSION,
@@ -111,6 +112,7 @@ export class AgentSession implements AgentEndpoint {
         sim_time: this.world.clock.text(),
         clock_mode: this.world.clock.mode,
         ...(this.world.appAgentClis.length > 0 ? { app_agents: this.world.appAgentClis } : {}),
+        ...(renamed.length ? { renamed_commands: renamed } : {}),
       });
       return;
     }

@@ -1,11 +1,12 @@
 // All app commands go through here, one at a time: app state files are read-modify-written
 // by runCli/runAction, so two overlapping commands could lose an update. The daemon appends
 // the returned event lines itself (single writer).
-import { runAction, runCli, type CommandResult } from '../apps/index.js';
+import { runAction, runCli, type CommandResult, type WorldContext } from '../apps/index.js';
 
 export interface AppCallContext {
   simTime: string;
   eventId?: string;
+  surface?: WorldContext['surface'];
 }
 
 export class AppsGateway {
@@ -30,7 +31,7 @@ export class AppsGateway {
   }
 
   private world(c: AppCallContext) {
-    return { stateDir: this.stateDir, simTime: c.simTime, eventId: c.eventId, ...this.extra };
+    return { stateDir: this.stateDir, simTime: c.simTime, eventId: c.eventId, surface: c.surface, ...this.extra };
   }
 
   /** Runs `fn` after every earlier call; the context is taken when the call actually starts. */

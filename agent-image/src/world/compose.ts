@@ -2,6 +2,7 @@
 // creates the judge (when the reference would) and the daemon, and attaches the in-process
 // oracle when asked. Used by the image entry point, tests and benchmarks alike.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { initWorld, resolveScenarioTools } from '../apps/index.js';
 import { Judge, type JudgeLlm } from '../judge/index.js';
 import { loadScenario, type LoadedScenario } from '../scenario/index.js';
@@ -13,6 +14,7 @@ import { SettingsError, type DaemonSettings } from './config.js';
 import { readUserDetails, writeUserDetails } from './user-details.js';
 import { parseSimTime } from './clock.js';
 import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../a2a/index.js';
+import { applyNoise, type AppliedNoise } from '../noise/index.js';
 
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */
@@ -32,6 +34,8 @@ export interface ComposeOptions {
   faketime?: string;
   /** Agent2Agent settings (GAIA2_A2A); null/absent: every app is the agent's own. */
   a2a?: A2aSettings | null;
+  /** Where the Noise phase records what it injected (settings.noise set); default <stateDir>/noise.jsonl. */
+  noiseFile?: string;
 }
 
 export interface ComposedWorld {
@@ -46,7 +50,9 @@ export interface ComposedWorld {
 
 export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const file = o.scenarioFile ?? '<scenario>';
-  const raw = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
+  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
+  const noise: AppliedNoise | null = o.settings.noise ? applyNoise(given, o.settings.noise, o.noiseFile ?? join(o.stateDir, 'noise.jsonl')) : null;
+  const raw = noise ? noise.scenario : given;
   const scenario = loadScenario(raw, file);
   if (o.settings.agentChosenBy === 'no PROVIDER' && scenario.oracleEvents.length === 0) {
     // The oracle was chosen only because no LLM was configured; without oracle actions it has
@@ -85,6 +91,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
     appAgents,
     agentRuntime: { name: s.agent, chosenBy: s.agentChosenBy },
+    noise,
   };
   const world = new WorldDaemon(opts);
   let oracle: OracleAgent | null = null;

@@ -2,6 +2,7 @@
 // error names the variable at fault.
 import { ENV } from '../contract/paths.js';
 import { CLOCK_MODES, type ClockMode } from './clock.js';
+import { noiseFromEnv, NoiseSettingsError, type NoiseSettings } from '../contract/noise.js';
 
 export const AGENTS = ['oracle', 'default', 'scripted'] as const;
 export type AgentName = (typeof AGENTS)[number];
@@ -33,6 +34,8 @@ export interface DaemonSettings {
   idleTimeoutSec: number;
   connectTimeoutSec: number;
   fixes: { finalTurnLastReply: boolean; chainedEnvTiming: boolean };
+  /** Noise phase (GAIA2_NOISE); absent or null = standard phase. */
+  noise?: NoiseSettings | null;
 }
 
 export class SettingsError extends Error {
@@ -63,7 +66,14 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSet
   }
   // LLM agents live in real time; replays skip idle waits.
   const clockMode = (modeRaw || (agent === 'default' ? 'realtime' : 'fast-forward')) as ClockMode;
+  let noise: NoiseSettings | null;
+  try {
+    noise = noiseFromEnv(env);
+  } catch (e) {
+    throw e instanceof NoiseSettingsError ? new SettingsError(e.message) : e;
+  }
   return {
+    noise,
     agent,
     agentChosenBy,
     clockMode,

@@ -5,6 +5,7 @@ import type { ClockMode } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { TurnJudge } from './judging.js';
 import type { AppAgents } from '../a2a/index.js';
+import type { AppliedNoise } from '../noise/index.js';
 
 export interface WorldDaemonOptions {
   scenario: LoadedScenario;
@@ -30,4 +31,6 @@ export interface WorldDaemonOptions {
   appAgents?: AppAgents | null;
   /** The runtime chosen to play and what chose it, reported in daemon_status.json. */
   agentRuntime?: { name: string; chosenBy: string };
+  /** Noise phase: background event ids, tool augmentation, the noise.jsonl recorder. */
+  noise?: AppliedNoise | null;
 }

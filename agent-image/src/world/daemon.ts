@@ -13,7 +13,8 @@
 //   W2  a chained ENV event fires at max(start + delay, parent done); fix: parent done + delay.
 import { join } from 'node:path';
 import type { DaemonStatus, JudgeMode } from '../contract/status.js';
-import type { DeliveredPart } from '../contract/agent-protocol.js';
+import type { DeliveredPart, RenamedCommand } from '../contract/agent-protocol.js';
+import { APPS } from '../apps/catalog.js';
 import type { EventLine } from '../contract/events.js';
 import type { CommandResult } from '../apps/index.js';
 import type { LoadedScenario } from '../scenario/index.js';
@@ -74,7 +75,7 @@ export class WorldDaemon {
       everConnected: this.agent.everConnected,
       agentRuntime: opts.agentRuntime,
     }));
-    this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming });
+    this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming, background: opts.noise?.backgroundIds });
     this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });
     for (const [id, why] of this.schedule.stuck) this.log.warn(`event ${id} will never fire: ${why}`);
     this.returns = new ReturnValues(opts.judge ?? null);
@@ -159,6 +160,8 @@ export class WorldDaemon {
       addUsage: (u) => this.addUsage(u),
       wake: () => this.wake(),
       fail: (reason) => this.terminate('error', reason),
+      noise: opts.noise ?? null,
+      eventCount: () => this.tracked.length,
     });
   }
 
@@ -198,6 +201,12 @@ export class WorldDaemon {
   /** An agent has connected at some point of this run (stays true after it disconnects). */
   get hasConnected(): boolean {
     return this.agent.everConnected;
+  }
+
+  /** Noise phase: commands the agent sees renamed or re-described (for the welcome). */
+  renamedCommands(): RenamedCommand[] {
+    const tools = this.opts.noise?.tools;
+    return tools ? tools.renamedCommands(APPS) : [];
   }
 
   get agentName(): string | null {

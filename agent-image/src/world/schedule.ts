@@ -34,7 +34,7 @@ export class ScenarioSchedule {
 
   constructor(
     private readonly sc: LoadedScenario,
-    private readonly opts: { chainedEnvFix: boolean },
+    private readonly opts: { chainedEnvFix: boolean; background?: ReadonlySet<string> },
   ) {
     for (const e of sc.events) this.deps.set(e.id, [...e.dependencies]);
     for (const b of sc.turnBoundaries) {
@@ -75,13 +75,16 @@ export class ScenarioSchedule {
     }
   }
 
+  /** Pending events that hold the run open: all but background (noise) events, which are
+   *  dropped when the run ends, as the reference stops its environment with the agent. */
   get pendingCount(): number {
-    return this.pending.length;
+    return this.pendingIds().length;
   }
 
-  /** Ids that stay pending (for status/pending_events and logs). */
+  /** Ids that stay pending (for status/pending_events and logs), background events excluded. */
   pendingIds(): string[] {
-    return this.pending.map((e) => e.id);
+    const bg = this.opts.background;
+    return this.pending.filter((e) => !bg?.has(e.id)).map((e) => e.id);
   }
 
   complete(id: string, at: number): void {

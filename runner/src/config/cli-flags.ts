@@ -10,8 +10,9 @@ import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_D
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
+import { noiseFromFlags, type NoiseFlags } from './noise.js';
 
-export interface AgentFlags {
+export interface AgentFlags extends NoiseFlags {
   image: string;
   agent?: (typeof AGENT_NAMES)[number];
   script?: string;
@@ -99,12 +100,18 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--a2a-model <id>', "Agent2Agent: the app agents' model (default: the agent's)")
     .option('--a2a-base-url <url>', "Agent2Agent: the app agents' base URL (default: the agent's)")
     .option('--a2a-api-key-env <VAR>', "Agent2Agent: name of the variable holding the app agents' API key")
-    .option('--enable-caching', 'reuse finished, judged runs whose scenario, image, agent and judge are identical (result cache; GAIA2_RESULT_CACHE)');
+    .option('--enable-caching', 'reuse finished, judged runs whose scenario, image, agent and judge are identical (result cache; GAIA2_RESULT_CACHE)')
+    .option('--noise', 'Noise phase: tool failures and renamed tools, background environment events (reference defaults)')
+    .option('--noise-seed <n>', 'seed of the tool failures and the background events (default 0)')
+    .option('--tool-failure-probability <p>', 'chance an app command fails, 0..1 (default 0.1)')
+    .option('--env-events-per-minute <n>', 'background events per minute of scenario duration (default 10)');
 }
 
-export function addDatasetOptions(cmd: Command): Command {
+/** `datasetRequired: false` for commands that can take the dataset from a config file instead. */
+export function addDatasetOptions(cmd: Command, o: { datasetRequired?: boolean } = {}): Command {
+  const dataset = new Option('-d, --dataset <path|org/name>', 'scenario dir, .jsonl, single JSON, or Hugging Face dataset id');
   return addAgentOptions(cmd)
-    .requiredOption('-d, --dataset <path|org/name>', 'scenario dir, .jsonl, single JSON, or Hugging Face dataset id')
+    .addOption(o.datasetRequired === false ? dataset : dataset.makeOptionMandatory())
     .option('--splits <list>', 'comma-separated splits (execution,search,ambiguity,adaptability,time or all)')
     .option('--revision <rev>', 'Hugging Face revision (branch, tag or commit)', 'main')
     .option('--refresh-dataset', 'download the Hugging Face dataset again even when cached (records the commit it now points to)')
@@ -138,7 +145,7 @@ function existing(p: string, flag: string): string {
   return abs;
 }
 
-function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> {
+function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> & { noise: RunPlan['noise'] } {
   const apiKey = resolveSecret({ value: f.apiKey, envName: f.apiKeyEnv }, { value: '--api-key', env: '--api-key-env', table: 'the command line' }, env);
   const agent = resolveAgent(
     { name: f.agent, image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: int(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null },
@@ -178,6 +185,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
     agent,
     judge,
     agent2agent,
+    noise: noiseFromFlags(f),
     run: {
       ...RUN_DEFAULTS,
       timeout: int(f.timeout, '--timeout')!,

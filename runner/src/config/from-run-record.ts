@@ -7,6 +7,7 @@ import { ConfigError } from './errors.js';
 import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, type SecretRef, type Target } from './plan.js';
 import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
+import { NoiseSettingsError, parseNoiseSettings } from '../../../agent-image/src/contract/noise.js';
 
 type Obj = Record<string, unknown>;
 
@@ -84,6 +85,13 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
         env,
       )
     : null;
+  let noise = null;
+  try {
+    noise = rec.noise ? parseNoiseSettings(rec.noise, `noise in ${file}`) : null;
+  } catch (e) {
+    if (e instanceof NoiseSettingsError) throw new ConfigError(e.message);
+    throw e;
+  }
   const passAt = num(r.pass_at, 1);
   const outputDir = o.outputDir ? resolve(o.outputDir) : null;
   return {
@@ -93,6 +101,7 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
     agent,
     judge,
     agent2agent,
+    noise,
     run: {
       ...RUN_DEFAULTS,
       timeout: num(r.timeout, RUN_DEFAULTS.timeout),

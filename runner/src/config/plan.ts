@@ -1,6 +1,8 @@
 // The resolved run plan: what `run`, `run-dataset` and `run-config` all reduce to before
 // anything is launched. Paths are absolute, secrets are values (registered for redaction).
 
+import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
+
 export const AGENT_NAMES = ['oracle', 'default', 'scripted'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
@@ -95,6 +97,8 @@ export interface RunPlan {
   run: RunSettings;
   /** Agent2Agent phase; null or absent = every app is the main agent's (standard phase). */
   agent2agent?: AgentToAgentPlan | null;
+  /** Noise phase settings (sent as GAIA2_NOISE); absent or null = standard phase. */
+  noise?: NoiseSettings | null;
 }
 
 export const RUN_DEFAULTS: RunSettings = {

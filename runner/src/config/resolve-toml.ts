@@ -5,24 +5,40 @@ import { homedir } from 'node:os';
 import { DEFAULT_IMAGE } from '../image/index.js';
 import { ConfigError } from './errors.js';
 import { readConfigFile } from './load-toml.js';
+import type { ConfigFileData } from './toml-schema.js';
 import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from './plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
+import { noiseFromTable } from './noise.js';
 
-/** Command-line values that override the file's. */
-export interface RunConfigOverrides {
-  /** --a2a-app-prop: replaces [agent2agent].app_prop. */
-  a2aAppProp?: number;
+/** Absolute, symlink-free path of a config file argument. */
+export function configFilePath(configPath: string): string {
+  const file = resolve(configPath.startsWith('~') ? join(homedir(), configPath.slice(1)) : configPath);
+  return existsSync(file) ? realpathSync(file) : file;
 }
 
-export function loadRunConfig(configPath: string, env: Record<string, string | undefined> = process.env, overrides: RunConfigOverrides = {}): RunPlan {
-  let file = configPath.startsWith('~') ? join(homedir(), configPath.slice(1)) : configPath;
-  file = resolve(file);
-  if (existsSync(file)) file = realpathSync(file);
-  const data = readConfigFile(file);
-  if (overrides.a2aAppProp !== undefined) data.agent2agent = { ...data.agent2agent, app_prop: overrides.a2aAppProp };
+/** The patch for `--a2a-app-prop`: it replaces [agent2agent].app_prop. */
+export function withA2aAppProp(appProp: number | undefined): ((data: ConfigFileData) => ConfigFileData) | undefined {
+  return appProp === undefined ? undefined : (data) => ({ ...data, agent2agent: { ...data.agent2agent, app_prop: appProp } });
+}
+
+/**
+ * TOML → plan. `patch` adjusts the validated tables first (command-line values that replace the
+ * file's, e.g. --a2a-app-prop; gaia2-run builds each phase's plan from the same file with the
+ * phase's [noise] and [agent2agent] settings). A [phases] table is read by gaia2-run only.
+ */
+export function loadRunConfig(
+  configPath: string,
+  env: Record<string, string | undefined> = process.env,
+  patch?: (data: ConfigFileData) => ConfigFileData,
+  o: { phases?: boolean } = {},
+): RunPlan {
+  const file = configFilePath(configPath);
+  let data = readConfigFile(file);
+  if (data.phases && !o.phases) throw new ConfigError(`${file}: [phases] is read by gaia2-run: gaia2-runner gaia2-run --config ${file}`);
+  if (patch) data = patch(data);
   try {
     return toPlan(data, file, env);
   } catch (e) {
@@ -112,5 +128,6 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     TOML_A2A_NAMES,
     env,
   );
-  return { command: 'run-config', configPath: file, target, agent, judge, run, agent2agent };
+  const noise = data.noise ? noiseFromTable(data.noise) : null;
+  return { command: 'run-config', configPath: file, target, agent, judge, run, agent2agent, noise };
 }

@@ -49,6 +49,12 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
   if (retry) lines.push('Retry: on');
   lines.push(`Network: ${r.network}`);
   lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.healthTimeout}s, activity ${r.activityTimeout}s`);
+  const n = plan.noise;
+  if (n) {
+    const ta = n.tool_augmentation ? `tool failures ${n.tool_augmentation.tool_failure_probability} (seed ${n.tool_augmentation.seed})` : 'no tool augmentation';
+    const ev = n.env_events ? `${n.env_events.num_env_events_per_minute} background events/min (seed ${n.env_events.env_events_seed})` : 'no background events';
+    lines.push(`Noise: ${ta}; ${ev}`);
+  }
   if (r.outputDir) lines.push(`Output dir: ${r.outputDir}`);
   if (r.output) lines.push(`Output file: ${r.output}`);
   return lines.map(redact);

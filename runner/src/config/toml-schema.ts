@@ -2,27 +2,10 @@
 // name is an error that names the table and suggests the nearest known key. TOML is parsed
 // with integers as bigint so that `timeout = 600.0` is rejected like upstream does.
 import { z } from 'zod';
+import { NoiseTable } from './noise.js';
+import { PhasesTable } from '../phases/definitions.js';
+import { bool, choice, int, num, optStr, strList } from './toml-values.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
-
-const optStr = z
-  .string({ error: 'must be a string' })
-  .transform((s) => s.trim() || undefined)
-  .optional();
-const int = z
-  .bigint({ error: 'must be an integer' })
-  .transform((n) => Number(n))
-  .optional();
-const num = z
-  .union([z.bigint(), z.number()], { error: 'must be a number' })
-  .transform((n) => Number(n))
-  .optional();
-const bool = z.boolean({ error: 'must be true or false' }).optional();
-const strList = z
-  .array(z.string({ error: 'must be a list of strings' }), { error: 'must be a list of strings' })
-  .transform((l) => l.map((s) => s.trim()).filter(Boolean))
-  .optional();
-const choice = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, { error: `must be one of: ${values.join(', ')}` }).optional();
 
 export const TargetTable = z.strictObject({
   scenario: optStr,
@@ -92,6 +75,8 @@ export const ConfigFile = z.strictObject({
   judge: JudgeTable.optional(),
   run: RunTable.optional(),
   agent2agent: AgentToAgentTable.optional(),
+  noise: NoiseTable.optional(),
+  phases: PhasesTable.optional(),
 });
 export type ConfigFileData = z.output<typeof ConfigFile>;
 
@@ -102,4 +87,6 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   judge: Object.keys(JudgeTable.shape),
   run: Object.keys(RunTable.shape),
   agent2agent: Object.keys(AgentToAgentTable.shape),
+  noise: Object.keys(NoiseTable.shape),
+  phases: Object.keys(PhasesTable.shape),
 };

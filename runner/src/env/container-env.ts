@@ -56,6 +56,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   if (plan.run.notificationMode !== 'message') env[ENV.notificationMode] = plan.run.notificationMode;
   if (plan.run.timeSpeed !== null) env[ENV.timeSpeed] = Number.isInteger(plan.run.timeSpeed) ? plan.run.timeSpeed.toFixed(1) : String(plan.run.timeSpeed);
   env[ENV.idleTimeout] = String(plan.run.activityTimeout);
+  if (plan.noise) env[ENV.noise] = JSON.stringify(plan.noise);
 
   if (plan.judge) {
     env[ENV.judgeModel] = plan.judge.model;

@@ -7,6 +7,8 @@ import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../config/errors.js';
+import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
+import { requireImageFeature } from '../run/image-features.js';
 import type { RunPlan } from '../config/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type ContainerEngine } from '../engine/index.js';
@@ -97,6 +99,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   const log = (l: string) => deps.progress.log(redact(l));
   const base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
+  if (plan.noise) await requireImageFeature(deps.engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
   // Host-loopback URLs (a local BASE_URL, a loopback proxy) are unreachable from the units
   // as they are: the backend relays or tunnels them, or says why it cannot. Relays are
   // unref'd, so a throw below cannot keep the process alive.

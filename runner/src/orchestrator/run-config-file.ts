@@ -92,6 +92,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     concurrency: plan.run.concurrency,
     pass_at: plan.run.passAt,
     limit: t.kind === 'scenario' ? null : t.limit,
+    noise: plan.noise ?? null,
   };
   // Agent2Agent (ARE's a2a_app_prop and the app agents' model); absent in a standard run.
   const a2a = plan.agent2agent;

@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import type { NoiseSettings, ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { planFromRunFlags } from '../../../runner/src/config/cli-flags.js';
 import type { RunPlan } from '../../../runner/src/config/plan.js';
 import type { ContainerEngine } from '../../../runner/src/engine/index.js';
@@ -30,6 +30,8 @@ export interface LlmRunCase {
   script: FakeScriptItem[];
   /** false: hand the container the env without relays (negative control). */
   relay?: boolean;
+  /** The Noise phase's settings, as `--noise` / [noise] put them in the plan. */
+  noise?: NoiseSettings;
 }
 
 export interface LlmRun {
@@ -69,7 +71,7 @@ export function planFor(format: FakeFormat, baseUrl: string, scenario: string, i
 export async function runWithFakeLlm(engine: ContainerEngine, image: string, scenario: string, apiKey: string, c: LlmRunCase): Promise<LlmRun> {
   const fake = await startFakeLlm({ format: c.format, script: c.script });
   const dir = mkdtempSync(join(tmpdir(), `gaia2-llm-e2e-${c.format}-`));
-  const plan = planFor(c.format, fake.url, scenario, image, apiKey);
+  const plan = { ...planFor(c.format, fake.url, scenario, image, apiKey), noise: c.noise ?? null };
   try {
     const { result, env } = await runPlanInContainer(engine, plan, {
       outputDir: dir,

@@ -1,9 +1,13 @@
 // A local Hugging Face Hub double on 127.0.0.1 speaking the wire protocol that
 // @huggingface/hub uses: GET /api/datasets/<repo>/tree/<rev>/<path>?recursive= (JSON list)
-// and GET /datasets/<repo>/resolve/<rev>/<path> (bytes, with Range support).
+// and GET /datasets/<repo>/resolve/<rev>/<path> (bytes, with Range support); the write side
+// (create repo, preupload, LFS batch and upload, commit) is in commit-api.ts.
 import { createServer, type Server } from 'node:http';
 import { createHash } from 'node:crypto';
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import { handleCommitApi, type CommitStore, type HubCommit, type HubRepo } from './commit-api.js';
+
+export type { HubCommit, HubRepo } from './commit-api.js';
 
 export interface FakeHub {
   url: string;
@@ -12,6 +16,11 @@ export interface FakeHub {
   /** Authorization headers received. */
   authHeaders: string[];
   setFile(repo: string, path: string, content: Uint8Array | string, revision?: string): void;
+  /** A file as the Hub holds it now (uploaded or set), or undefined. */
+  getFile(repo: string, path: string, revision?: string): Buffer | undefined;
+  /** Repos created through the API, with their visibility. */
+  repos: Map<string, HubRepo>;
+  commits: HubCommit[];
   stop(): Promise<void>;
 }
 
@@ -38,10 +47,13 @@ export async function startFakeHub(): Promise<FakeHub> {
   const files = new Map<string, Map<string, Buffer>>();
   const requests: string[] = [];
   const authHeaders: string[] = [];
+  let base = '';
+  const store: CommitStore = { files, repos: new Map(), commits: [], lfs: new Map(), url: () => base };
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     requests.push(u.pathname);
     if (req.headers.authorization) authHeaders.push(req.headers.authorization);
+    if (handleCommitApi(req, res, u, store)) return;
     const notFound = (msg: string) => {
       res.writeHead(404, { 'content-type': 'application/json', 'x-error-code': 'EntryNotFound' });
       res.end(JSON.stringify({ error: msg }));
@@ -95,10 +107,14 @@ export async function startFakeHub(): Promise<FakeHub> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
+  base = `http://127.0.0.1:${port}`;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: base,
     requests,
     authHeaders,
+    repos: store.repos,
+    commits: store.commits,
+    getFile: (repo, path, revision = 'main') => files.get(`${repo}@${revision}`)?.get(path),
     setFile(repo, path, content, revision = 'main') {
       const key = `${repo}@${revision}`;
       if (!files.has(key)) files.set(key, new Map());

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cli-flags.js';
-import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
+import { loadRunConfig, withA2aAppProp } from '../../../runner/src/config/resolve-toml.js';
 import { formatSummary } from '../../../runner/src/config/summary.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
 import { agentToAgentForPhase, ARE_A2A_PHASE_APP_PROP } from '../../../runner/src/config/agent2agent.js';
@@ -14,10 +14,10 @@ const dir = mkdtempSync(join(tmpdir(), 'gaia2-a2a-config-'));
 const scenario = join(dir, 's.json');
 writeFileSync(scenario, '{}');
 
-function toml(body: string, env: Record<string, string> = {}, overrides = {}) {
+function toml(body: string, env: Record<string, string> = {}, overrides: { a2aAppProp?: number } = {}) {
   const file = join(dir, `c${Math.random().toString(36).slice(2)}.toml`);
   writeFileSync(file, `[target]\nscenario = "${scenario}"\n${body}`);
-  return loadRunConfig(file, env, overrides);
+  return loadRunConfig(file, env, withA2aAppProp(overrides.a2aAppProp));
 }
 
 const LLM_AGENT = '[agent]\nprovider = "anthropic"\nmodel = "claude-x"\napi_key_env = "MAIN_KEY"\nbase_url = "http://127.0.0.1:9000"\n';

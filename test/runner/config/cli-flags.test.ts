@@ -5,22 +5,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromDatasetFlags, planFromRunFlags, type AgentFlags, type DatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { writeScenario } from '../dataset/make-scenario.js';
+import { defaultRunFlags } from './flag-defaults.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flags-'));
 const scenario = writeScenario(join(dir, 's.json'), 's');
-const base: AgentFlags & { scenario: string } = {
-  scenario,
-  image: 'localhost/gaia2-agent:latest',
-  runtime: 'podman',
-  adapterPort: '8090',
-  timeout: '600',
-  healthTimeout: '120',
-  activityTimeout: '600',
-  thinking: 'low',
-  logLevel: 'INFO',
-  notificationMode: 'message',
-  network: 'bridge',
-};
+const base: AgentFlags & { scenario: string } = { ...defaultRunFlags(scenario) };
 const oracle = { ...base, agent: 'oracle' as const };
 
 describe('run flags', () => {

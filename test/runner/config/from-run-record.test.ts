@@ -13,6 +13,7 @@ import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { fakeEngine, fakeRuns, recordingProgress } from '../orchestrator/fakes.js';
 import { runCliInProcess } from './in-process-cli.js';
+import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
@@ -39,7 +40,7 @@ function setup(extra: Record<string, string> = {}) {
 async function runWithFakes(plan: ReturnType<typeof setup>['plan'], env: Record<string, string>) {
   const engine = fakeEngine();
   // A built image's labels and id, as the engine reports them.
-  Object.assign(engine, { imageLabels: async () => ({ 'gaia2.context-hash': 'ctx-0123abcd', 'gaia2.features': 'artifacts-route' }), imageId: async () => 'sha256:feedbeef' });
+  Object.assign(engine, { imageLabels: async () => ({ 'gaia2.context-hash': 'ctx-0123abcd', 'gaia2.features': OUR_IMAGE_FEATURES }), imageId: async () => 'sha256:feedbeef' });
   const ds = await resolveDataset(plan.target, { env });
   await executePlan(plan, ds, { engine, runScenario: fakeRuns(() => 'pass').fn, progress: recordingProgress(), hostEnv: env });
 }
@@ -92,6 +93,14 @@ describe('run_config.json: the complete run record', () => {
     await runWithFakes(plan, env);
     const { file, rec } = readRunRecord(join(dir, 'out'));
     expect(JSON.stringify(rec)).not.toContain('sk-agent-secret');
+    expect(planFromRunRecord(rec, file, env, { outputDir: join(dir, 'out') })).toEqual(plan);
+  });
+
+  it('a Noise-phase run is repeated with the same noise settings', async () => {
+    const { dir, env, plan } = setup({ noise: true, noiseSeed: '11', toolFailureProbability: '0.25' } as unknown as Record<string, string>);
+    expect(plan.noise?.tool_augmentation?.tool_failure_probability).toBe(0.25);
+    await runWithFakes(plan, env);
+    const { file, rec } = readRunRecord(join(dir, 'out'));
     expect(planFromRunRecord(rec, file, env, { outputDir: join(dir, 'out') })).toEqual(plan);
   });
 

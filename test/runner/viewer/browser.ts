@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.GAIA2_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -55,3 +56,24 @@ export async function launchBrowserLazily(): Promise<{ context(): BrowserContext
 }
 
 export type { Browser };
+
+/**
+ * A run directory filled by `fill`, its viewer built, and a browser, for one test file:
+ * made in beforeAll, removed in afterAll.
+ */
+export function useBuiltRun(prefix: string, fill: (dir: string) => unknown): { dir(): string; browser(): BrowserContext } {
+  let dir = '';
+  let browser: Awaited<ReturnType<typeof launchBrowserLazily>> | null = null;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    await fill(dir);
+    const { buildViewer } = await import('../../../runner/src/viewer/index.js');
+    await buildViewer(dir);
+    browser = await launchBrowserLazily();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir: () => dir, browser: () => browser!.context() };
+}

@@ -3,6 +3,7 @@
 // the same argv the CLI would get and runs as an agent action through the daemon.
 import { jsonSchema, tool, type Tool } from 'ai';
 import type { CliCommandSpec, CliOptionSpec, CliSpec } from '../../apps/index.js';
+import type { RenamedCommand } from '../../contract/agent-protocol.js';
 import { formatOutcome } from './tool-output.js';
 
 export interface CliRunResult {
@@ -95,4 +96,17 @@ export function createTimeTool(now: () => Promise<string>): Tool {
     inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {}, additionalProperties: false }),
     execute: async () => now(),
   });
+}
+
+/** The catalogue as the daemon shows it (Noise phase: renamed or re-described commands). */
+export function withRenames(specs: CliSpec[], renamed: readonly RenamedCommand[] | undefined): CliSpec[] {
+  if (!renamed?.length) return specs;
+  const by = new Map(renamed.map((r) => [`${r.cli} ${r.fn}`, r]));
+  return specs.map((s) => ({
+    ...s,
+    commands: s.commands.map((c) => {
+      const r = by.get(`${s.cli} ${c.fn}`);
+      return r ? { ...c, name: r.name, help: r.help } : c;
+    }),
+  }));
 }

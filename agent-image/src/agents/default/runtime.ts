@@ -6,7 +6,7 @@ import type { MessageMsg, ShutdownMsg, UsageMsg, WelcomeMsg } from '../../contra
 import { cliSpecs } from '../../apps/index.js';
 import { agentCliSpecs } from '../../a2a/expert-command.js';
 import type { LlmModel } from '../../llm/index.js';
-import { createFunctionTools, createTimeTool, TIME_TOOL_NAME, type CliRunResult } from './function-tools.js';
+import { createFunctionTools, createTimeTool, TIME_TOOL_NAME, withRenames, type CliRunResult } from './function-tools.js';
 import type { AgentOptions } from './options.js';
 import { buildSystemPrompt } from './prompt.js';
 import { AgentSession, type RunResult, type StepInfo } from './session.js';
@@ -14,7 +14,7 @@ import { createShellTool, SHELL_TOOL_NAME } from './shell-tool.js';
 
 /** What the agent needs from the daemon connection (agents/client.ts DaemonConnection). */
 export interface AgentHost {
-  readonly welcome: Pick<WelcomeMsg, 'tools' | 'sim_time' | 'app_agents'>;
+  readonly welcome: Pick<WelcomeMsg, 'tools' | 'sim_time' | 'app_agents' | 'renamed_commands'>;
   onMessage(handler: (m: MessageMsg) => void): void;
   onShutdown(handler: (m: ShutdownMsg | null) => void): void;
   ready(): void;
@@ -45,7 +45,7 @@ export function buildTools(host: AgentHost, options: AgentOptions): ToolSet {
     };
   }
   return {
-    ...createFunctionTools({ specs: agentCliSpecs(cliSpecs(), host.welcome.app_agents ?? []), visible: host.welcome.tools, run: (argv) => host.cli(argv), maxOutputChars: options.maxOutputChars }),
+    ...createFunctionTools({ specs: withRenames(agentCliSpecs(cliSpecs(), host.welcome.app_agents ?? []), host.welcome.renamed_commands), visible: host.welcome.tools, run: (argv) => host.cli(argv), maxOutputChars: options.maxOutputChars }),
     [TIME_TOOL_NAME]: createTimeTool(async () => (await host.time()).sim_time),
   };
 }

@@ -21,6 +21,8 @@ export interface WorldContext {
   fsRoot?: string;
   /** Id generator; default uuid4().hex. */
   ids?: () => string;
+  /** What the agent sees of an app (Noise phase: renamed commands, rewritten help). */
+  surface?: (app: AppDef) => AppDef;
 }
 
 export interface CommandResult {

@@ -14,10 +14,12 @@ import { register as serve } from './serve.js';
 import { register as compare } from './compare.js';
 import { register as world } from './world.js';
 import { register as judge } from './judge.js';
+import { register as gaia2Run } from './gaia2-run.js';
+import { register as submission } from './submission.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, rerun, report, clean, doctor, judge, world, view, serve, compare];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);

@@ -5,6 +5,7 @@ import { ConfigError } from '../../config/errors.js';
 import { renderCsv, renderMarkdown, writeReport } from '../../report/index.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { redact } from '../../secrets/redact.js';
+import { readPhasesReport, renderPhasesMarkdown, rewritePhasesReport } from '../../phases/overall-report.js';
 
 interface ReportFlags {
   outputDir: string;
@@ -18,7 +19,7 @@ export function register(program: Command): void {
   program
     .command('report')
     .description('success rate ± SE [95% CI], pass@k and pass^k per split, errors by kind, tokens and cost → report.json + report.md')
-    .requiredOption('--output-dir <dir>', 'a run directory (pass@1 or a pass@N root)')
+    .requiredOption('--output-dir <dir>', 'a run directory (pass@1, a pass@N root, or a gaia2-run root)')
     .addOption(new Option('--format <format>', 'what to print on stdout').choices(['text', 'json', 'csv', 'md']).default('text'))
     .option('--json', 'same as --format json')
     .option('--errors-as-failures', 'count runs that ended in errors as failed runs (default: leave them out of every denominator, as the reference does)')
@@ -27,6 +28,13 @@ export function register(program: Command): void {
     .action(async (f: ReportFlags) => {
       const dir = resolve(f.outputDir);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`--output-dir is not a directory: ${dir}`);
+      // A gaia2-run root: one report per phase and the overall table (Markdown or JSON).
+      const phases = readPhasesReport(dir);
+      if (phases) {
+        const r = await rewritePhasesReport(dir, phases, (l) => process.stderr.write(l + '\n'));
+        process.stdout.write(redact(f.json || f.format === 'json' ? JSON.stringify(r, null, 2) + '\n' : renderPhasesMarkdown(r)));
+        return;
+      }
       const prices = loadPriceTable(f.prices);
       const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), prices, errorsAsFailures: Boolean(f.errorsAsFailures) });
       if (report.overall.runs === 0) process.stderr.write(`No result.json found under ${dir}\n`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
-import { loadRunConfig } from '../../config/resolve-toml.js';
+import { loadRunConfig, withA2aAppProp } from '../../config/resolve-toml.js';
 import { runPlanCommand } from '../../orchestrator/session.js';
 
 export function register(program: Command): void {
@@ -25,7 +25,7 @@ export function register(program: Command): void {
           const a2aAppProp = f.a2aAppProp === undefined ? undefined : Number(f.a2aAppProp);
           if (a2aAppProp !== undefined && (f.a2aAppProp!.trim() === '' || !Number.isFinite(a2aAppProp)))
             throw new ConfigError(`--a2a-app-prop must be a number (got ${JSON.stringify(f.a2aAppProp)})`);
-          const plan = loadRunConfig(file, process.env, a2aAppProp === undefined ? {} : { a2aAppProp });
+          const plan = loadRunConfig(file, process.env, withA2aAppProp(a2aAppProp));
           plan.run.retry ||= Boolean(f.retry);
           if (f.refreshDataset && plan.target.kind === 'hf') plan.target.refresh = true;
           plan.run.enableCaching ||= Boolean(f.enableCaching);

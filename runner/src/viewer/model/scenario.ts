@@ -8,7 +8,8 @@ import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type Artifac
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { ScenarioInfoCache } from './oracle.js';
 import { infoOf, splitOf, statusOf } from './status.js';
-import { eventItems, mergeTimeline } from './timeline.js';
+import { eventItems, mergeTimeline, withFailures } from './timeline.js';
+import { noiseView } from './noise.js';
 import type { IndexRow, TraceView } from './types.js';
 import { verdictsOf } from './verdicts.js';
 import { addAppAgentTotals, appAgentViews, nestAppAgents } from './app-agents.js';
@@ -20,7 +21,7 @@ export interface ScenarioContext {
   scenarios: ScenarioInfoCache;
 }
 
-const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'judge_trace.jsonl', 'app_agents_trace.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
+const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'judge_trace.jsonl', 'app_agents_trace.jsonl', 'noise.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
 
 /** One role's part of result.json's usage, priced at the runner's table. */
 function roleUsage(u: Record<string, unknown>, fallbackModel: string): { tokensIn: number; tokensOut: number; costUsd: number | null } {
@@ -87,7 +88,9 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   row.costUsd = withJudge(agentCost, row.tokensIn + row.tokensOut, judge);
 
   const firstUser = events.find((e) => isUserLine(e));
-  const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), eventItems(events), verdictsOf(judgments, info.oracle, events));
+  const noise = noiseView(files.has('noise.jsonl') ? readJsonlObjects(join(dir, 'noise.jsonl')) : [], events);
+  const timed = withFailures(eventItems(events), noise.failures);
+  const items = mergeTimeline(info.task, firstUser?.sim_t ?? '', conversationGroups(trace.calls), timed, verdictsOf(judgments, info.oracle, events));
   nestAppAgents(items, appAgents);
   return {
     page: 'trace',
@@ -115,5 +118,6 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     badLines: trace.badLines.slice(0, 50),
     daemonLogTail: tail(text('eventd.log'), 30_000),
     rawFiles: RAW_FILES.filter((name) => files.has(name)).map((name) => ({ name, size: files.get(name)!.size })),
+    noise: noise.summary,
   };
 }

@@ -1,11 +1,12 @@
 // The trace page's timeline: conversation groups, events.jsonl lines (notifications, user
 // messages, replies, app actions) and the judge's verdicts, in time order.
-import { isEnvLine, isReplyLine, isUserLine, AUI_APP, SEND_MESSAGE_TO_AGENT, type EventLine } from '../../../../agent-image/src/contract/index.js';
+import { isEnvLine, isReplyLine, isUserLine, AUI_APP, NOISE_EVENT_PREFIX, SEND_MESSAGE_TO_AGENT, type EventLine } from '../../../../agent-image/src/contract/index.js';
 import { cap, type CallGroup } from './conversation.js';
 import type { TimelineItem } from './types.js';
 
 type EventItem = Extract<TimelineItem, { k: 'event' }>;
 type Verdict = Extract<TimelineItem, { k: 'verdict' }>;
+type Timed = Extract<TimelineItem, { k: 'event' } | { k: 'failure' }>;
 
 function eventKind(e: EventLine): EventItem['kind'] {
   if (isEnvLine(e)) return 'env';
@@ -31,14 +32,37 @@ export function eventItems(events: EventLine[]): EventItem[] {
     ret: capJson(e.ret),
     write: e.w === true,
     eventId: typeof e.event_id === 'string' ? e.event_id : '',
+    ...(typeof e.event_id === 'string' && e.event_id.startsWith(NOISE_EVENT_PREFIX) ? { noise: true } : {}),
   }));
+}
+
+/**
+ * Puts each failure right after the events.jsonl lines written before it (recorded by the
+ * daemon); a record without that count goes after the events of its sim second.
+ */
+export function withFailures(events: EventItem[], failures: Array<Extract<TimelineItem, { k: 'failure' }>>): Timed[] {
+  if (!failures.length) return events;
+  const slot = (f: Extract<TimelineItem, { k: 'failure' }>): number => {
+    if (f.eventsBefore !== null) return Math.min(f.eventsBefore, events.length);
+    const i = events.findIndex((e) => Math.floor(e.t) > f.t);
+    return i < 0 ? events.length : i;
+  };
+  const bySlot = failures.map((f, i) => ({ f, i, at: slot(f) })).sort((a, b) => a.at - b.at || a.i - b.i);
+  const out: Timed[] = [];
+  let k = 0;
+  events.forEach((e, i) => {
+    while (k < bySlot.length && bySlot[k]!.at <= i) out.push(bySlot[k++]!.f);
+    out.push(e);
+  });
+  while (k < bySlot.length) out.push(bySlot[k++]!.f);
+  return out;
 }
 
 /**
  * Events go before the first call group that started after them; groups without a
  * timestamp take the previous group's time so order is kept.
  */
-export function mergeTimeline(task: string, taskSimT: string, groups: CallGroup[], events: EventItem[], verdicts: Verdict[]): TimelineItem[] {
+export function mergeTimeline(task: string, taskSimT: string, groups: CallGroup[], events: Timed[], verdicts: Verdict[]): TimelineItem[] {
   const out: TimelineItem[] = [];
   if (task) out.push({ k: 'task', text: cap(task), simT: taskSimT });
   const clock = eventClock(groups, events);
@@ -63,7 +87,7 @@ const HOUR_MS = 3_600_000;
  * and events are spread linearly over the calls' span instead (order within each stream is
  * kept, interleaving is approximate, and the page says so).
  */
-function eventClock(groups: CallGroup[], events: EventItem[]): { toCallMs: (t: number) => number; note: string } {
+function eventClock(groups: CallGroup[], events: Timed[]): { toCallMs: (t: number) => number; note: string } {
   const identity = { toCallMs: (t: number) => t * 1000, note: '' };
   const callTimes = groups.map((g) => g.time).filter((t) => !Number.isNaN(t));
   const eventTimes = events.map((e) => e.t * 1000).filter((t) => !Number.isNaN(t));

@@ -48,7 +48,9 @@ export type TimelineItem =
   | { k: 'msg'; role: string; blocks: ViewBlock[]; seq: number }
   | { k: 'tool'; id: string; name: string; input: unknown; result: string | null; isError: boolean; seq: number; appAgents?: AppAgentView[] }
   | { k: 'context'; note: string; seq: number }
-  | { k: 'event'; kind: 'env' | 'user' | 'reply' | 'action'; t: number; simT: string; app: string; fn: string; args: unknown; ret: unknown; write: boolean; eventId: string; appAgents?: AppAgentView[] }
+  | { k: 'event'; kind: 'env' | 'user' | 'reply' | 'action'; t: number; simT: string; app: string; fn: string; args: unknown; ret: unknown; write: boolean; eventId: string; noise?: boolean; appAgents?: AppAgentView[] }
+  /** Noise phase: an agent command that was made to fail (noise.jsonl); it has no event line. */
+  | { k: 'failure'; t: number; simT: string; tool: string; argv: string[]; message: string; eventsBefore: number | null }
   | { k: 'verdict'; turn: number; success: boolean; reason: string; comparisons: Comparison[] };
 
 /** Agent2Agent: one app agent's conversation for one expert_agent call, shown nested. */
@@ -89,4 +91,14 @@ export interface TraceView {
   /** The end of eventd.log (the daemon's own account of turns, ENV firing and judging). */
   daemonLogTail: string;
   rawFiles: Array<{ name: string; size: number }>;
+  /** Noise phase run (noise.jsonl present): what was injected; null otherwise. */
+  noise?: {
+    toolFailureProbability: number | null;
+    toolSeed: number | null;
+    eventsPerMinute: number | null;
+    eventsSeed: number | null;
+    planned: number;
+    fired: number;
+    failures: number;
+  } | null;
 }

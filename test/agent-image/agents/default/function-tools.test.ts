@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cliSpecs } from '../../../../agent-image/src/apps/index.js';
 import { argvFor, createFunctionTools, functionName } from '../../../../agent-image/src/agents/default/index.js';
+import { withRenames } from '../../../../agent-image/src/agents/default/function-tools.js';
 import { inProcessApps } from './helpers.js';
 
 describe('function tools from the CLI definitions', () => {
@@ -35,5 +36,19 @@ describe('function tools from the CLI definitions', () => {
     expect(JSON.parse(me)).toHaveProperty('first_name');
     const missing = await exec('contacts__get_contact', { contact_id: 'no-such-id' });
     expect(missing).toMatch(/\[exit code [12]\]/);
+  });
+});
+
+describe('function tools in the Noise phase', () => {
+  it('withRenames: a renamed command becomes a tool under its new name and help, calling the new name', async () => {
+    const renamed = [{ cli: 'contacts', fn: 'get_current_user_details', name: 'who-am-i', help: 'Tells who the phone belongs to.' }];
+    const argvs: string[][] = [];
+    const tools = createFunctionTools({ specs: withRenames(cliSpecs(), renamed), visible: ['contacts'], run: async (argv) => (argvs.push(argv), { stdout: '{}', stderr: '', exit_code: 0 }), maxOutputChars: 1000 });
+    expect(Object.keys(tools)).toContain('contacts__who_am_i');
+    expect(Object.keys(tools)).not.toContain('contacts__get_current_user_details');
+    expect((tools.contacts__who_am_i as { description?: string }).description).toContain('Tells who the phone belongs to.');
+    await (tools.contacts__who_am_i as any).execute({}, { toolCallId: 't', messages: [] });
+    expect(argvs).toEqual([['contacts', 'who-am-i']]);
+    expect(withRenames(cliSpecs(), undefined)).toEqual(cliSpecs());
   });
 });

@@ -11,6 +11,7 @@ function itemText(it) {
     case 'msg': return it.role + ' ' + it.blocks.map(function (b) { return b.text || b.rawType || ''; }).join('\n');
     case 'tool': return it.name + ' ' + JSON.stringify(it.input) + ' ' + (it.result || '') + appAgentsText(it.appAgents);
     case 'context': return it.note;
+    case 'failure': return 'noise tool failure ' + it.tool + ' ' + it.argv.join(' ') + ' ' + it.message;
     case 'event': return it.kind + ' ' + it.app + '.' + it.fn + ' ' + JSON.stringify(it.args) + ' ' + JSON.stringify(it.ret) + appAgentsText(it.appAgents);
     case 'verdict': return 'turn ' + it.turn + ' ' + (it.success ? 'pass' : 'fail') + ' ' + it.reason + ' ' + it.comparisons.map(function (c) { return c.oracleTool + ' ' + c.reason; }).join(' ');
   }
@@ -74,11 +75,14 @@ function renderItem(it) {
     case 'event': {
       var when = it.simT ? 'sim ' + it.simT : '';
       if (it.kind === 'action') return el('div', { class: 'item ev-action' }, el('span', { class: 'muted', text: when + '  ' }), el('b', { text: it.app + '.' + it.fn }), el('span', { class: 'mono', text: ' ' + briefArgs(it.args, 160) + ' → ' + briefArgs(it.ret, 120) }), it.write ? el('span', { class: 'muted', text: '  [write]' }) : null, appAgentBlocks(it.appAgents));
-      var label = it.kind === 'env' ? 'Notification (ENV) · ' + it.app + '.' + it.fn : it.kind === 'user' ? 'User message' : 'Agent → user';
+      var label = it.noise ? 'Background noise (ENV) · ' + it.app + '.' + it.fn : it.kind === 'env' ? 'Notification (ENV) · ' + it.app + '.' + it.fn : it.kind === 'user' ? 'User message' : 'Agent → user';
       var text = it.args && typeof it.args === 'object' && typeof it.args.content === 'string' ? it.args.content : fmtJson(it.args);
-      return el('div', { class: 'item ev-' + it.kind }, el('div', { class: 'meta' }, el('b', { text: label }), when ? el('span', { text: when }) : null, it.eventId ? el('span', { class: 'muted', text: it.eventId }) : null),
+      return el('div', { class: 'item ev-' + it.kind + (it.noise ? ' ev-noise' : '') }, el('div', { class: 'meta' }, el('b', { text: label }), when ? el('span', { text: when }) : null, it.eventId ? el('span', { class: 'muted', text: it.eventId }) : null),
         el('pre', { text: text }), it.kind === 'env' && it.ret !== null && it.ret !== undefined ? details('Result', el('pre', { text: fmtJson(it.ret) })) : null);
     }
+    case 'failure':
+      return el('div', { class: 'item noise-failure' }, el('div', { class: 'meta' }, el('b', { text: 'Injected tool failure (noise) · ' + it.tool }), it.simT ? el('span', { text: 'sim ' + it.simT }) : null),
+        el('pre', { class: 'out', text: '$ ' + it.argv.join(' ') }), el('pre', { class: 'out err', text: it.message }));
     case 'verdict': {
       var rows = it.comparisons.map(function (c) {
         return details((c.matched ? '✔ ' : '✘ ') + c.oracleTool + (c.matched ? '  →  ' + (c.agentTool || 'matched') : '') + (c.reason ? '  — ' + c.reason : ''),
@@ -112,6 +116,12 @@ function sidebar(d) {
   if (r.timedOut) append(verdict, el('div', { class: 'red', text: 'timed out' }));
   if (d.daemon) append(verdict, el('div', { class: 'muted', text: 'daemon: ' + d.daemon.status + ', turn ' + d.daemon.turn + '/' + d.daemon.nbTurns + (d.daemon.simTime ? ', sim ' + d.daemon.simTime : '') + (d.daemon.reason ? ' — ' + d.daemon.reason : '') }));
   append(side, verdict);
+  if (d.noise) {
+    var n = d.noise, parts = [];
+    parts.push(n.toolFailureProbability === null ? 'tool augmentation off' : 'tool failures p=' + n.toolFailureProbability + ' (seed ' + n.toolSeed + '): ' + n.failures + ' injected');
+    parts.push(n.eventsPerMinute === null ? 'background events off' : 'background events ' + n.eventsPerMinute + '/min (seed ' + n.eventsSeed + '): ' + n.fired + ' of ' + n.planned + ' planned fired');
+    append(side, el('div', { class: 'panel', id: 'noise' }, el('h2', { text: 'Noise phase' }), parts.map(function (p) { return el('div', { text: p }); })));
+  }
   if (r.agentResponse) append(side, el('div', { class: 'panel' }, el('h2', { text: 'Final answer' }), el('pre', { text: r.agentResponse })));
   if (d.oracle.length) append(side, el('div', { class: 'panel' }, el('h2', { text: 'Oracle events (' + d.oracle.length + ')' }),
     d.oracle.map(function (o) { return details(o.type + ' · ' + o.tool, el('pre', { text: fmtJson(o.args) })); })));

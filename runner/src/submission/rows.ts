@@ -1,0 +1,83 @@
+// Leaderboard rows from a finished gaia2-run root: one per scenario run of every phase, with
+// the phase's flags and the run's own trace files as `data`.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../phases/definitions.js';
+import { loadRunRecords, type RunRecord } from '../report/index.js';
+import type { SubmissionRow } from './format.js';
+
+/** What a row's `data` holds: our run's files (the reference puts its own trace export here). */
+export const TRACE_FORMAT = 'gaia2-runner/run-files@1';
+const TRACE_FILES = ['events.jsonl', 'trace.jsonl', 'noise.jsonl', 'daemon_judgments.jsonl'] as const;
+
+const readText = (f: string): string | null => (existsSync(f) ? readFileSync(f, 'utf8') : null);
+
+function readJson(f: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(readFileSync(f, 'utf8'));
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function traceData(rec: RunRecord): string {
+  const dir = dirname(rec.path);
+  const files: Record<string, string> = {};
+  for (const f of TRACE_FILES) {
+    const t = readText(join(dir, f));
+    if (t !== null) files[f] = t;
+  }
+  return JSON.stringify({ format: TRACE_FORMAT, result: rec.result, files });
+}
+
+function statusOf(r: ScenarioResult): { status: string; score?: number } {
+  if (r.status === 'pass' || r.success === true) return { status: 'success', score: 1 };
+  if (r.status === 'fail' || r.success === false) return { status: 'failed', score: 0 };
+  return { status: 'exception' };
+}
+
+export interface PhaseRows {
+  phase: PhaseName;
+  /** The base config of every row (the scenario's split, or `mini` for a mini-subset phase). */
+  rows: SubmissionRow[];
+}
+
+/** Rows of every phase under `root` (phases without a directory are absent). */
+export function collectRows(root: string, o: { miniSubset: boolean }): PhaseRows[] {
+  const out: PhaseRows[] = [];
+  for (const phase of PHASE_NAMES) {
+    const dir = join(root, phase);
+    if (!existsSync(dir)) continue;
+    const rows = loadRunRecords(dir).map((rec): SubmissionRow => {
+      const runConfig = readJson(join(dir, `run_${rec.runIndex}`, 'run_config.json')) ?? readJson(join(dir, 'run_config.json')) ?? {};
+      const noise = (runConfig.noise ?? null) as NoiseSettings | null;
+      const r = rec.result;
+      const { status, score } = statusOf(r);
+      const config = phase !== 'standard' && o.miniSubset ? 'mini' : (rec.split ?? 'unknown');
+      const row: Record<string, string | number | boolean | null | undefined> = {
+        scenario_id: r.scenario_id,
+        run_number: rec.runIndex,
+        task_id: r.scenario_id,
+        score,
+        status,
+        data: traceData(rec),
+        has_exception: status === 'exception',
+        exception_type: status === 'exception' ? (r.error_kind ?? 'error') : null,
+        exception_message: status === 'exception' ? (r.error ?? null) : null,
+        rationale: r.failure_reasons?.length ? r.failure_reasons.join('\n') : null,
+        config,
+        phase_name: phase,
+        a2a_app_prop: phase === 'agent2agent' ? AGENT2AGENT_APP_PROP : 0,
+        has_app_noise: phase === 'noise' && !!noise?.tool_augmentation,
+        has_env_noise: phase === 'noise' && !!noise?.env_events,
+        run_config: JSON.stringify(runConfig),
+      };
+      return Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null && v !== undefined)) as SubmissionRow;
+    });
+    out.push({ phase, rows });
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+// The leaderboard export read back and checked against the format of the reference's
+// submission (columns and types, config names and data-file layout, README front matter,
+// statuses and scores), from a root made by the real phase runner.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet';
+import { describe, expect, it } from 'vitest';
+import { buildSubmission, writeSubmission, SUBMISSION_COLUMNS, validateRows } from '../../../runner/src/submission/index.js';
+import { finishedRoot } from './phase-root.js';
+
+const PARQUET_TYPES: Record<string, string> = { string: 'BYTE_ARRAY', int64: 'INT64', float64: 'DOUBLE', bool: 'BOOLEAN' };
+const toArrayBuffer = (u: Uint8Array): ArrayBuffer => u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
+
+describe('submission export', () => {
+  it('one parquet file per phase config with the reference columns, README front matter naming them', async () => {
+    const root = await finishedRoot((id, run) => (id === 'b' && run === 3 ? 'fail' : id === 'c' && run === 1 ? { status: 'error', kind: 'health_timeout' } : 'pass'));
+    const s = buildSubmission(root, { split: 'validation' });
+    const paths = s.files.map((f) => f.path).sort();
+    expect(paths).toEqual([
+      'README.md',
+      'computed_stats.json',
+      'search/validation-00000-of-00001.parquet',
+      'search_noise/validation-00000-of-00001.parquet',
+      'time/validation-00000-of-00001.parquet',
+      'time_noise/validation-00000-of-00001.parquet',
+    ]);
+    const file = (p: string) => toArrayBuffer(s.files.find((f) => f.path === p)!.content);
+    for (const p of paths.filter((x) => x.endsWith('.parquet'))) {
+      const meta = parquetMetadata(file(p));
+      const cols = parquetSchema(meta).children.map((c) => [c.element.name, c.element.type, c.element.repetition_type]);
+      expect(cols).toEqual(SUBMISSION_COLUMNS.map(([n, t]) => [n, PARQUET_TYPES[t], 'OPTIONAL']));
+    }
+    const rows = (await parquetReadObjects({ file: file('search_noise/validation-00000-of-00001.parquet') })) as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(6); // 2 scenarios × 3 runs
+    const b3 = rows.find((r) => r.scenario_id === 'b' && r.run_number === 3n)!;
+    expect(b3).toMatchObject({ task_id: 'b', status: 'failed', score: 0, config: 'search', phase_name: 'noise', a2a_app_prop: 0, has_app_noise: true, has_env_noise: true, has_exception: false });
+    const data = JSON.parse(String(b3.data));
+    expect(data.format).toBe('gaia2-runner/run-files@1');
+    expect(data.result.scenario_id).toBe('b');
+    expect(data.files['events.jsonl']).toMatch(/done b/);
+    expect(JSON.parse(String(b3.run_config)).noise.tool_augmentation.tool_failure_probability).toBe(0.1);
+    const time = (await parquetReadObjects({ file: file('time/validation-00000-of-00001.parquet') })) as Array<Record<string, unknown>>;
+    const c1 = time.find((r) => r.run_number === 1n)!;
+    expect(c1).toMatchObject({ status: 'exception', score: null, has_exception: true, exception_type: 'health_timeout', phase_name: 'standard', has_app_noise: false });
+    // README: every config with its `<config>/<split>-*` data files, as the Hub reads them.
+    const readme = new TextDecoder().decode(s.files.find((f) => f.path === 'README.md')!.content);
+    const front = readme.split('---\n')[1]!;
+    for (const c of ['search', 'search_noise', 'time', 'time_noise']) {
+      expect(front).toContain(`- config_name: "${c}"\n  data_files:\n  - split: "validation"\n    path: "${c}/validation-*"`);
+    }
+    expect(front.match(/- name: "has_env_noise"\n {4}dtype: "bool"/g)).toHaveLength(4);
+    const stats = JSON.parse(new TextDecoder().decode(s.files.find((f) => f.path === 'computed_stats.json')!.content));
+    expect(stats).toMatchObject({ rows: 18, success: 14, configs: { search: { rows: 6, success: 5 }, time_noise: { rows: 3, exceptions: 1 } } });
+    writeSubmission(s);
+    expect(existsSync(join(root, 'submission/search_noise/validation-00000-of-00001.parquet'))).toBe(true);
+    expect(readFileSync(join(root, 'submission/README.md'), 'utf8')).toBe(readme);
+  });
+
+  it('validateRows names what breaks the format', () => {
+    const ok = { scenario_id: 's', run_number: 1, task_id: 's', status: 'success', score: 1, config: 'search', phase_name: 'standard', a2a_app_prop: 0, has_app_noise: false, has_env_noise: false, has_exception: false };
+    expect(validateRows([ok])).toEqual([]);
+    expect(validateRows([{ ...ok, score: 0 }])).toEqual([expect.stringMatching(/score 0 does not match status success/)]);
+    expect(validateRows([{ ...ok, status: 'pass' }])[0]).toMatch(/status pass is not one of success, failed, exception, no_validation/);
+    expect(validateRows([{ ...ok, run_number: 1.5 }])[0]).toMatch(/run_number must be int64/);
+    expect(validateRows([{ ...ok, extra: 'x' }])[0]).toMatch(/unknown column extra/);
+    const { config: _c, ...noConfig } = ok;
+    expect(validateRows([noConfig])[0]).toMatch(/missing config/);
+  });
+
+  it('a directory that is not a gaia2-run root is refused', () => {
+    expect(() => buildSubmission('/nonexistent-root', { split: 'validation' })).toThrow(/not a finished gaia2-run output root/);
+  });
+});
