@@ -34,9 +34,10 @@ export class DockerApiEngine implements ContainerEngine {
 
   constructor(private readonly endpoint: Endpoint) {
     this.docker = new Docker(
-      endpoint.socketPath
-        ? { socketPath: endpoint.socketPath }
-        : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol },
+      endpoint.modem ??
+        (endpoint.socketPath
+          ? { socketPath: endpoint.socketPath }
+          : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol }),
     );
   }
 
@@ -124,7 +125,7 @@ export class DockerApiEngine implements ContainerEngine {
       ExposedPorts: portKey && bridge ? { [portKey]: {} } : undefined,
       HostConfig: {
         NetworkMode: spec.network,
-        PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
+        PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: this.endpoint.publishIp ?? '127.0.0.1', HostPort: '' }] } : undefined,
         ExtraHosts: extraHosts?.length ? extraHosts : undefined,
       },
     };
