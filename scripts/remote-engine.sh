@@ -25,6 +25,8 @@ NS_IP=10.213.7.2
 API_PORT=2375
 TLS_PORT=2376
 SSH_PORT=22
+# Connections to this port are dropped in the namespace: an engine address that never answers.
+BLACKHOLE_PORT=2399
 DIR=${GAIA2_REMOTE_DIR:-/var/lib/gaia2-remote-engine}
 LOCAL_SOCK=${GAIA2_LOCAL_ENGINE_SOCK:-}
 
@@ -48,6 +50,7 @@ DOCKER_HOST_TCP=tcp://$NS_IP:$API_PORT
 DOCKER_HOST_TLS=tcp://$NS_IP:$TLS_PORT
 DOCKER_CERT_PATH=$DIR/tls/client
 DOCKER_HOST_SSH=ssh://root@$NS_IP:$SSH_PORT
+DOCKER_HOST_BLACKHOLE=tcp://$NS_IP:$BLACKHOLE_PORT
 GAIA2_SSH_IDENTITY=$DIR/ssh/id_ed25519
 GAIA2_SSH_KNOWN_HOSTS=$DIR/ssh/known_hosts
 GAIA2_REMOTE_HOST_SIDE=$HOST_IP
@@ -95,6 +98,8 @@ start_network() {
   ip link set "$HOST_IF" up
   ip -n "$NS" link set lo up
   ip -n "$NS" link set "$NS_IF" up
+  local drop=(INPUT -p tcp -d "$NS_IP" --dport "$BLACKHOLE_PORT" -j DROP)
+  nsenter --net="/run/netns/$NS" iptables -C "${drop[@]}" 2>/dev/null || nsenter --net="/run/netns/$NS" iptables -I "${drop[@]}"
 }
 
 write_podman_config() {

@@ -30,7 +30,8 @@ const PING_TIMEOUT_MS = 3000;
 export class DockerApiEngine implements ContainerEngine {
   readonly name = 'docker-api';
   readonly capabilities: EngineCapabilities = { publishPorts: true, archives: true, build: true, hostNetwork: true };
-  private readonly docker: Docker;
+  /** The API client (protected: a remote engine pings with its own diagnosis). */
+  protected readonly docker: Docker;
 
   constructor(private readonly endpoint: Endpoint) {
     this.docker = new Docker(

@@ -8,8 +8,7 @@ import { EngineError } from '../errors.js';
 import { parseRemoteDockerHost, type RemoteTarget } from './docker-host.js';
 import { RemoteDockerEngine } from './remote-engine.js';
 import { sshAuthFrom } from './ssh-auth.js';
-import { SshConnection } from './ssh-connection.js';
-import { CONNECT_TIMEOUT_MS, connectWithin, resolveHost } from './tcp-reach.js';
+import { CONNECT_TIMEOUT_MS, connectWithin, resolveHost, withDeadline } from './tcp-reach.js';
 
 export async function connectRemoteEngine(value: string, env: NodeJS.ProcessEnv): Promise<RemoteDockerEngine> {
   const target = parseRemoteDockerHost(value, env);
@@ -24,6 +23,8 @@ export async function connectRemoteEngine(value: string, env: NodeJS.ProcessEnv)
   }
   let engine: RemoteDockerEngine;
   if (target.kind === 'ssh') {
+    // ssh2 is loaded only when an ssh:// engine is used (a local runner never needs it).
+    const { SshConnection } = await import('./ssh-connection.js');
     const ssh = await SshConnection.open({ ...target, host: ip }, auth!, CONNECT_TIMEOUT_MS);
     const modem: ModemOptions = { host: ip, port: target.port, protocol: 'http', agent: ssh.httpAgent(), ...noEnvTls };
     engine = new RemoteDockerEngine(target, { modem, source, publishIp: '127.0.0.1' }, ip, ssh);
@@ -59,9 +60,4 @@ function tcpModem(target: Extract<RemoteTarget, { kind: 'tcp' }>, ip: string): M
     rejectUnauthorized: tls.verify,
   });
   return { host: target.host, port: target.port, protocol: 'https', agent, ...noEnvTls };
-}
-
-function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms).unref());
-  return Promise.race([p, late]);
 }

@@ -16,7 +16,9 @@ import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescript
 import type { RemoteTarget } from './docker-host.js';
 import type { SshConnection } from './ssh-connection.js';
 import { SshForwardedContainer } from './ssh-forwarded-container.js';
-import { localAddressToward } from './tcp-reach.js';
+import { localAddressToward, withDeadline } from './tcp-reach.js';
+
+const PING_TIMEOUT_MS = 10_000;
 
 export class RemoteDockerEngine extends DockerApiEngine {
   override readonly capabilities: EngineCapabilities = { publishPorts: true, archives: true, build: true, hostNetwork: false };
@@ -31,11 +33,13 @@ export class RemoteDockerEngine extends DockerApiEngine {
     super(endpoint);
   }
 
+  /** The host already accepted a TCP connection (connect.ts): a failure here is the protocol above. */
   override async ping(): Promise<void> {
     try {
-      await super.ping();
+      await withDeadline(this.docker.ping(), PING_TIMEOUT_MS);
     } catch (e) {
-      throw new EngineError('engine_unavailable', `${(e as Error).message}${this.hint()}`);
+      const why = (e as Error).message.replace(/\s+/g, ' ').trim();
+      throw new EngineError('engine_unavailable', `DOCKER_HOST=${this.target.display}: the host answers, but not as a container engine (${why})${this.hint()}`);
     }
   }
 

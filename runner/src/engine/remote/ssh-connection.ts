@@ -18,6 +18,7 @@ import { connectWithin } from './tcp-reach.js';
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 /** OpenSSH allows 10 sessions per connection (MaxSessions); each API request holds one. */
 const MAX_API_CHANNELS = 8;
+const OPEN_RETRIES = 20;
 const DIAL_COMMAND = 'docker system dial-stdio';
 
 export interface SshTarget {
@@ -82,11 +83,44 @@ export class SshConnection {
     return !this.closed;
   }
 
-  /** A channel to the engine API (an HTTP connection's worth). */
-  dialEngine(): Promise<ClientChannel> {
+  /** Session channels open now (counted until the server has closed them too). */
+  private sessions = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  /**
+   * A channel to the engine API (an HTTP connection's worth). The server counts a session
+   * until both sides have closed it, later than the HTTP client lets go of it, so sessions are
+   * counted here up to their 'close', and an open refused anyway (MaxSessions) is retried.
+   */
+  async dialEngine(evictIdle: () => void = () => {}): Promise<ClientChannel> {
+    while (this.sessions >= MAX_API_CHANNELS) {
+      evictIdle();
+      await new Promise<void>((r) => this.waiting.push(r));
+    }
+    this.sessions++;
+    const release = () => {
+      this.sessions--;
+      this.waiting.shift()?.();
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const ch = await this.execDial();
+        ch.once('close', release);
+        return asSocket(ch);
+      } catch (e) {
+        if (!/open failed/i.test((e as Error).message) || attempt >= OPEN_RETRIES || this.closed) {
+          release();
+          throw new EngineError('engine_unavailable', `DOCKER_HOST=${this.target.display}: ${(e as Error).message}`);
+        }
+        await new Promise((r) => setTimeout(r, 20 * attempt));
+      }
+    }
+  }
+
+  private execDial(): Promise<ClientChannel> {
     return new Promise((resolve, reject) => {
       this.client.exec(DIAL_COMMAND, (err, ch) => {
-        if (err) return reject(new EngineError('engine_unavailable', `DOCKER_HOST=${this.target.display}: ${err.message}`));
+        if (err) return reject(err);
         let stderr = '';
         ch.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-500)));
         ch.on('exit', (code: number | null) => {
@@ -97,11 +131,24 @@ export class SshConnection {
     });
   }
 
-  /** An http.Agent whose connections are dial-stdio channels of this connection. */
+  /**
+   * An http.Agent whose connections are dial-stdio channels of this connection, kept alive: one
+   * dial-stdio process on the host serves many requests (each costs a process start there).
+   * The agent asks for a connection per waiting request (it does not count connections still
+   * being made), so at the session limit an idle kept-alive channel is closed to make room.
+   */
   httpAgent(): http.Agent {
-    const agent = new http.Agent({ keepAlive: false, maxSockets: MAX_API_CHANNELS });
+    const agent = new http.Agent({ keepAlive: true });
+    const evictIdle = () => {
+      for (const list of Object.values(agent.freeSockets)) {
+        const idle = list?.[0];
+        if (idle) return void idle.destroy();
+      }
+    };
+    // A request that went idle may be what a waiting dial needs: let it look again.
+    agent.on('free', () => setImmediate(() => this.waiting.shift()?.()));
     (agent as unknown as { createConnection: (o: unknown, cb: (e: Error | null, s?: Duplex) => void) => void }).createConnection = (_o, cb) => {
-      this.dialEngine().then((ch) => cb(null, ch), (e: Error) => cb(e));
+      this.dialEngine(evictIdle).then((ch) => cb(null, ch), (e: Error) => cb(e));
     };
     return agent;
   }
@@ -157,6 +204,17 @@ export class SshConnection {
     this.forwards.clear();
     this.client.end();
   }
+}
+
+/**
+ * The socket methods an http.Agent calls on a kept-alive connection; a channel rides on the
+ * SSH connection's socket, which carries the keepalives, so they have nothing to do.
+ */
+function asSocket(ch: ClientChannel): ClientChannel {
+  const noop = function (this: ClientChannel) {
+    return this;
+  };
+  return Object.assign(ch, { setKeepAlive: noop, setNoDelay: noop, setTimeout: noop, ref: noop, unref: noop });
 }
 
 function sshFailure(e: Error, target: SshTarget, auth: SshAuth, verdict: HostKeyVerdict): Error {
