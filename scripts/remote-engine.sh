@@ -11,8 +11,8 @@
 # --image copies an image from the local engine (unix socket, Docker Engine API) into the
 # remote one unless it already holds the same image id.
 #
-# Needs root, iproute2, nsenter/unshare (util-linux), podman, runc, curl, openssl, socat and
-# openssh-server (installed with apt-get when missing). Nothing is routed anywhere but between
+# Needs root, iproute2, nsenter/unshare (util-linux), podman, runc, curl, openssl, socat, iptables
+# and openssh-server (installed with apt-get when missing). Nothing is routed anywhere but between
 # the two namespace addresses; the containers inside reach the host side through the
 # namespace's own NAT (netavark's masquerade).
 set -euo pipefail
@@ -64,6 +64,7 @@ install_missing() {
   command -v socat >/dev/null || need+=(socat)
   command -v openssl >/dev/null || need+=(openssl)
   command -v curl >/dev/null || need+=(curl)
+  command -v iptables >/dev/null || need+=(iptables)
   [ -x /usr/sbin/sshd ] || need+=(openssh-server)
   [ ${#need[@]} -eq 0 ] && return
   command -v apt-get >/dev/null || die "missing ${need[*]}; install them and re-run"
