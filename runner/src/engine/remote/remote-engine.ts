@@ -15,7 +15,7 @@ import { EngineError } from '../errors.js';
 import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
 import type { RemoteTarget } from './docker-host.js';
 import type { SshConnection } from './ssh-connection.js';
-import { SshForwardedContainer } from './ssh-forwarded-container.js';
+import { directReach, RemoteContainer, sshReach } from './remote-container.js';
 import { localAddressToward, withDeadline } from './tcp-reach.js';
 
 const PING_TIMEOUT_MS = 10_000;
@@ -76,7 +76,7 @@ export class RemoteDockerEngine extends DockerApiEngine {
   override async create(spec: ContainerSpec): Promise<ContainerHandle> {
     if (spec.network === 'host') throw new EngineError('container_start_failed', `host networking is not available on the remote engine at ${this.target.display}`);
     const handle = await super.create(spec);
-    return this.ssh ? new SshForwardedContainer(handle, this.ssh) : handle;
+    return new RemoteContainer(handle, this.ssh ? sshReach(this.ssh) : directReach);
   }
 
   override async close(): Promise<void> {
