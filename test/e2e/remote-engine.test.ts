@@ -5,10 +5,14 @@
 // files through the engine API, relays a model endpoint on its own loopback to the remote
 // containers, and leaves nothing behind; bad DOCKER_HOST values fail with clear messages and
 // without touching a finished run.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
@@ -98,6 +102,34 @@ describe('remote engine over TCP', () => {
     expect(run.result.error ?? null).toBeNull();
     expect(run.result.status).toBe('pass');
   }, 300_000);
+
+  it('serves the relay to the engine host only', async () => {
+    const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
+    const server = createServer((_q, res) => res.end('model')).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const services = await e.reachHostServices({ BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, { network: 'bridge' });
+    try {
+      const relay = new URL(services.env.BASE_URL!);
+      expect(relay.hostname).toBe(s.GAIA2_REMOTE_HOST_SIDE);
+      // From the engine host (its address, as its containers' NAT presents them): served.
+      // (asynchronously: the relay runs in this process)
+      const fromEngine = await promisify(execFile)('nsenter', [`--net=${s.GAIA2_REMOTE_NETNS}`, 'curl', '-sf', '--max-time', '5', `${relay.origin}/v1`], { encoding: 'utf8' });
+      expect(fromEngine.stdout).toBe('model');
+      // From any other address (here the runner's own veth address): dropped.
+      const other = await new Promise<string>((resolve) => {
+        const c = connect({ host: relay.hostname, port: Number(relay.port), localAddress: s.GAIA2_REMOTE_HOST_SIDE });
+        let got = '';
+        c.on('connect', () => c.write('GET /v1 HTTP/1.1\r\nHost: x\r\n\r\n'));
+        c.on('data', (d) => (got += d));
+        c.on('close', () => resolve(got));
+        c.on('error', () => resolve(got));
+      });
+      expect(other).toBe('');
+    } finally {
+      await services.close();
+      server.close();
+    }
+  });
 
   it('refuses host networking with a message naming the option', async () => {
     const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });

@@ -16,6 +16,8 @@ export interface RemoteEngineSettings {
   GAIA2_SSH_KNOWN_HOSTS: string;
   /** The runner's address on the veth pair (what remote containers reach it by). */
   GAIA2_REMOTE_HOST_SIDE: string;
+  /** The engine host's network namespace (for looking from its side). */
+  GAIA2_REMOTE_NETNS: string;
 }
 
 function parse(out: string): RemoteEngineSettings {

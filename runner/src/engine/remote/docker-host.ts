@@ -49,7 +49,7 @@ export function parseRemoteDockerHost(value: string, env: NodeJS.ProcessEnv = pr
     throw new ConfigError(`DOCKER_HOST=${safeText(raw)}: unsupported scheme "${scheme}://"; use ${SCHEMES}`);
   }
   const a = splitAuthority(raw.slice(scheme.length + 3));
-  const user = a.user ? decodeURIComponent(a.user) : '';
+  const user = decodeUser(a.user);
   const display = shown(scheme, a.hostText, a.portText, scheme === 'ssh' ? user : '');
   if (!a.host) throw new ConfigError(`DOCKER_HOST=${display} names no host; use ${SCHEMES}`);
   if (a.hasPassword) {
@@ -150,6 +150,15 @@ function splitAuthority(s: string): Authority {
     portText,
     rest,
   };
+}
+
+/** A %-escaped user name; a malformed escape is kept as written (ssh refuses it later). */
+function decodeUser(u: string): string {
+  try {
+    return decodeURIComponent(u);
+  } catch {
+    return u;
+  }
 }
 
 function currentUser(): string {

@@ -44,6 +44,8 @@ describe('parseRemoteDockerHost', () => {
     expect(parseRemoteDockerHost('ssh://ops@engine.example:2222', {})).toEqual({
       kind: 'ssh', host: 'engine.example', port: 2222, user: 'ops', display: 'ssh://ops@engine.example:2222',
     });
+    expect(parseRemoteDockerHost('ssh://a%40b@h', {})).toMatchObject({ user: 'a@b' });
+    expect(parseRemoteDockerHost('ssh://a%zz@h', {})).toMatchObject({ user: 'a%zz' });
     const t = parseRemoteDockerHost('ssh://engine.example', {});
     expect(t).toMatchObject({ kind: 'ssh', port: 22 });
     if (t.kind !== 'ssh') throw new Error('expected ssh');
