@@ -2,7 +2,8 @@
 # A real remote container engine on this machine, for the remote-engine tests and for trying
 # DOCKER_HOST=tcp:// / ssh:// by hand: a network namespace with its own addresses (a veth
 # pair, 10.213.7.0/30), a podman API service inside it on TCP with its own storage, a TLS
-# front (socat, client certificates) and an sshd, each listening only on the namespace address.
+# front (socat, client certificates), the API on a unix socket too, and an sshd, each listening
+# only on the namespace address.
 #
 #   bash scripts/remote-engine.sh start [--image REF]...   # idempotent; prints the settings
 #   bash scripts/remote-engine.sh env                      # prints the settings of a running one
@@ -50,6 +51,7 @@ DOCKER_HOST_TCP=tcp://$NS_IP:$API_PORT
 DOCKER_HOST_TLS=tcp://$NS_IP:$TLS_PORT
 DOCKER_CERT_PATH=$DIR/tls/client
 DOCKER_HOST_SSH=ssh://root@$NS_IP:$SSH_PORT
+DOCKER_HOST_SSH_SOCKET=ssh://root@$NS_IP:$SSH_PORT$DIR/api.sock
 DOCKER_HOST_BLACKHOLE=tcp://$NS_IP:$BLACKHOLE_PORT
 GAIA2_SSH_IDENTITY=$DIR/ssh/id_ed25519
 GAIA2_SSH_KNOWN_HOSTS=$DIR/ssh/known_hosts
@@ -160,6 +162,12 @@ start_tls() {
     "TCP:$NS_IP:$API_PORT"
 }
 
+start_socket() {
+  alive socket && return
+  # The engine API on a unix socket of the engine host too, as podman's own ssh:// form expects.
+  spawn_in_ns socket socat "UNIX-LISTEN:$DIR/api.sock,fork,unlink-early,mode=600" "TCP:$NS_IP:$API_PORT"
+}
+
 start_sshd() {
   local s=$DIR/ssh
   mkdir -p "$s/bin" /run/sshd
@@ -228,6 +236,7 @@ cmd_start() {
   start_network
   start_podman
   start_tls
+  start_socket
   start_sshd
   for i in "${images[@]}"; do copy_image "$i"; done
   print_env
@@ -251,6 +260,7 @@ cmd_stop() {
     done
   fi
   kill_pidfile tls
+  kill_pidfile socket
   kill_pidfile sshd
   kill_pidfile podman
   if ip netns list | grep -qw "$NS"; then

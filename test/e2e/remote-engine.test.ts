@@ -14,18 +14,17 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { scriptFor, oraclePlay } from './helpers/oracle-llm-script.js';
 import { runWithFakeLlm } from './helpers/llm-run.js';
-import { startRemoteEngine, stopRemoteEngine, sshEnv, tlsEnv, type RemoteEngineSettings } from './helpers/remote-engine.js';
+import { startRemoteEngine, stopRemoteEngine, sshEnv, sshSocketEnv, tlsEnv, type RemoteEngineSettings } from './helpers/remote-engine.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const samplesDir = join(root, 'examples/scenarios');
 const samples = readdirSync(samplesDir).flatMap((split) => readdirSync(join(samplesDir, split)).map((f) => ({ split, id: f.replace(/\.json$/, '') })));
-const sampleIds = samples.map((x) => x.id).sort();
 const bottle = join(samplesDir, 'execution/exec_shopping_bottle_order.json');
 const play = oraclePlay(join(root, 'test/fixtures/golden/cases/exec_shopping_bottle_order/oracle.events.jsonl'));
 
@@ -36,6 +35,12 @@ const engines: ContainerEngine[] = [];
 beforeAll(() => {
   ({ settings: s, startedHere } = startRemoteEngine(image));
 }, 600_000);
+
+// Every case leaves the engine as it found it (a leak shows on the case that caused it).
+afterEach(async () => {
+  const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
+  expect(await left(e, {})).toEqual([]);
+});
 
 afterAll(async () => {
   await Promise.all(engines.map((e) => e.close()));
@@ -63,16 +68,18 @@ function results(out: string): Array<{ scenario_id: string; status: string; succ
   return readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
-/** The 12 sample scenarios, three at a time, through `gaia2-runner run-dataset` with this engine. */
-function runSamples(env: Record<string, string>): string {
+/** The sample scenarios (all 12, or one split), three at a time, through `gaia2-runner run-dataset` with this engine. */
+function runSamples(env: Record<string, string>, split?: string): string {
   const out = mkdtempSync(join(tmpdir(), 'gaia2-remote-e2e-'));
-  const r = cli(['run-dataset', '-d', samplesDir, '--agent', 'oracle', '-i', image, '--output-dir', out, '-j', '3', '--health-timeout', '60'], env);
+  const r = cli(['run-dataset', '-d', samplesDir, ...(split ? ['--splits', split] : []), '--agent', 'oracle', '-i', image, '--output-dir', out, '-j', '3', '--health-timeout', '60'], env);
   expect(r.status, r.stderr).toBe(0);
+  expect(r.stderr.split('\n').filter((l) => /remove failed|could not/i.test(l))).toEqual([]);
   const got = results(out);
-  expect(got.map((x) => x.scenario_id).sort()).toEqual(sampleIds);
+  const want = samples.filter((x) => !split || x.split === split);
+  expect(got.map((x) => x.scenario_id).sort()).toEqual(want.map((x) => x.id).sort());
   for (const x of got) expect({ id: x.scenario_id, status: x.status, success: x.success }).toEqual({ id: x.scenario_id, status: 'pass', success: true });
   // Artifacts came back through the engine API: out/<split>/<id>/….
-  for (const x of samples) expect(JSON.parse(readFileSync(join(out, x.split, x.id, 'daemon_status.json'), 'utf8')).status).toBe('complete');
+  for (const x of want) expect(JSON.parse(readFileSync(join(out, x.split, x.id, 'daemon_status.json'), 'utf8')).status).toBe('complete');
   return out;
 }
 
@@ -82,7 +89,7 @@ describe('remote engine over TCP', () => {
   it('runs the 12 oracle samples 12/12 and leaves no container behind', async () => {
     finished = runSamples({ DOCKER_HOST: s.DOCKER_HOST_TCP });
     const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
-    expect(await e.listByLabels({ 'gaia2.managed': '1' })).toEqual([]);
+    expect(await left(e)).toEqual([]);
   }, 600_000);
 
   it('describes itself as remote, by its address', async () => {
@@ -180,6 +187,7 @@ describe('remote engine over TLS (client certificates)', () => {
     const out = mkdtempSync(join(tmpdir(), 'gaia2-remote-tls-'));
     const r = cli(['run', '-s', bottle, '--agent', 'oracle', '-i', image, '--output-dir', out], tlsEnv(s));
     expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => /remove failed|could not/i.test(l))).toEqual([]);
     expect(JSON.parse(readFileSync(join(out, 'exec_shopping_bottle_order', 'result.json'), 'utf8'))).toMatchObject({ status: 'pass', success: true });
   }, 300_000);
 });
@@ -189,7 +197,7 @@ describe('remote engine over SSH', () => {
     runSamples(sshEnv(s));
     const e = await remote(sshEnv(s));
     expect(await e.describe()).toMatchObject({ endpoint: s.DOCKER_HOST_SSH, remote: true });
-    expect(await e.listByLabels({ 'gaia2.managed': '1' })).toEqual([]);
+    expect(await left(e)).toEqual([]);
   }, 600_000);
 
   it('serves many concurrent API requests over its one connection (sshd allows 10 sessions)', async () => {
@@ -208,12 +216,32 @@ describe('remote engine over SSH', () => {
   }, 300_000);
 });
 
+describe('remote engine over SSH to the engine socket (podman’s ssh://user@host/path form)', () => {
+  it('runs the execution samples through a forwarded socket and leaves no container behind', async () => {
+    runSamples(sshSocketEnv(s), 'execution');
+    const e = await remote(sshSocketEnv(s));
+    expect(await e.describe()).toMatchObject({ endpoint: s.DOCKER_HOST_SSH_SOCKET, remote: true });
+    expect(await left(e)).toEqual([]);
+  }, 600_000);
+
+  it('names the socket when nothing listens there', async () => {
+    const err = await connectEngine({ env: { ...baseEnv(), ...sshEnv(s), DOCKER_HOST: `${s.DOCKER_HOST_SSH}/run/gaia2-no-engine.sock` } }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/^DOCKER_HOST=ssh:\/\/root@10\.213\.7\.2:22\/run\/gaia2-no-engine\.sock: .*\/run\/gaia2-no-engine\.sock on the engine host/);
+  }, 60_000);
+});
+
 describe('after all runs', () => {
   it('no container of any kind is left on the remote engine', async () => {
     const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
-    expect(await e.listByLabels({})).toEqual([]);
+    expect(await left(e, {})).toEqual([]);
   });
 });
+
+/** Containers still on the engine, by name, state and run (what a failure message needs). */
+async function left(e: ContainerEngine, labels: Record<string, string> = { 'gaia2.managed': '1' }): Promise<string[]> {
+  return (await e.listByLabels(labels)).map((c) => `${c.name} ${c.state} ${c.labels['gaia2.run-id'] ?? ''}`);
+}
 
 function emptyFile(): string {
   const f = join(mkdtempSync(join(tmpdir(), 'gaia2-kh-')), 'known_hosts');

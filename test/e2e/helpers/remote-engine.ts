@@ -11,6 +11,8 @@ export interface RemoteEngineSettings {
   DOCKER_HOST_TLS: string;
   DOCKER_CERT_PATH: string;
   DOCKER_HOST_SSH: string;
+  /** ssh:// with the engine's unix socket path (podman's form). */
+  DOCKER_HOST_SSH_SOCKET: string;
   DOCKER_HOST_BLACKHOLE: string;
   GAIA2_SSH_IDENTITY: string;
   GAIA2_SSH_KNOWN_HOSTS: string;
@@ -40,6 +42,11 @@ export function stopRemoteEngine(): void {
 /** Environment for an ssh:// engine: the key and known_hosts the script made. */
 export function sshEnv(s: RemoteEngineSettings): Record<string, string> {
   return { DOCKER_HOST: s.DOCKER_HOST_SSH, GAIA2_SSH_IDENTITY: s.GAIA2_SSH_IDENTITY, GAIA2_SSH_KNOWN_HOSTS: s.GAIA2_SSH_KNOWN_HOSTS };
+}
+
+/** Environment for an ssh:// engine reached at its unix socket. */
+export function sshSocketEnv(s: RemoteEngineSettings): Record<string, string> {
+  return { ...sshEnv(s), DOCKER_HOST: s.DOCKER_HOST_SSH_SOCKET };
 }
 
 /** Environment for the TLS front with client certificates. */

@@ -19,7 +19,15 @@ export interface TlsFiles {
 
 export type RemoteTarget =
   | { kind: 'tcp'; host: string; port: number; tls: TlsFiles | null; display: string }
-  | { kind: 'ssh'; host: string; port: number; user: string; display: string };
+  | {
+      kind: 'ssh';
+      host: string;
+      port: number;
+      user: string;
+      /** The engine's socket on the host (podman's ssh://user@host/run/podman/podman.sock form); absent: `docker system dial-stdio`. */
+      socketPath?: string;
+      display: string;
+    };
 
 export const DOCKER_TCP_PORT = 2375;
 export const DOCKER_TLS_PORT = 2376;
@@ -58,7 +66,8 @@ export function parseRemoteDockerHost(value: string, env: NodeJS.ProcessEnv = pr
         (scheme === 'ssh' ? 'use a key (ssh-agent or GAIA2_SSH_IDENTITY)' : 'use DOCKER_TLS_VERIFY with client certificates'),
     );
   }
-  if (a.rest && a.rest !== '/') throw new ConfigError(`DOCKER_HOST=${display}: a path or query is not supported in the engine address`);
+  const socketPath = scheme === 'ssh' && /^\/[^?#]+$/.test(a.rest) && a.rest !== '/' ? a.rest : undefined;
+  if (a.rest && a.rest !== '/' && !socketPath) throw new ConfigError(`DOCKER_HOST=${display}: a path or query is not supported in the engine address`);
   const port = a.portText ? Number(a.portText) : undefined;
   if (port !== undefined && !(/^\d+$/.test(a.portText) && port > 0 && port < 65536)) {
     throw new ConfigError(`DOCKER_HOST=${display}: port "${a.portText}" is not a port number`);
@@ -67,7 +76,8 @@ export function parseRemoteDockerHost(value: string, env: NodeJS.ProcessEnv = pr
 
   if (scheme === 'ssh') {
     const login = user || currentUser();
-    return { kind: 'ssh', host, port: port ?? SSH_PORT, user: login, display: shown('ssh', a.hostText, String(port ?? SSH_PORT), login) };
+    const shownAddress = shown('ssh', a.hostText, String(port ?? SSH_PORT), login) + (socketPath ?? '');
+    return { kind: 'ssh', host, port: port ?? SSH_PORT, user: login, ...(socketPath ? { socketPath } : {}), display: shownAddress };
   }
   if (a.user) throw new ConfigError(`DOCKER_HOST=${display}: a user in a ${scheme}:// address is not supported`);
   const tls = scheme === 'https' ? readTlsFiles(env, true) : scheme === 'http' ? null : readTlsFiles(env, false);

@@ -1,6 +1,8 @@
 // One SSH connection to an engine host, shared by everything the runner does there:
 //   - Engine API requests: each runs `docker system dial-stdio` on the host (what Docker's CLI
-//     does for ssh://; podman has the same subcommand) and speaks HTTP over that channel.
+//     does for ssh://; podman has the same subcommand) and speaks HTTP over that channel; with
+//     a socket path in the address (podman's ssh://user@host/run/podman/podman.sock form) the
+//     channel is forwarded to that socket instead (no process on the host).
 //   - Adapter ports: a local listener on 127.0.0.1 per container, each connection forwarded
 //     (direct-tcpip) to the port the engine published on the host's loopback.
 // The TCP connect gets a short deadline of its own, so an unreachable host fails fast; the
@@ -25,6 +27,8 @@ export interface SshTarget {
   host: string;
   port: number;
   user: string;
+  /** Engine socket on the host, reached by streamlocal forwarding instead of dial-stdio. */
+  socketPath?: string;
   display: string;
 }
 
@@ -108,7 +112,8 @@ export class SshConnection {
         ch.once('close', release);
         return asSocket(ch);
       } catch (e) {
-        if (!/open failed/i.test((e as Error).message) || attempt >= OPEN_RETRIES || this.closed) {
+        // Only sessions (dial-stdio) hit the MaxSessions limit; a socket that refuses stays refused.
+        if (this.target.socketPath || !/open failed/i.test((e as Error).message) || attempt >= OPEN_RETRIES || this.closed) {
           release();
           throw new EngineError('engine_unavailable', `DOCKER_HOST=${this.target.display}: ${(e as Error).message}`);
         }
@@ -118,6 +123,12 @@ export class SshConnection {
   }
 
   private execDial(): Promise<ClientChannel> {
+    const socket = this.target.socketPath;
+    if (socket) {
+      return new Promise((resolve, reject) =>
+        this.client.openssh_forwardOutStreamLocal(socket, (err, ch) => (err ? reject(new Error(`${err.message} (${socket} on the engine host)`)) : resolve(ch))),
+      );
+    }
     return new Promise((resolve, reject) => {
       this.client.exec(DIAL_COMMAND, (err, ch) => {
         if (err) return reject(err);

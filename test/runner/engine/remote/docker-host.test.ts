@@ -44,6 +44,10 @@ describe('parseRemoteDockerHost', () => {
     expect(parseRemoteDockerHost('ssh://ops@engine.example:2222', {})).toEqual({
       kind: 'ssh', host: 'engine.example', port: 2222, user: 'ops', display: 'ssh://ops@engine.example:2222',
     });
+    expect(parseRemoteDockerHost('ssh://ops@h/run/podman/podman.sock', {})).toEqual({
+      kind: 'ssh', host: 'h', port: 22, user: 'ops', socketPath: '/run/podman/podman.sock', display: 'ssh://ops@h:22/run/podman/podman.sock',
+    });
+    expect(() => parseRemoteDockerHost('ssh://ops@h/x?y=1', {})).toThrow(/a path or query is not supported/);
     expect(parseRemoteDockerHost('ssh://a%40b@h', {})).toMatchObject({ user: 'a@b' });
     expect(parseRemoteDockerHost('ssh://a%zz@h', {})).toMatchObject({ user: 'a%zz' });
     const t = parseRemoteDockerHost('ssh://engine.example', {});
