@@ -2,7 +2,7 @@
 // what it opened when removed; everything else is the engine API's (the inner handle).
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { AdapterEndpoint, ContainerHandle } from '../../../../runner/src/engine/index.js';
+import { EngineError, type AdapterEndpoint, type ContainerHandle } from '../../../../runner/src/engine/index.js';
 import { directReach, RemoteContainer, type Reach } from '../../../../runner/src/engine/remote/remote-container.js';
 import { freePort } from '../../../helpers/free-port.js';
 
@@ -44,5 +44,21 @@ describe('RemoteContainer', () => {
     expect(calls).toEqual(['adapter', 'reach fd00::2:41000']);
     await c.remove();
     expect(calls).toEqual(['adapter', 'reach fd00::2:41000', 'close', 'remove']);
+  });
+
+  it('sends a removal again when its connection died, and gives up on other errors at once', async () => {
+    const calls: string[] = [];
+    let failures = [new EngineError('engine_unavailable', 'removing container c1: socket hang up')];
+    const inner = { ...innerAt('http://127.0.0.1:1', calls), remove: async () => {
+      calls.push('remove');
+      const f = failures.shift();
+      if (f) throw f;
+    } };
+    await new RemoteContainer(inner, directReach).remove();
+    expect(calls).toEqual(['remove', 'remove']);
+    calls.length = 0;
+    failures = [new EngineError('internal_error', 'removing container c1: no such thing'), new EngineError('internal_error', 'x')];
+    await expect(new RemoteContainer(inner, directReach).remove()).rejects.toThrow(/no such thing/);
+    expect(calls).toEqual(['remove']);
   });
 });
