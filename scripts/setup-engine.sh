@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a container engine that serves the Docker Engine API on this kind of machine
 # (Debian, root, no Docker daemon, no registry). Idempotent: safe to run every time.
+# A remote DOCKER_HOST (anything but unix://) is left alone.
 #   - installs podman + runc (+ debootstrap for the offline base image) when missing
 #   - runc instead of crun (crun fails here: "cgroups in hybrid mode not supported")
 #   - default ulimits the sandbox allows (raising rlimits is not permitted here)
@@ -9,8 +10,15 @@ set -euo pipefail
 
 SOCK=${GAIA2_PODMAN_SOCK:-/run/podman/podman.sock}
 
-# An engine that already answers (Docker, or a podman service) is all we need.
 dh=${DOCKER_HOST:-}
+# A remote engine (tcp://, ssh://, …) is the user's: nothing to install or start here. The
+# runner checks it when it connects (and says what is wrong with the value).
+if [ -n "$dh" ] && [ "${dh#unix://}" = "$dh" ]; then
+  echo "setup-engine: DOCKER_HOST=$(printf %s "$dh" | sed -E 's#//[^@/]*@#//…@#') names a remote engine; leaving it alone (check it with: gaia2-runner doctor)"
+  exit 0
+fi
+
+# An engine that already answers (Docker, or a podman service) is all we need.
 for s in "${dh#unix://}" /var/run/docker.sock "$SOCK"; do
   if [ -n "$s" ] && [ -S "$s" ] && curl -sf --max-time 2 --unix-socket "$s" http://d/_ping >/dev/null 2>&1; then
     echo "setup-engine: engine API answers on unix://$s"

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DockerOptions } from 'dockerode';
 import { EngineError } from './errors.js';
 
 export interface Endpoint {
@@ -17,6 +18,10 @@ export interface Endpoint {
   source: string;
   /** Set when we started a podman service for this process. */
   child?: ChildProcess;
+  /** Complete client settings (a remote engine's TLS agent or SSH transport); wins over the fields above. */
+  modem?: DockerOptions;
+  /** Engine-host address container ports are published on (default 127.0.0.1). */
+  publishIp?: string;
 }
 
 export function parseDockerHost(value: string): Endpoint {

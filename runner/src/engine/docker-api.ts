@@ -31,13 +31,15 @@ const PING_TIMEOUT_MS = 3000;
 export class DockerApiEngine implements ContainerEngine {
   readonly name = 'docker-api';
   readonly capabilities: EngineCapabilities = { publishPorts: true, archives: true, build: true, hostNetwork: true };
-  private readonly docker: Docker;
+  /** The API client (protected: a remote engine pings with its own diagnosis). */
+  protected readonly docker: Docker;
 
   constructor(private readonly endpoint: Endpoint) {
     this.docker = new Docker(
-      endpoint.socketPath
-        ? { socketPath: endpoint.socketPath }
-        : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol },
+      endpoint.modem ??
+        (endpoint.socketPath
+          ? { socketPath: endpoint.socketPath }
+          : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol }),
     );
   }
 
@@ -134,7 +136,7 @@ export class DockerApiEngine implements ContainerEngine {
       ExposedPorts: portKey && bridge ? { [portKey]: {} } : undefined,
       HostConfig: {
         NetworkMode: spec.network,
-        PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] } : undefined,
+        PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: this.endpoint.publishIp ?? '127.0.0.1', HostPort: '' }] } : undefined,
         ExtraHosts: extraHosts?.length ? extraHosts : undefined,
       },
     };

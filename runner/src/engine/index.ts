@@ -3,6 +3,8 @@
 import { DockerApiEngine } from './docker-api.js';
 import { existingSockets, hasCommand, NO_ENGINE_HINT, parseDockerHost, startPodmanService } from './discover.js';
 import { EngineError } from './errors.js';
+import { isLocalDockerHost } from './remote/docker-host.js';
+import { connectRemoteEngine } from './remote/connect.js';
 import type { ContainerEngine } from './types.js';
 
 export * from './types.js';
@@ -10,7 +12,7 @@ export { EngineError, isEngineError } from './errors.js';
 export { LABELS } from './labels.js';
 
 export interface ConnectOptions {
-  /** Explicit endpoint (unix:///path or tcp://host:port); defaults to DOCKER_HOST / discovery. */
+  /** Explicit endpoint (unix:///path, tcp://host:port, ssh://user@host); defaults to DOCKER_HOST / discovery. */
   host?: string;
   env?: NodeJS.ProcessEnv;
   /** Start `podman system service` when only the CLI is present (default true). */
@@ -20,6 +22,8 @@ export interface ConnectOptions {
 export async function connectEngine(opts: ConnectOptions = {}): Promise<ContainerEngine> {
   const env = opts.env ?? process.env;
   const explicit = opts.host ?? env.DOCKER_HOST;
+  // tcp://, ssh:// (and anything malformed, which gets a clear error there).
+  if (explicit && !isLocalDockerHost(explicit)) return connectRemoteEngine(explicit, env);
   if (explicit) {
     const engine = new DockerApiEngine(parseDockerHost(explicit));
     await engine.ping();

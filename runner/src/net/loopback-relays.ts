@@ -22,6 +22,12 @@ export interface LoopbackRelayOptions {
   /** The bridge network the relays serve, or how to look it up (asked only when a relay is needed). */
   bridge: BridgeNetwork | (() => Promise<BridgeNetwork>);
   log?: (line: string) => void;
+  /**
+   * Host name the rewritten URLs use: the alias (default; the engine maps it to the gateway on
+   * the units' host) or the relay's own listen address (a remote engine, whose units reach the
+   * runner by its routed address, not by an alias of their own host).
+   */
+  urlHost?: 'alias' | 'listen-address';
 }
 
 /** A URL a bridged container could not reach without a relay: http(s) on the host alias or loopback. */
@@ -39,10 +45,10 @@ function relayTarget(value: string): { url: URL; port: number } | null {
 }
 
 /** Same URL text with host and port replaced (keeps path, query and credentials as written). */
-function pointAt(value: string, port: number): string {
+function pointAt(value: string, host: string, port: number): string {
   const authority = /^(\w+:\/\/(?:[^@/]*@)?)([^/?#]*)/.exec(value);
   if (!authority) return value;
-  return `${authority[1]}${HOST_ALIAS}:${port}${value.slice(authority[0].length)}`;
+  return `${authority[1]}${host.includes(':') ? `[${host}]` : host}:${port}${value.slice(authority[0].length)}`;
 }
 
 /**
@@ -82,7 +88,7 @@ export async function startLoopbackRelays(env: Record<string, string>, o: Loopba
   }
   for (const [k, v] of Object.entries(env)) {
     const t = relayTarget(v);
-    if (t) out.env[k] = pointAt(v, byPort.get(t.port)!.port);
+    if (t) out.env[k] = pointAt(v, o.urlHost === 'listen-address' ? bridge.gateway : HOST_ALIAS, byPort.get(t.port)!.port);
   }
   out.close = async () => void (await Promise.all(out.relays.map((r) => r.relay.close())));
   return out;

@@ -57,6 +57,19 @@ describe('startLoopbackRelays', () => {
     await expect(fetch(`http://127.0.0.1:${p}/`)).rejects.toThrow();
   });
 
+  it('points URLs at the relay address itself when asked (a remote engine reaches the runner by its address)', async () => {
+    const llm = await service('llm');
+    const r = await startLoopbackRelays(
+      { BASE_URL: `http://127.0.0.1:${llm}/v1`, HTTPS_PROXY: `http://u:p@localhost:${llm}` },
+      { bridge: { gateway: '127.0.0.1', subnet: '127.0.0.1/32' }, urlHost: 'listen-address' },
+    );
+    open.push(r);
+    const p = r.relays[0]!.relay.port;
+    expect(r.env.BASE_URL).toBe(`http://127.0.0.1:${p}/v1`);
+    expect(r.env.HTTPS_PROXY).toBe(`http://u:p@127.0.0.1:${p}`);
+    expect(await (await fetch(`${r.env.BASE_URL}/models`)).text()).toBe('llm /v1/models');
+  });
+
   it('leaves an environment without loopback URLs alone and never asks the engine', async () => {
     const env = { BASE_URL: 'https://api.anthropic.com', MODEL: 'm' };
     const r = await startLoopbackRelays(env, { bridge: noBridge });

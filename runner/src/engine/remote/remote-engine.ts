@@ -1,0 +1,86 @@
+// A Docker Engine API on another machine (DOCKER_HOST=tcp:// or ssh://). Everything the run
+// needs goes through the same API as locally (create, archives in and out, state, logs,
+// removal); what differs is answered here:
+//   - adapter ports: over TCP the engine publishes them on its own address (the one the runner
+//     dials for the API) and the runner connects there; over SSH they stay on the engine host's
+//     loopback and the runner reaches them through a local forward of the SSH connection.
+//   - host services (a model endpoint on the runner's loopback): a relay on the runner's own
+//     address on the route to the engine host, accepting only that host; units get URLs that
+//     point at it. Host networking cannot give units the runner's loopback, so it is refused.
+import { ConfigError } from '../../config/errors.js';
+import { startLoopbackRelays } from '../../net/loopback-relays.js';
+import { DockerApiEngine } from '../docker-api.js';
+import type { Endpoint } from '../discover.js';
+import { EngineError } from '../errors.js';
+import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
+import type { RemoteTarget } from './docker-host.js';
+import type { SshConnection } from './ssh-connection.js';
+import { directReach, RemoteContainer, sshReach } from './remote-container.js';
+import { localAddressToward, withDeadline } from './tcp-reach.js';
+
+const PING_TIMEOUT_MS = 10_000;
+
+export class RemoteDockerEngine extends DockerApiEngine {
+  override readonly capabilities: EngineCapabilities = { publishPorts: true, archives: true, build: true, hostNetwork: false };
+
+  constructor(
+    private readonly target: RemoteTarget,
+    endpoint: Endpoint,
+    /** The engine host's IP address (DOCKER_HOST's host, resolved). */
+    private readonly engineIp: string,
+    private readonly ssh: SshConnection | null,
+  ) {
+    super(endpoint);
+  }
+
+  /** The host already accepted a TCP connection (connect.ts): a failure here is the protocol above. */
+  override async ping(): Promise<void> {
+    try {
+      await withDeadline(this.docker.ping(), PING_TIMEOUT_MS);
+    } catch (e) {
+      const why = (e as Error).message.replace(/\s+/g, ' ').trim();
+      throw new EngineError('engine_unavailable', `DOCKER_HOST=${this.target.display}: the host answers, but not as a container engine (${why})${this.hint()}`);
+    }
+  }
+
+  /** Why a reachable host may still not answer as an engine. */
+  private hint(): string {
+    const t = this.target;
+    if (t.kind === 'ssh') return this.ssh?.lastDialError ? ` (${this.ssh.lastDialError})` : '';
+    if (!t.tls && t.port === 2376) return ' (2376 is the engine TLS port: set DOCKER_TLS_VERIFY=1 and DOCKER_CERT_PATH)';
+    if (t.tls) return ` (TLS with the files in ${t.tls.certPath}; is the engine serving TLS on this port?)`;
+    return '';
+  }
+
+  override async describe(): Promise<EngineDescription> {
+    return { ...(await super.describe()), endpoint: this.target.display, remote: true };
+  }
+
+  override async reachHostServices(
+    env: Record<string, string>,
+    o: { network: 'bridge' | 'host'; log?: (line: string) => void },
+  ): Promise<HostServices> {
+    if (o.network === 'host') {
+      throw new ConfigError(
+        `network = "host" (--network host) does not work with a remote engine (DOCKER_HOST=${this.target.display}): ` +
+          'the units would run in the engine host’s network, away from the runner; use network = "bridge"',
+      );
+    }
+    return startLoopbackRelays(env, {
+      bridge: async () => ({ gateway: await localAddressToward(this.engineIp), subnet: `${this.engineIp}/${this.engineIp.includes(':') ? 128 : 32}` }),
+      urlHost: 'listen-address',
+      ...(o.log ? { log: o.log } : {}),
+    });
+  }
+
+  override async create(spec: ContainerSpec): Promise<ContainerHandle> {
+    if (spec.network === 'host') throw new EngineError('container_start_failed', `host networking is not available on the remote engine at ${this.target.display}`);
+    const handle = await super.create(spec);
+    return new RemoteContainer(handle, this.ssh ? sshReach(this.ssh) : directReach);
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    this.ssh?.close();
+  }
+}
