@@ -164,12 +164,12 @@ describe('remote engine over TCP', () => {
       expect(err?.message).toMatch(message);
     }, 30_000);
 
-    it('leave a finished run as it was (CLI: exit 1 unreachable, 2 bad value)', () => {
+    it('leave a finished run as it was (CLI: exit 3 unreachable, as any infrastructure error; 2 bad value)', () => {
       const before = readFileSync(join(finished, 'results.jsonl'), 'utf8');
       const entries = readdirSync(finished).sort();
       const args = ['run-dataset', '-d', samplesDir, '--agent', 'oracle', '-i', image, '--output-dir', finished, '--retry'];
       const unreachable = cli(args, { DOCKER_HOST: 'tcp://10.213.7.2:1' });
-      expect(unreachable.status).toBe(1);
+      expect(unreachable.status).toBe(3);
       expect(unreachable.stderr).toContain('DOCKER_HOST=tcp://10.213.7.2:1: the engine host is not reachable');
       const bad = cli(args, { DOCKER_HOST: 'tcp://10.213.7.2:2375/v1.41' });
       expect(bad.status).toBe(2);
