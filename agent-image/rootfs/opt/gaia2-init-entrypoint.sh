@@ -24,6 +24,16 @@ ENTRY_LOG=/tmp/entrypoint.log
 export GAIA2_SCENARIO="$SCENARIO" GAIA2_STATE_DIR="$STATE" GAIA2_ADAPTER_PORT="${GAIA2_ADAPTER_PORT:-8090}"
 
 : >"$ENTRY_LOG"
+# Secrets as files (a cluster backend mounts them from a Secret, never as literal environment):
+# each file $GAIA2_SECRETS_DIR/<volume>/<NAME> becomes the variable NAME of this process, so
+# everything below hands them on exactly like variables given to the container. The files are
+# root-only (mode 0400): neither the daemon's user nor the agent's can read them.
+if [[ -n ${GAIA2_SECRETS_DIR:-} ]]; then
+  for f in "$GAIA2_SECRETS_DIR"/*/*; do
+    n=${f##*/}
+    [[ -f $f && $n =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] && export "$n=$(<"$f")"
+  done
+fi
 # Builtins only (no date/tee processes): the daemon's boot runs meanwhile.
 log() {
   local line

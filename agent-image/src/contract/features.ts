@@ -11,6 +11,8 @@ export const IMAGE_FEATURES = {
   shutdownRoute: 'shutdown-route',
   /** The scenario may be put in after start; the daemon waits for GAIA2_SCENARIO_READY. */
   scenarioAfterStart: 'scenario-after-start',
+  /** POST /files writes files in order (token required): the way in without an archive API. */
+  filesRoute: 'files-route',
 } as const;
 
 export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];

@@ -77,4 +77,9 @@ export const ENV = {
   agentTools: 'GAIA2_AGENT_TOOLS',
   /** Path of a marker file the daemon waits for before it reads the scenario. */
   scenarioReady: 'GAIA2_SCENARIO_READY',
+  /**
+   * Directory of secret volumes: the entrypoint loads each file <dir>/<volume>/<NAME> as the
+   * variable NAME before anything starts (how a cluster backend passes keys without env).
+   */
+  secretsDir: 'GAIA2_SECRETS_DIR',
 } as const;

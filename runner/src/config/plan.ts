@@ -1,5 +1,6 @@
 // The resolved run plan: what `run`, `run-dataset` and `run-config` all reduce to before
 // anything is launched. Paths are absolute, secrets are values (registered for redaction).
+import type { BackendSettings } from './backend.js';
 
 export const AGENT_NAMES = ['oracle', 'default', 'scripted'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
@@ -67,6 +68,8 @@ export interface RunSettings {
   timeSpeed: number | null;
   network: NetworkMode;
   adapterPort: number;
+  /** Where the scenario runs execute (the local engine unless the TOML says kubernetes). */
+  backend: BackendSettings;
 }
 
 export interface RunPlan {
@@ -93,4 +96,5 @@ export const RUN_DEFAULTS: RunSettings = {
   timeSpeed: null,
   network: 'bridge',
   adapterPort: 8090,
+  backend: { kind: 'local' },
 };

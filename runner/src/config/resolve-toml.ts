@@ -3,6 +3,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { DEFAULT_IMAGE } from '../image/index.js';
+import { resolveBackend } from './backend.js';
 import { ConfigError } from './errors.js';
 import { readConfigFile } from './load-toml.js';
 import { resolveConfigPath } from './paths.js';
@@ -89,6 +90,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     notificationMode: r.notification_mode ?? 'message',
     timeSpeed: r.time_speed ?? null,
     network: r.network ?? 'bridge',
+    backend: resolveBackend(r.backend, data.kubernetes, (raw, name) => path(raw, name)!),
   };
   if (target.kind === 'scenario') {
     if (run.concurrency !== 1) throw new ConfigError('[run].concurrency is only supported for dataset targets');
@@ -96,5 +98,6 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     if (run.retry) throw new ConfigError('--retry is only supported for dataset targets');
   }
   if (run.passAt > 1 && !outputDir) throw new ConfigError('[run].pass_at > 1 requires [run].output_dir');
+  if (run.backend.kind === 'kubernetes' && run.network === 'host') throw new ConfigError('[run].network = "host" is not possible with backend = "kubernetes" (Pods are reached through the API server)');
   return { command: 'run-config', configPath: file, target, agent, judge, run };
 }

@@ -42,7 +42,9 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
   lines.push(`Concurrency: ${r.concurrency}`);
   lines.push(`Pass@: ${r.passAt}`);
   if (retry) lines.push('Retry: on');
-  lines.push(`Network: ${r.network}`);
+  const b = r.backend;
+  if (b.kind === 'kubernetes') lines.push(`Backend: kubernetes (${b.context ? `context ${b.context}, ` : ''}namespace ${b.namespace ?? 'from the kubeconfig'}, pull ${b.imagePullPolicy}, pending timeout ${b.pendingTimeout}s)`);
+  else lines.push(`Network: ${r.network}`);
   lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.healthTimeout}s, activity ${r.activityTimeout}s`);
   if (r.outputDir) lines.push(`Output dir: ${r.outputDir}`);
   if (r.output) lines.push(`Output file: ${r.output}`);

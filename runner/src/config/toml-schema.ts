@@ -2,6 +2,7 @@
 // name is an error that names the table and suggests the nearest known key. TOML is parsed
 // with integers as bigint so that `timeout = 600.0` is rejected like upstream does.
 import { z } from 'zod';
+import { BACKENDS, KubernetesTable, ResourcesTable, TolerationTable } from './backend.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
 
 const optStr = z
@@ -73,6 +74,7 @@ export const RunTable = z.strictObject({
   notification_mode: choice(NOTIFICATION_MODES),
   time_speed: num,
   network: choice(NETWORK_MODES),
+  backend: choice(BACKENDS),
 });
 
 export const ConfigFile = z.strictObject({
@@ -80,6 +82,7 @@ export const ConfigFile = z.strictObject({
   agent: AgentTable,
   judge: JudgeTable.optional(),
   run: RunTable.optional(),
+  kubernetes: KubernetesTable.optional(),
 });
 export type ConfigFileData = z.output<typeof ConfigFile>;
 
@@ -89,4 +92,7 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   agent: Object.keys(AgentTable.shape),
   judge: Object.keys(JudgeTable.shape),
   run: Object.keys(RunTable.shape),
+  kubernetes: Object.keys(KubernetesTable.shape),
+  'kubernetes.resources': Object.keys(ResourcesTable.shape),
+  'kubernetes.tolerations': Object.keys(TolerationTable.shape),
 };

@@ -5,7 +5,8 @@
 import type { RunPlan } from '../config/plan.js';
 import { formatSummary } from '../config/summary.js';
 import { resolveDataset, type ResolvedDataset } from '../dataset/index.js';
-import { connectEngine, EngineError, type ContainerEngine } from '../engine/index.js';
+import { EngineError, type ContainerEngine } from '../engine/index.js';
+import { connectBackend } from '../engine/connect.js';
 import { createProgress, type Progress } from '../progress/index.js';
 import { runScenario } from '../run/index.js';
 import { loadEnvForCli } from '../env/cli-env.js';
@@ -41,7 +42,7 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
     io.err('No scenarios to run (empty dataset, or nothing matched --subset/--splits).\n');
     return { code: EXIT.ok, outcome: null };
   }
-  const engine = io.engine ?? (await connectEngine({ env: (io.env ?? process.env) as NodeJS.ProcessEnv }));
+  const engine = io.engine ?? (await connectBackend(plan.run.backend, { env: (io.env ?? process.env) as NodeJS.ProcessEnv }));
   const ac = new AbortController();
   io.signal?.addEventListener('abort', () => ac.abort(), { once: true });
   let signals = 0;
