@@ -101,13 +101,17 @@ export function printOutcome(plan: RunPlan, o: ExecuteOutcome, io: SessionIO): v
  * The whole action of `run`, `run-dataset` and `run-config`: load .env, build the plan,
  * resolve the dataset, optionally print the plan, run, print the outcome, set the exit code.
  */
-export async function runPlanCommand(envFile: string | undefined, makePlan: () => RunPlan, o: { summary?: boolean; dryRun?: boolean } = {}): Promise<void> {
+export async function runPlanCommand(
+  envFile: string | undefined,
+  makePlan: () => RunPlan,
+  o: { summary?: boolean; dryRun?: boolean; /** What a dry run does after the summary. */ dryRunAction?: (plan: RunPlan, ds: ResolvedDataset, io: SessionIO) => Promise<void> } = {},
+): Promise<void> {
   const io: SessionIO = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
   loadEnvForCli(envFile, (l) => io.err(l + '\n'));
   const plan = makePlan();
   const ds = await prepareDataset(plan, io);
   if (o.summary || o.dryRun) printSummary(plan, ds, io);
-  if (o.dryRun) return;
+  if (o.dryRun) return o.dryRunAction?.(plan, ds, io);
   const { code, outcome } = await runSession(plan, ds, io);
   if (outcome) printOutcome(plan, outcome, io);
   process.exitCode = code;

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
 import { loadRunConfig } from '../../config/resolve-toml.js';
 import { runPlanCommand } from '../../orchestrator/session.js';
+import { writeManifests } from '../manifests.js';
+import { resolve } from 'node:path';
 
 export function register(program: Command): void {
   program
@@ -11,9 +13,12 @@ export function register(program: Command): void {
     .option('-c, --config <file>', 'TOML config')
     .option('--retry', 'rerun only runs without a judged result (OR-ed with [run].retry)')
     .option('--dry-run', 'validate, resolve the scenarios, print the plan; launch nothing')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config examples/demo.toml --dry-run')
-    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean }, c: Command) =>
-      runPlanCommand(
+    .option('--manifests <dir>', 'with --dry-run and backend = "kubernetes": write the objects each scenario run would create, one YAML file per run')
+    .addHelpText('after', '\nExamples:\n  $ gaia2-runner run-config examples/demo.toml --dry-run\n  $ gaia2-runner run-config cluster.toml --dry-run --manifests manifests/')
+    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; manifests?: string }, c: Command) => {
+      if (f.manifests && !f.dryRun) throw new ConfigError('--manifests is a dry-run output: add --dry-run');
+      const manifests = f.manifests ? resolve(f.manifests) : null;
+      return runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
           const file = f.config ?? positional;
@@ -24,7 +29,7 @@ export function register(program: Command): void {
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;
         },
-        { summary: true, dryRun: Boolean(f.dryRun) },
-      ),
-    );
+        { summary: true, dryRun: Boolean(f.dryRun), ...(manifests ? { dryRunAction: (plan, ds, io) => writeManifests(plan, ds, manifests, io) } : {}) },
+      );
+    });
 }

@@ -2,7 +2,6 @@
 // one Secret (parent of every object the run creates), one watch per run for Pod phases.
 // Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
 import type { V1Secret } from '@kubernetes/client-node';
-import { randomBytes } from 'node:crypto';
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
 import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
 import type { KubernetesSettings } from '../../config/backend.js';
@@ -11,7 +10,7 @@ import { LABELS } from '../labels.js';
 import type { ContainerEngine, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
 import { checkNoLoopback } from './host-services.js';
-import { dnsLabel, K8S_LABELS, labelValue, ownerRef, podManifest, runLabels, runSecretManifest, runSecretName, splitEnv, unitSecretManifest } from './manifests.js';
+import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests } from './manifests.js';
 import { KubernetesPod } from './pod-handle.js';
 import { PodWatch } from './pod-watch.js';
 
@@ -75,37 +74,15 @@ export class KubernetesEngine implements ContainerEngine {
     const run = await this.runObjects(runId, spec.env);
     const parent = await run.secret;
     const { namespace, core } = this.access;
-    const name = dnsLabel(`${(spec.name ?? 'gaia2').slice(0, 50)}-${randomBytes(3).toString('hex')}`);
-    const scenarioId = spec.labels[LABELS.scenarioId] ?? '';
-    const labels = {
-      ...this.settings.labels,
-      ...Object.fromEntries(Object.entries(spec.labels).map(([k, v]) => [k, labelValue(v)])),
-      ...runLabels(runId, {}),
-      [K8S_LABELS.scenario]: labelValue(scenarioId),
-    };
-    const env = splitEnv(spec.env, run.shared);
-    const owner = ownerRef(parent);
+    const { name, unitSecret, pod } = unitManifests(spec, this.settings, namespace, parent, run.shared);
     try {
-      await core.createNamespacedSecret({ namespace, body: unitSecretManifest({ namespace, name, data: env.unit, labels, owner }) });
+      await core.createNamespacedSecret({ namespace, body: unitSecret });
     } catch (e) {
       throw kubeError(e, `creating Secret ${name}`, 'container_start_failed');
     }
-    const body = podManifest({
-      namespace,
-      name,
-      spec,
-      settings: this.settings,
-      port: Number(spec.env[ENV.adapterPort]),
-      env: env.plain,
-      runSecret: parent.metadata!.name!,
-      unitSecret: name,
-      owner,
-      labels,
-      scenarioId,
-    });
     const handle = new KubernetesPod({ access: this.access, watch: run.watch, name, unitSecret: name, env: spec.env, pendingTimeoutS: this.settings.pendingTimeout });
     try {
-      await core.createNamespacedPod({ namespace, body });
+      await core.createNamespacedPod({ namespace, body: pod });
     } catch (e) {
       await handle.remove().catch(() => {});
       throw kubeError(e, `creating Pod ${name}`, 'container_start_failed');

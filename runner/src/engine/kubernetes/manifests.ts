@@ -4,6 +4,7 @@
 // backend and `--dry-run --manifests` produce the same objects.
 import type { V1OwnerReference, V1Pod, V1Secret } from '@kubernetes/client-node';
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
+import { randomBytes } from 'node:crypto';
 import type { KubernetesSettings } from '../../config/backend.js';
 import { redact } from '../../secrets/redact.js';
 import { LABELS } from '../labels.js';
@@ -153,4 +154,39 @@ export function splitEnv(env: Record<string, string>, runShared: Record<string, 
     else unit[k] = v;
   }
   return { plain, run, unit };
+}
+
+export interface UnitObjects {
+  name: string;
+  unitSecret: V1Secret;
+  pod: V1Pod;
+}
+
+/** A unit's Secret and Pod for a container spec, owned by the run's Secret. */
+export function unitManifests(spec: ContainerSpec, settings: KubernetesSettings, namespace: string, parent: V1Secret, shared: Record<string, string>): UnitObjects {
+  const runId = spec.labels[LABELS.runId] ?? '';
+  const name = dnsLabel(`${(spec.name ?? 'gaia2').slice(0, 50)}-${randomBytes(3).toString('hex')}`);
+  const scenarioId = spec.labels[LABELS.scenarioId] ?? '';
+  const labels = {
+    ...settings.labels,
+    ...Object.fromEntries(Object.entries(spec.labels).map(([k, v]) => [k, labelValue(v)])),
+    ...runLabels(runId, {}),
+    [K8S_LABELS.scenario]: labelValue(scenarioId),
+  };
+  const env = splitEnv(spec.env, shared);
+  const owner = ownerRef(parent);
+  const pod = podManifest({
+    namespace,
+    name,
+    spec,
+    settings,
+    port: Number(spec.env[ENV.adapterPort]),
+    env: env.plain,
+    runSecret: parent.metadata!.name!,
+    unitSecret: name,
+    owner,
+    labels,
+    scenarioId,
+  });
+  return { name, unitSecret: unitSecretManifest({ namespace, name, data: env.unit, labels, owner }), pod };
 }

@@ -26,7 +26,10 @@ export class PodWatch {
 
   /** Lists, then watches from the list's resourceVersion; resolves once the watch is open. */
   start(): Promise<void> {
-    this.ready ??= this.relist();
+    this.ready ??= this.relist().catch((e: unknown) => {
+      this.ready = null; // the next unit tries again
+      throw e;
+    });
     return this.ready;
   }
 
