@@ -112,6 +112,10 @@ export class PodmanRuntime implements PodRuntime {
     const play = await podman(['kube', 'play', '--quiet', '--network', NETWORK, '-'], { stdin: playedPod(pod, podmanName, secretNames), timeoutMs: 300_000 });
     if (play.code !== 0) {
       const exists = (await podman(['container', 'exists', t.container])).code === 0;
+      process.stderr.write(`kube play ${podmanName} failed (container ${exists ? 'exists' : 'absent'}): ${play.stderr.trim().slice(-300)}\n`);
+      // Concurrent plays on podman 4.3 sometimes create a pod and fail to start it (left
+      // "Created" for good); a kubelet would retry the start, so does this.
+      if (exists) for (let i = 0; i < 3 && !t.stopped && (await podman(['pod', 'start', podmanName])).code !== 0; i++) await new Promise((r) => setTimeout(r, 500));
       if (!exists) {
         // Nothing was created: the kubelet's equivalent is a container that never started.
         report({ state: { terminated: { exitCode: 128, reason: 'StartError', message: play.stderr.trim().slice(-500), finishedAt: iso(undefined) } } });
