@@ -112,6 +112,14 @@ export interface BuildOptions {
   onProgress?: (line: string) => void;
 }
 
+export interface PushOptions {
+  /** Registry credentials (never logged). */
+  auth?: { username: string; password: string };
+  /** Plain HTTP / unverified TLS (loopback registries get this without asking, as Docker does). */
+  insecure?: boolean;
+  onProgress?: (line: string) => void;
+}
+
 /** What a backend is, for `doctor`, run_config.json and messages. */
 export interface EngineDescription {
   /** podman | docker | kubernetes | … */
@@ -151,6 +159,11 @@ export interface ContainerEngine {
   listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]>;
   remove(id: string): Promise<void>;
   build(opts: BuildOptions): Promise<void>;
+  /**
+   * Tags a local image as `ref` (REGISTRY/NAME:TAG) and pushes it to that registry; only
+   * engines that hold images have it (not a cluster backend).
+   */
+  push?(source: string, ref: string, o?: PushOptions): Promise<void>;
   /** Pulls an image; false when no registry answers within the timeout. */
   pull(ref: string, timeoutMs: number): Promise<boolean>;
   /** Releases the connection and any engine service this process started. */

@@ -39,7 +39,14 @@ export function playedPod(pod: Pod, podmanName: string, secretNames: Map<string,
   delete spec.serviceAccountName;
   delete spec.nodeName;
   spec.hostname = typeof spec.hostname === 'string' ? spec.hostname : pod.metadata.name;
-  for (const c of spec.containers) c.imagePullPolicy = 'Never';
+  for (const c of spec.containers) {
+    c.imagePullPolicy = 'Never';
+    // podman 4.3 publishes a containerPort without hostPort on the same host port; in a
+    // cluster it only documents the port (Pods are reached by IP), so two Pods with the same
+    // containerPort would collide here. Only explicit hostPorts are kept.
+    const ports = (c as { ports?: Array<{ hostPort?: number }> }).ports;
+    if (ports) (c as { ports?: unknown[] }).ports = ports.filter((p) => p.hostPort);
+  }
   spec.volumes = (spec.volumes ?? []).map((v) => {
     if (!v.secret) return v;
     return { name: v.name, secret: { secretName: secretNames.get(v.name)!, optional: false, ...(v.secret.defaultMode !== undefined ? { defaultMode: v.secret.defaultMode } : {}) } };
