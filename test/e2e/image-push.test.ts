@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Docker from 'dockerode';
+import { existingSockets } from '../../runner/src/engine/discover.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 
@@ -15,6 +17,8 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 let registry: ChildProcess;
 let port = 0;
 let engine: ContainerEngine;
+/** Tags this suite created (removed afterwards; the image itself stays). */
+const pushed: string[] = [];
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -39,6 +43,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   registry?.kill('SIGTERM');
+  const socketPath = process.env.DOCKER_HOST?.replace(/^unix:\/\//, '') ?? existingSockets()[0];
+  const docker = new Docker({ socketPath });
+  for (const ref of pushed) await docker.getImage(ref).remove({ noprune: true }).catch(() => {});
   await engine?.close();
 });
 
@@ -46,6 +53,7 @@ describe('build-image --push (engine API)', () => {
   it('pushes the image to a registry, which then serves it', async () => {
     const ref = `127.0.0.1:${port}/gaia2-e2e/agent:push-${process.pid}`;
     const lines: string[] = [];
+    pushed.push(ref);
     await engine.push!(image, ref, { onProgress: (l) => lines.push(l) });
     expect(lines.length).toBeGreaterThan(0);
     const tags = (await (await fetch(`http://127.0.0.1:${port}/v2/gaia2-e2e/agent/tags/list`)).json()) as { tags: string[] };
@@ -59,6 +67,7 @@ describe('build-image --push (engine API)', () => {
 
   it('a registry that does not answer is an error naming the ref', async () => {
     const dead = await freePort();
+    pushed.push(`127.0.0.1:${dead}/gaia2-e2e/agent:x`);
     await expect(engine.push!(image, `127.0.0.1:${dead}/gaia2-e2e/agent:x`)).rejects.toThrow(new RegExp(`pushing 127\\.0\\.0\\.1:${dead}/gaia2-e2e/agent:x`));
   }, 120_000);
 });
