@@ -35,7 +35,10 @@ export class FakeRuntime implements PodRuntime {
 
   private allocateIp(): string {
     const n = nextAddress++;
-    return `127.${1 + ((n >> 16) & 0x7f)}.${(n >> 8) & 0xff}.${(n & 0xff) || 1}`;
+    // .1–.254 in each /24 (the old `|| 1` gave index 0 and 1 of a /24 the same address).
+    const host = (n % 254) + 1;
+    const net = Math.floor(n / 254);
+    return `127.${1 + ((net >> 8) & 0x7f)}.${net & 0xff}.${host}`;
   }
 
   async start(pod: Pod, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
