@@ -4,6 +4,7 @@
 // types: what differs between backends (how the adapter is reached, how files get in, what a
 // dead unit looks like, how host services are made reachable) is answered here, never by a
 // branch on the backend's kind in run/ or orchestrator/.
+import type { SecureContext } from 'node:tls';
 import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 
 export interface EngineCapabilities {
@@ -47,7 +48,14 @@ export interface AdapterEndpoint {
   /** Headers every request carries (a proxy's credentials). Never logged. */
   headers?: Record<string, string>;
   /** TLS material for the connection (a proxy's CA, a client certificate). */
-  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer; rejectUnauthorized?: boolean };
+  tls?: {
+    ca?: string | Buffer;
+    cert?: string | Buffer;
+    key?: string | Buffer;
+    rejectUnauthorized?: boolean;
+    /** The same material prepared once (a context per connection costs memory at scale). */
+    secureContext?: SecureContext;
+  };
   /**
    * Where the adapter token goes: `authorization` (Bearer, the default), or the contract's own
    * header when a proxy in between consumes Authorization (ADAPTER_TOKEN_HEADER).

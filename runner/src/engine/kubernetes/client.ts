@@ -2,6 +2,8 @@
 // in-cluster service account), the namespace, and the API clients built from them.
 import { CoreV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
+import type https from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { KubernetesSettings } from '../../config/backend.js';
 import { ConfigError } from '../../config/errors.js';
 import { EngineError } from '../errors.js';
@@ -75,4 +77,28 @@ export function kubeError(e: unknown, what: string, kind: ConstructorParameters<
     return new EngineError('engine_unavailable', `${what}: the cluster refused the request (HTTP ${status}: ${apiMessage(e)}); see docs/kubernetes.md for the Role the runner needs`);
   if (status === undefined) return new EngineError('engine_unavailable', `${what}: the cluster's API server is not reachable (${(e as Error).message})`);
   return new EngineError(kind, `${what}: HTTP ${status}: ${apiMessage(e)}`);
+}
+
+const contexts = new WeakMap<KubeAccess, { key: string; context: SecureContext }>();
+
+/**
+ * Headers and TLS for requests through the API server (the pod proxy): what client-node
+ * applies to its own requests (token, basic auth, CA, client certificate). The TLS context is
+ * made once per cluster access and reused while the material stays the same.
+ */
+export async function proxyCredentials(access: KubeAccess): Promise<{ headers: Record<string, string>; tls?: { secureContext: SecureContext; rejectUnauthorized?: boolean } }> {
+  const opts: https.RequestOptions = {};
+  await access.kc.applyToHTTPSOptions(opts);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string' || typeof v === 'number') headers[k] = String(v);
+  if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+  const material = { ca: opts.ca as string | Buffer | undefined, cert: opts.cert as string | Buffer | undefined, key: opts.key as string | Buffer | undefined };
+  if (!material.ca && !material.cert && opts.rejectUnauthorized === undefined) return { headers };
+  const key = [material.ca, material.cert, material.key].map((x) => (x ? x.toString() : '')).join('\0');
+  let cached = contexts.get(access);
+  if (!cached || cached.key !== key) {
+    cached = { key, context: createSecureContext(Object.fromEntries(Object.entries(material).filter(([, v]) => v !== undefined))) };
+    contexts.set(access, cached);
+  }
+  return { headers, tls: { secureContext: cached.context, ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}) } };
 }

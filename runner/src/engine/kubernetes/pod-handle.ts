@@ -3,12 +3,11 @@
 // the adapter is reached through the API server's pod proxy (or the Pod IP from inside the
 // cluster); files go in through the adapter's POST /files.
 import type { V1Pod } from '@kubernetes/client-node';
-import type https from 'node:https';
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
 import { acceptsConnections } from '../../net/accepts-connections.js';
 import { EngineError } from '../errors.js';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from '../types.js';
-import { apiStatus, kubeError, type KubeAccess } from './client.js';
+import { apiStatus, kubeError, proxyCredentials, type KubeAccess } from './client.js';
 import { CONTAINER_NAME } from './manifests.js';
 import type { PodWatch } from './pod-watch.js';
 import { isPending, pendingFailure, unitStateOf } from './pod-state.js';
@@ -62,22 +61,13 @@ export class KubernetesPod implements ContainerHandle {
       const host = ip.includes(':') ? `[${ip}]` : ip;
       return { url: `http://${host}:${port}`, tokenHeader: 'own', accepting: () => acceptsConnections(ip, port) };
     }
-    // The API server's credentials and CA, exactly as the client library applies them.
-    const opts: https.RequestOptions = {};
-    await access.kc.applyToHTTPSOptions(opts);
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string' || typeof v === 'number') headers[k] = String(v);
-    if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
-    const tls = {
-      ...(opts.ca ? { ca: opts.ca as string | Buffer } : {}),
-      ...(opts.cert ? { cert: opts.cert as string | Buffer } : {}),
-      ...(opts.key ? { key: opts.key as string | Buffer } : {}),
-      ...(opts.rejectUnauthorized !== undefined ? { rejectUnauthorized: opts.rejectUnauthorized } : {}),
-    };
+    // The API server's credentials, exactly as the client library applies them; its TLS
+    // material as one context shared by every unit of the engine.
+    const { headers, tls } = await proxyCredentials(access);
     return {
       url: `${access.server}/api/v1/namespaces/${access.namespace}/pods/${this.name}:${port}/proxy`,
       headers,
-      ...(Object.keys(tls).length ? { tls } : {}),
+      ...(tls ? { tls } : {}),
       tokenHeader: 'own',
     };
   }
