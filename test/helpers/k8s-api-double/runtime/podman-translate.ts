@@ -11,7 +11,11 @@
 //     panics when it is absent. Podman keeps a named volume per secret; the runtime removes it.
 //  3. imagePullPolicy: the double resolves the image itself first (so a missing image gives
 //     ErrImagePull/ImagePullBackOff instead of a blocking play), then tells podman not to pull.
-//  4. Fields podman has no use for (ownerReferences, nodeSelector, tolerations,
+//  4. containerPort entries without a hostPort are dropped: podman 4.3 publishes every
+//     containerPort on the host at the same number, so two Pods declaring 8090 would collide
+//     (and the second never starts). On a cluster ports are informational; the Pod's IP on
+//     the double's network reaches any port, which is what the pod proxy uses.
+//  5. Fields podman has no use for (ownerReferences, nodeSelector, tolerations,
 //     serviceAccountName) are dropped from the played copy: they were acted on by the double.
 import type { Pod, Secret, VolumeSpec } from '../types.js';
 
@@ -39,7 +43,12 @@ export function playedPod(pod: Pod, podmanName: string, secretNames: Map<string,
   delete spec.serviceAccountName;
   delete spec.nodeName;
   spec.hostname = typeof spec.hostname === 'string' ? spec.hostname : pod.metadata.name;
-  for (const c of spec.containers) c.imagePullPolicy = 'Never';
+  for (const c of spec.containers) {
+    c.imagePullPolicy = 'Never';
+    const published = (c.ports ?? []).filter((p) => p.hostPort);
+    if (published.length) c.ports = published;
+    else delete c.ports;
+  }
   spec.volumes = (spec.volumes ?? []).map((v) => {
     if (!v.secret) return v;
     return { name: v.name, secret: { secretName: secretNames.get(v.name)!, optional: false, ...(v.secret.defaultMode !== undefined ? { defaultMode: v.secret.defaultMode } : {}) } };

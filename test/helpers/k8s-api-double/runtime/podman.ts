@@ -2,6 +2,7 @@
 // for the few adaptations), on a bridge network the double owns, so every Pod gets its own IP
 // like on a cluster. Container state is observed by polling `podman ps` for this instance's
 // containers and inspecting the ones that changed.
+import { execFile } from 'node:child_process';
 import { podman, podmanOk } from './podman-cli.js';
 import { playedPod, playedSecret } from './podman-translate.js';
 import type { Observation, PodRuntime } from './types.js';
@@ -42,6 +43,18 @@ function observe(c: InspectedContainer): Observation {
   } else state = { waiting: { reason: 'ContainerCreating' } };
   const ip = c.NetworkSettings?.Networks?.[NETWORK]?.IPAddress || c.NetworkSettings?.IPAddress || undefined;
   return { state, ...(ip ? { podIP: ip } : {}), imageID: c.Image, containerID: `podman://${c.Id}` };
+}
+
+/**
+ * Podman 4.3 on cgroup v1 does not record OOMKilled (its State.OOMKilled stays false), but
+ * the kernel logs every memory-cgroup OOM kill with the container's cgroup (libpod-<id>), so
+ * the double reads the kernel log when a container ends with SIGKILL's exit code.
+ */
+async function oomKilledByKernel(containerId: string): Promise<boolean> {
+  const log = await new Promise<string>((resolve) => {
+    execFile('dmesg', { maxBuffer: 32 * 1024 * 1024 }, (err, out) => resolve(err ? '' : String(out)));
+  });
+  return log.split('\n').some((l) => l.includes('oom-kill:') && l.includes(`libpod-${containerId}`));
 }
 
 export class PodmanRuntime implements PodRuntime {
@@ -111,9 +124,11 @@ export class PodmanRuntime implements PodRuntime {
     if (t.stopped) return;
     const play = await podman(['kube', 'play', '--quiet', '--network', NETWORK, '-'], { stdin: playedPod(pod, podmanName, secretNames), timeoutMs: 300_000 });
     if (play.code !== 0) {
-      const exists = (await podman(['container', 'exists', t.container])).code === 0;
-      if (!exists) {
-        // Nothing was created: the kubelet's equivalent is a container that never started.
+      const state = await podman(['container', 'inspect', '--format', '{{.State.Status}}', t.container]);
+      if (state.code !== 0 || state.stdout.trim() === 'created') {
+        // The container never started (bad command, port in use, ...): a kubelet reports
+        // the same as a terminated container with reason StartError and exit code 128.
+        t.last = 'terminated';
         report({ state: { terminated: { exitCode: 128, reason: 'StartError', message: play.stderr.trim().slice(-500), finishedAt: iso(undefined) } } });
         return;
       }
@@ -127,6 +142,7 @@ export class PodmanRuntime implements PodRuntime {
     if (r.code !== 0 || t.stopped) return;
     const [c] = JSON.parse(r.stdout) as InspectedContainer[];
     if (!c) return;
+    if (c.State.Status === 'exited' && c.State.ExitCode === 137 && !c.State.OOMKilled) c.State.OOMKilled = await oomKilledByKernel(c.Id);
     const o = observe(c);
     if (c.State.Status === 'created' && c.State.Error) {
       o.state = { terminated: { exitCode: 128, reason: 'StartError', message: c.State.Error, finishedAt: iso(undefined) } };
