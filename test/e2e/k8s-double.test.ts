@@ -22,10 +22,10 @@ http.createServer((q, s) => {
   let n = 0; q.on('data', (c) => { n += c.length; });
   q.on('end', () => {
     if (q.url.startsWith('/exit/')) { s.end('bye'); setTimeout(() => process.exit(Number(q.url.slice(6))), 100); return; }
-    let secret = ''; try { secret = fs.readFileSync('/run/keys/api-key', 'utf8'); } catch {}
+    let secret = '', mode = 0; try { secret = fs.readFileSync('/run/keys/api-key', 'utf8'); mode = fs.statSync('/run/keys/api-key').mode & 0o777; } catch {}
     let writable = true; try { fs.writeFileSync('/run/keys/x', '1'); } catch { writable = false; }
     s.setHeader('content-type', 'application/json');
-    s.end(JSON.stringify({ method: q.method, url: q.url, auth: q.headers.authorization ?? null, token: q.headers['x-token'] ?? null, secret, writable, bytes: n, host: require('os').hostname() }));
+    s.end(JSON.stringify({ method: q.method, url: q.url, auth: q.headers.authorization ?? null, token: q.headers['x-token'] ?? null, secret, mode, writable, bytes: n, host: require('os').hostname() }));
   });
 }).listen(8090, '0.0.0.0');`;
 
@@ -40,7 +40,7 @@ function serverPod(name: string, extra: Partial<V1Pod['spec']> = {}, labels: Rec
         ports: [{ containerPort: 8090, name: 'adapter' }],
         volumeMounts: [{ name: 'keys', mountPath: '/run/keys', readOnly: true }],
       }],
-      volumes: [{ name: 'keys', secret: { secretName: 'gaia2-run-e2e' } }],
+      volumes: [{ name: 'keys', secret: { secretName: 'gaia2-run-e2e', defaultMode: 0o400 } }],
       ...extra,
     },
   };
@@ -76,7 +76,7 @@ afterAll(async () => {
 });
 
 describe('k8s API double with podman pods', () => {
-  it('runs a Pod whose Secret is a read-only file and reaches it through the pod proxy', async () => {
+  it('runs a Pod whose Secret is a read-only 0400 file and reaches it through the pod proxy', async () => {
     await api.core.createNamespacedPod({ namespace: ns, body: serverPod('web') });
     const p = await phase('web', 'Running');
     expect(p.status?.podIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
@@ -88,7 +88,7 @@ describe('k8s API double with podman pods', () => {
       });
       return r.status === 200 ? (await r.json()) as Record<string, unknown> : undefined;
     }, 'the pod to answer');
-    expect(answer).toEqual({ method: 'POST', url: '/upload?q=1', auth: null, token: 'adapter', secret: 'sk-test-value\nline2', writable: false, bytes: big.length, host: 'web' });
+    expect(answer).toEqual({ method: 'POST', url: '/upload?q=1', auth: null, token: 'adapter', secret: 'sk-test-value\nline2', mode: 0o400, writable: false, bytes: big.length, host: 'web' });
     const named = await fetchWithCa(d, `/api/v1/namespaces/${ns}/pods/web:adapter/proxy/x`, { headers: { authorization: `Bearer ${d.token}` } });
     expect(((await named.json()) as { url: string }).url).toBe('/x');
   });

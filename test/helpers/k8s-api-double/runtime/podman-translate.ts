@@ -9,6 +9,8 @@
 //     Secret as a podman secret whose `data` holds the already decoded text. `items` become
 //     renamed keys. `optional` is always written out: 4.3 dereferences it unconditionally and
 //     panics when it is absent. Podman keeps a named volume per secret; the runtime removes it.
+//     Podman also ignores defaultMode and items[].mode (files are 0644): the runtime plays the
+//     Pod stopped, sets the modes in that volume, then starts it.
 //  3. imagePullPolicy: the double resolves the image itself first (so a missing image gives
 //     ErrImagePull/ImagePullBackOff instead of a blocking play), then tells podman not to pull.
 //  4. containerPort entries without a hostPort are dropped: podman 4.3 publishes every

@@ -3,6 +3,8 @@
 // like on a cluster. Container state is observed by polling `podman ps` for this instance's
 // containers and inspecting the ones that changed.
 import { execFile } from 'node:child_process';
+import { chmod, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { podman, podmanOk } from './podman-cli.js';
 import { playedPod, playedSecret } from './podman-translate.js';
 import type { Observation, PodRuntime } from './types.js';
@@ -55,6 +57,23 @@ async function oomKilledByKernel(containerId: string): Promise<boolean> {
     execFile('dmesg', { maxBuffer: 32 * 1024 * 1024 }, (err, out) => resolve(err ? '' : String(out)));
   });
   return log.split('\n').some((l) => l.includes('oom-kill:') && l.includes(`libpod-${containerId}`));
+}
+
+/**
+ * Podman 4.3 writes secret volume files 0644 whatever defaultMode or items[].mode say; the
+ * double sets the modes in the volume (created, not yet started). Returns an error text or ''.
+ */
+async function applySecretModes(pod: Pod, secretNames: Map<string, string>): Promise<string> {
+  for (const v of pod.spec.volumes ?? []) {
+    const name = secretNames.get(v.name);
+    if (!v.secret || !name) continue;
+    const r = await podman(['volume', 'inspect', '--format', '{{.Mountpoint}}', name]);
+    if (r.code !== 0) return r.stderr;
+    const dir = r.stdout.trim();
+    const modes = new Map((v.secret.items ?? []).filter((i) => i.mode !== undefined).map((i) => [i.path, i.mode!]));
+    for (const f of await readdir(dir)) await chmod(join(dir, f), modes.get(f) ?? v.secret.defaultMode ?? 0o644);
+  }
+  return '';
 }
 
 export class PodmanRuntime implements PodRuntime {
@@ -122,16 +141,25 @@ export class PodmanRuntime implements PodRuntime {
       secretNames.set(v.name, name);
     }
     if (t.stopped) return;
-    const play = await podman(['kube', 'play', '--quiet', '--network', NETWORK, '-'], { stdin: playedPod(pod, podmanName, secretNames), timeoutMs: 300_000 });
-    if (play.code !== 0) {
-      const state = await podman(['container', 'inspect', '--format', '{{.State.Status}}', t.container]);
-      if (state.code !== 0 || state.stdout.trim() === 'created') {
-        // The container never started (bad command, port in use, ...): a kubelet reports
-        // the same as a terminated container with reason StartError and exit code 128.
-        t.last = 'terminated';
-        report({ state: { terminated: { exitCode: 128, reason: 'StartError', message: play.stderr.trim().slice(-500), finishedAt: iso(undefined) } } });
-        return;
+    // Created stopped, so the secret files can get their modes before the container reads them.
+    const play = await podman(['kube', 'play', '--quiet', '--start=false', '--network', NETWORK, '-'], { stdin: playedPod(pod, podmanName, secretNames), timeoutMs: 300_000 });
+    let failure = play.code !== 0 ? play.stderr : '';
+    if (!failure) failure = await applySecretModes(pod, secretNames);
+    if (!failure) {
+      // A kubelet retries a failed start; so does the double, a few times.
+      for (let i = 0; i < 3 && !t.stopped; i++) {
+        const r = await podman(['pod', 'start', podmanName]);
+        failure = r.code === 0 ? '' : r.stderr;
+        if (!failure) break;
+        await new Promise((res) => setTimeout(res, 500));
       }
+    }
+    if (failure && !t.stopped) {
+      // The container never started (bad command, bad spec, ...): a kubelet reports that as a
+      // terminated container with reason StartError and exit code 128.
+      t.last = 'terminated';
+      report({ state: { terminated: { exitCode: 128, reason: 'StartError', message: failure.trim().slice(-500), finishedAt: iso(undefined) } } });
+      return;
     }
     await this.refresh(t);
     this.schedulePoll();
