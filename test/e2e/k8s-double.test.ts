@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { clientFor, fetchWithCa, hook } from '../helpers/k8s-api-double/client.js';
+import { clientFor, fetchWithCa, hook, until as poll } from '../helpers/k8s-api-double/client.js';
 import { startDouble, type RunningDouble } from '../helpers/k8s-api-double/server.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -46,15 +46,8 @@ function serverPod(name: string, extra: Partial<V1Pod['spec']> = {}, labels: Rec
   };
 }
 
-async function until<T>(f: () => Promise<T | undefined>, what: string, tries = 240): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
+/** Real containers start in seconds, not milliseconds: poll for up to a minute. */
+const until = <T>(f: () => Promise<T | undefined>, what: string): Promise<T> => poll(f, what, { tries: 240, everyMs: 250 });
 const read = (name: string): Promise<V1Pod> => api.core.readNamespacedPod({ namespace: ns, name });
 const phase = (name: string, want: string): Promise<V1Pod> =>
   until(async () => { const p = await read(name); return p.status?.phase === want ? p : undefined; }, `${name} ${want}`);

@@ -1,8 +1,8 @@
 // Wire compatibility of the double's API, driven by @kubernetes/client-node itself, with the
 // in-process (fake) pod runtime: objects, selectors, watches, errors, deletion and GC.
-import { ApiException, Watch, type V1Pod } from '@kubernetes/client-node';
+import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, fetchWithCa, hook } from './client.js';
+import { apiFailure, clientFor, fetchWithCa, hook, until } from './client.js';
 import { FakeRuntime } from './runtime/fake.js';
 import { startDouble, type RunningDouble } from './server.js';
 
@@ -15,24 +15,7 @@ const pod = (name: string, labels: Record<string, string> = {}, extra: Partial<V
   spec: { restartPolicy: 'Never', containers: [{ name: 'agent', image: 'localhost/x:1', ports: [{ containerPort: 8090 }] }], ...extra },
 });
 
-async function status(p: Promise<unknown>): Promise<{ code: number; body: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiException) return { code: err.code, body: (typeof err.body === 'string' ? JSON.parse(err.body) : err.body) as Record<string, unknown> };
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-}
 
-async function until<T>(f: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   d = await startDouble({ runtime: new FakeRuntime(), bookmarkMs: 200 });
@@ -64,21 +47,21 @@ describe('k8s API double over client-node', () => {
   });
 
   it('answers Status errors with real reason codes', async () => {
-    const dup = await status(api.core.createNamespacedPod({ namespace: ns, body: pod('p1') }));
+    const dup = await apiFailure(api.core.createNamespacedPod({ namespace: ns, body: pod('p1') }));
     expect(dup).toMatchObject({ code: 409, body: { kind: 'Status', reason: 'AlreadyExists', details: { name: 'p1', kind: 'pods' } } });
-    expect(await status(api.core.readNamespacedPod({ namespace: ns, name: 'nope' }))).toMatchObject({ code: 404, body: { reason: 'NotFound' } });
-    const bad = await status(api.core.createNamespacedPod({ namespace: ns, body: pod('Bad_Name') }));
+    expect(await apiFailure(api.core.readNamespacedPod({ namespace: ns, name: 'nope' }))).toMatchObject({ code: 404, body: { reason: 'NotFound' } });
+    const bad = await apiFailure(api.core.createNamespacedPod({ namespace: ns, body: pod('Bad_Name') }));
     expect(bad).toMatchObject({ code: 422, body: { reason: 'Invalid' } });
     expect(JSON.stringify(bad.body)).toContain('metadata.name');
     const anon = clientFor({ ...d, token: 'wrong' });
-    expect((await status(anon.core.listNamespacedPod({ namespace: ns }))).code).toBe(401);
+    expect((await apiFailure(anon.core.listNamespacedPod({ namespace: ns }))).code).toBe(401);
     const raw = await fetchWithCa(d, `/api/v1/namespaces/${ns}/pods`, { headers: { authorization: 'Bearer wrong' } });
     expect({ code: raw.status, body: await raw.json() }).toMatchObject({ code: 401, body: { kind: 'Status', reason: 'Unauthorized', code: 401 } });
     await hook(d, 'POST', 'tokens', { token: 'runner-token', user: 'runner' });
     await hook(d, 'PUT', 'rbac', { user: 'runner', deny: ['delete pods'] });
     const runner = clientFor({ ...d, token: 'runner-token' });
     expect((await runner.core.listNamespacedPod({ namespace: ns })).items.length).toBeGreaterThan(0);
-    const denied = await status(runner.core.deleteNamespacedPod({ namespace: ns, name: 'p1' }));
+    const denied = await apiFailure(runner.core.deleteNamespacedPod({ namespace: ns, name: 'p1' }));
     expect(denied).toMatchObject({ code: 403, body: { reason: 'Forbidden' } });
     expect(denied.body.message).toContain('cannot delete resource "pods"');
   });
