@@ -87,6 +87,23 @@ describe('k8s API double over client-node', () => {
     expect(e).toMatchObject({ kind: 'Status', code: 410, reason: 'Expired' });
   });
 
+  it('deletes a running Pod gracefully: deletionTimestamp first, then DELETED; status subresource and all-namespace list', async () => {
+    await api.core.createNamespacedPod({ namespace: ns, body: pod('grace', { g: '1' }) });
+    await until(async () => ((await api.core.readNamespacedPodStatus({ namespace: ns, name: 'grace' })).status?.phase === 'Running' ? true : undefined), 'grace running');
+    expect((await api.core.listPodForAllNamespaces({ labelSelector: 'g=1' })).items.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`)).toEqual([`${ns}/grace`]);
+    const events: { type: string; p: V1Pod }[] = [];
+    const from = (await api.core.readNamespacedPod({ namespace: ns, name: 'grace' })).metadata!.resourceVersion!;
+    const w = await new Watch(api.kc).watch(`/api/v1/namespaces/${ns}/pods`, { resourceVersion: from, labelSelector: 'g=1' }, (type, p: V1Pod) => events.push({ type, p }), () => {});
+    const answer = await api.core.deleteNamespacedPod({ namespace: ns, name: 'grace', gracePeriodSeconds: 1 });
+    expect(answer.metadata?.deletionTimestamp).toBeDefined();
+    expect(answer.metadata?.deletionGracePeriodSeconds).toBe(1);
+    await until(async () => (events.some((e) => e.type === 'DELETED') ? true : undefined), 'DELETED');
+    w.abort();
+    expect(events[0]?.type).toBe('MODIFIED');
+    expect(events[0]?.p.metadata?.deletionTimestamp).toBeDefined();
+    expect(await apiFailure(api.core.readNamespacedPod({ namespace: ns, name: 'grace' }))).toMatchObject({ code: 404 });
+  });
+
   it('deletes by label and garbage-collects pods owned by a deleted secret', async () => {
     const owner = await api.core.createNamespacedSecret({ namespace: ns, body: { metadata: { name: 'gaia2-run-gc', labels: { 'gaia2.run': 'gc' } }, data: {} } });
     const ref = { apiVersion: 'v1', kind: 'Secret', name: 'gaia2-run-gc', uid: owner.metadata!.uid! };

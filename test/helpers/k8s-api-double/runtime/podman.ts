@@ -20,6 +20,8 @@ interface Tracked {
   report: (o: Observation) => void;
   last: string;
   stopped: boolean;
+  /** Set while secrets are made and the pod is played: a removal waits for it (bounded). */
+  creating?: Promise<void>;
 }
 
 interface InspectedContainer {
@@ -129,6 +131,18 @@ export class PodmanRuntime implements PodRuntime {
     this.pods.set(pod.metadata.uid!, t);
     await this.ensureNetwork();
     if (!(await this.resolveImage(pod, t)) || t.stopped) return;
+    let created: () => void = () => {};
+    t.creating = new Promise((r) => { created = r; });
+    try {
+      await this.create(pod, t, secrets, report);
+    } finally {
+      created();
+    }
+  }
+
+  /** Secrets, play (stopped), secret file modes, start. */
+  private async create(pod: Pod, t: Tracked, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
+    const podmanName = t.podmanName;
     const secretNames = new Map<string, string>();
     for (const [i, v] of (pod.spec.volumes ?? []).entries()) {
       if (!v.secret) continue;
@@ -217,6 +231,7 @@ export class PodmanRuntime implements PodRuntime {
     const t = this.pods.get(pod.metadata.uid!);
     const podmanName = t?.podmanName ?? this.podmanName(pod);
     if (t) t.stopped = true;
+    await t?.creating;
     await podman(['pod', 'stop', '--time', String(Math.max(0, Math.floor(graceSeconds))), podmanName]);
     await podman(['pod', 'rm', '--force', podmanName]);
     for (const s of t?.secrets ?? []) {
@@ -235,6 +250,7 @@ export class PodmanRuntime implements PodRuntime {
 
   async removeAll(): Promise<void> {
     for (const t of this.pods.values()) t.stopped = true;
+    await Promise.all([...this.pods.values()].map((t) => t.creating));
     await removePrefixed(this.prefix);
     this.pods.clear();
   }
