@@ -7,7 +7,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFailure, clientFor, fetchWithCa, hook, until } from './client.js';
 import { fakeAdapter } from './runtime/fake-adapter.js';
-import { FakeRuntime } from './runtime/fake.js';
+import { FakeRuntime, loopbackAddress } from './runtime/fake.js';
 import { startDouble, type RunningDouble } from './server.js';
 
 let d: RunningDouble;
@@ -108,5 +108,11 @@ describe('pod lifecycle in the double (fake runtime)', () => {
     await api.core.listNamespacedPod({ namespace: ns });
     await api.core.readNamespacedSecret({ namespace: ns, name: 'late' });
     expect(await hook(d, 'GET', 'requests')).toEqual({ 'list pods': 2, 'get secrets': 1 });
+  });
+
+  it('gives every fake pod its own loopback address', () => {
+    const seen = new Set(Array.from({ length: 70_000 }, (_, n) => loopbackAddress(n)));
+    expect(seen.size).toBe(70_000);
+    expect([...seen].every((a) => /^127\.\d+\.\d+\.\d+$/.test(a) && !a.endsWith('.0') && !a.endsWith('.255'))).toBe(true);
   });
 });

@@ -24,6 +24,14 @@ export const idleApp: FakeAppFactory = (pod) => ({
   },
 });
 
+/** The n-th pod address: 127.1.0.1 onwards, never .0 or .255 last (254 × 256 × 126 of them). */
+export function loopbackAddress(n: number): string {
+  const host = (n % 254) + 1;
+  const third = Math.floor(n / 254) % 256;
+  const second = 1 + (Math.floor(n / (254 * 256)) % 126);
+  return `127.${second}.${third}.${host}`;
+}
+
 /** Shared by every FakeRuntime in the process: two doubles must not hand out the same address. */
 let nextAddress = 0;
 
@@ -34,8 +42,7 @@ export class FakeRuntime implements PodRuntime {
   constructor(private readonly app: FakeAppFactory = idleApp) {}
 
   private allocateIp(): string {
-    const n = nextAddress++;
-    return `127.${1 + ((n >> 16) & 0x7f)}.${(n >> 8) & 0xff}.${(n & 0xff) || 1}`;
+    return loopbackAddress(nextAddress++);
   }
 
   async start(pod: Pod, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
