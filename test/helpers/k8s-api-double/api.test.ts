@@ -1,6 +1,6 @@
 // Wire compatibility of the double's API, driven by @kubernetes/client-node itself, with the
 // in-process (fake) pod runtime: objects, selectors, watches, errors, deletion and GC.
-import { Watch, type V1Pod } from '@kubernetes/client-node';
+import { makeInformer, Watch, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiFailure, clientFor, fetchWithCa, hook, until } from './client.js';
 import { FakeRuntime } from './runtime/fake.js';
@@ -102,6 +102,21 @@ describe('k8s API double over client-node', () => {
     expect(events[0]?.type).toBe('MODIFIED');
     expect(events[0]?.p.metadata?.deletionTimestamp).toBeDefined();
     expect(await apiFailure(api.core.readNamespacedPod({ namespace: ns, name: 'grace' }))).toMatchObject({ code: 404 });
+  });
+
+  it("serves client-node's informer (list, then watch from the list's resourceVersion)", async () => {
+    const informer = makeInformer(api.kc, `/api/v1/namespaces/${ns}/pods`, () => api.core.listNamespacedPod({ namespace: ns, labelSelector: 'inf=1' }), 'inf=1');
+    const seen: string[] = [];
+    informer.on('add', (p: V1Pod) => seen.push(`add ${p.metadata?.name}`));
+    informer.on('delete', (p: V1Pod) => seen.push(`delete ${p.metadata?.name}`));
+    await api.core.createNamespacedPod({ namespace: ns, body: pod('inf-a', { inf: '1' }) });
+    await informer.start();
+    await api.core.createNamespacedPod({ namespace: ns, body: pod('inf-b', { inf: '1' }) });
+    await api.core.deleteNamespacedPod({ namespace: ns, name: 'inf-a', gracePeriodSeconds: 0 });
+    await until(async () => (seen.includes('delete inf-a') ? true : undefined), 'the informer to see the delete');
+    await informer.stop();
+    expect(seen).toEqual(['add inf-a', 'add inf-b', 'delete inf-a']);
+    expect(informer.list().map((p) => p.metadata?.name)).toEqual(['inf-b']);
   });
 
   it('deletes by label and garbage-collects pods owned by a deleted secret', async () => {
