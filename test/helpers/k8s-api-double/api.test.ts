@@ -42,7 +42,7 @@ describe('k8s API double over client-node', () => {
       const p = await api.core.readNamespacedPod({ namespace: ns, name: 'p1' });
       return p.status?.phase === 'Running' ? p : undefined;
     }, 'p1 running');
-    expect(running.status?.podIP).toMatch(/^127\.1\./);
+    expect(running.status?.podIP).toMatch(/^127\.([1-9]\d*)\.\d+\.\d+$/);
     expect(running.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
   });
 

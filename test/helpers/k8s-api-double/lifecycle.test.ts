@@ -39,7 +39,10 @@ describe('pod lifecycle in the double (fake runtime)', () => {
         method, headers: { authorization: `Bearer ${d.token}`, 'x-gaia2-adapter-token': token }, ...(body ? { body } : {}),
       });
     expect((await call('POST', '/files', '{"files":[]}', 'wrong')).status).toBe(401);
-    expect((await call('POST', '/files', JSON.stringify({ files: [{ path: '/var/gaia2/custom_scenario.json', content: 'e30=' }] }))).status).toBe(200);
+    expect((await call('POST', '/files', '{"files":[]}')).status).toBe(400);
+    expect(await (await call('GET', '/health')).json()).toMatchObject({ connected: false });
+    const up = await call('POST', '/files', JSON.stringify({ files: [{ path: '/var/gaia2/custom_scenario.json', content: 'e30=' }] }));
+    expect({ code: up.status, body: await up.json() }).toEqual({ code: 200, body: { ok: true, written: 1 } });
     const final = await until(async () => {
       const s = (await (await call('GET', '/status')).json()) as { status: string };
       return s.status === 'complete' ? s : undefined;

@@ -56,33 +56,45 @@ export function fakeAdapter(o: { runMs?: number } = {}): FakeAppFactory {
       const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
       return bearer === token || req.headers[ADAPTER_TOKEN_HEADER] === token;
     };
+    // Runner routes answer as the image's adapter does: 403 without a token in the container,
+    // 401 for a wrong one; POST /files checks its body and answers {ok, written}.
+    const refused = (req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean => {
+      if (!token) { json(res, 403, { ok: false, error: `${path} needs the container to have ${ENV.adapterToken}` }); return true; }
+      if (!authorized(req)) { json(res, 401, { ok: false, error: 'Unauthorized' }); return true; }
+      return false;
+    };
     const handler: http.RequestListener = (req, res) => {
-      const path = (req.url ?? '/').split('?')[0];
-      let size = 0;
-      req.on('data', (c: Buffer) => { size += c.length; });
+      const path = (req.url ?? '/').split('?')[0]!;
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         if (req.method === 'GET' && path === ROUTES.health) {
-          json(res, 200, { ok: true, connected: true, backend: 'fake', agent: final.agent ?? 'oracle', status: status.status, buffer: { size: 0, lastSeq: 0 }, sseClients: 0 });
+          const connected = status.status !== 'waiting';
+          json(res, 200, { ok: connected, connected, backend: 'fake', agent: final.agent ?? 'oracle', status: status.status, buffer: { size: 0, lastSeq: 0 }, sseClients: 0 });
         } else if (req.method === 'GET' && path === ROUTES.status) {
           json(res, 200, status);
         } else if (req.method === 'POST' && path === FILES_ROUTE) {
-          if (!authorized(req)) { json(res, token ? 401 : 403, { ok: false, error: 'Unauthorized' }); return; }
-          if (size === 0) { json(res, 400, { ok: false, error: '"files" must be a non-empty list' }); return; }
+          if (refused(req, res, path)) return;
+          let files: unknown;
+          try { files = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { files?: unknown }).files; } catch {
+            json(res, 400, { ok: false, error: 'Invalid JSON' }); return;
+          }
+          if (!Array.isArray(files) || files.length === 0) { json(res, 400, { ok: false, error: '"files" must be a non-empty list' }); return; }
           if (status.status === 'waiting') {
             status = { status: 'running', turn: 0, nb_turns: final.nb_turns ?? 1, num_events: 0, agent: final.agent, connected: true };
             setTimeout(() => { status = final; }, runMs).unref();
           }
-          json(res, 200, { ok: true });
+          json(res, 200, { ok: true, written: files.length });
         } else if (req.method === 'GET' && path === ROUTES.artifacts) {
-          if (!authorized(req)) { json(res, token ? 401 : 403, { ok: false, error: token ? 'Unauthorized' : 'no adapter token in this container' }); return; }
+          if (refused(req, res, path)) return;
           const done = status === final;
           json(res, 200, { files: done ? files : {}, missing: done ? [] : Object.keys(files), unreadable: [] });
         } else if (req.method === 'POST' && path === ROUTES.shutdown) {
-          if (!authorized(req)) { json(res, token ? 401 : 403, { ok: false, error: 'Unauthorized' }); return; }
+          if (refused(req, res, path)) return;
+          res.on('finish', () => exit(0));
           json(res, 200, { ok: true });
-          setTimeout(() => exit(0), 20).unref();
         } else {
-          json(res, 404, { ok: false, error: 'Not found' });
+          json(res, 404, { error: 'Not found' });
         }
       });
     };
