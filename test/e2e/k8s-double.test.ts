@@ -104,6 +104,16 @@ describe('k8s API double with podman pods', () => {
     expect(typeof log).toBe('string');
   });
 
+  it('ends a container that cannot start as StartError with exit code 128', async () => {
+    await api.core.createNamespacedPod({ namespace: ns, body: {
+      metadata: { name: 'nostart' },
+      spec: { restartPolicy: 'Never', containers: [{ name: 'agent', image, imagePullPolicy: 'IfNotPresent', command: ['/no/such/binary'] }] },
+    } });
+    const p = await phase('nostart', 'Failed');
+    expect(p.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 128, reason: 'StartError' });
+    expect(p.status?.containerStatuses?.[0]?.state?.terminated?.message).toContain('/no/such/binary');
+  });
+
   it('ends an out-of-memory container as OOMKilled', async () => {
     await api.core.createNamespacedPod({ namespace: ns, body: {
       metadata: { name: 'oom' },

@@ -20,6 +20,8 @@ interface Tracked {
   report: (o: Observation) => void;
   last: string;
   stopped: boolean;
+  /** The container has a memory limit (so an exit by SIGKILL may be the OOM killer's). */
+  memoryLimited: boolean;
   /** Set while secrets are made and the pod is played: a removal waits for it (bounded). */
   creating?: Promise<void>;
 }
@@ -54,11 +56,17 @@ function observe(c: InspectedContainer): Observation {
  * the kernel logs every memory-cgroup OOM kill with the container's cgroup (libpod-<id>), so
  * the double reads the kernel log when a container ends with SIGKILL's exit code.
  */
-async function oomKilledByKernel(containerId: string): Promise<boolean> {
-  const log = await new Promise<string>((resolve) => {
-    execFile('dmesg', { maxBuffer: 32 * 1024 * 1024 }, (err, out) => resolve(err ? '' : String(out)));
-  });
-  return log.split('\n').some((l) => l.includes('oom-kill:') && l.includes(`libpod-${containerId}`));
+async function oomKilledByKernel(containerId: string, memoryLimited: boolean): Promise<boolean> {
+  // The record can trail the exit by a moment on a busy machine: a container with a memory
+  // limit gets a few more looks.
+  for (let look = 0; look < (memoryLimited ? 5 : 1); look++) {
+    if (look) await new Promise((r) => setTimeout(r, 400));
+    const log = await new Promise<string>((resolve) => {
+      execFile('dmesg', { maxBuffer: 32 * 1024 * 1024 }, (err, out) => resolve(err ? '' : String(out)));
+    });
+    if (log.split('\n').some((l) => l.includes('oom-kill:') && l.includes(`libpod-${containerId}`))) return true;
+  }
+  return false;
 }
 
 /**
@@ -127,7 +135,8 @@ export class PodmanRuntime implements PodRuntime {
 
   async start(pod: Pod, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
     const podmanName = this.podmanName(pod);
-    const t: Tracked = { podmanName, container: `${podmanName}-${pod.spec.containers[0]!.name}`, secrets: [], report, last: '', stopped: false };
+    const t: Tracked = { podmanName, container: `${podmanName}-${pod.spec.containers[0]!.name}`, secrets: [], report, last: '', stopped: false,
+      memoryLimited: !!pod.spec.containers[0]!.resources?.limits?.memory };
     this.pods.set(pod.metadata.uid!, t);
     await this.ensureNetwork();
     if (!(await this.resolveImage(pod, t)) || t.stopped) return;
@@ -184,7 +193,7 @@ export class PodmanRuntime implements PodRuntime {
     if (r.code !== 0 || t.stopped) return;
     const [c] = JSON.parse(r.stdout) as InspectedContainer[];
     if (!c) return;
-    if (c.State.Status === 'exited' && c.State.ExitCode === 137 && !c.State.OOMKilled) c.State.OOMKilled = await oomKilledByKernel(c.Id);
+    if (c.State.Status === 'exited' && c.State.ExitCode === 137 && !c.State.OOMKilled) c.State.OOMKilled = await oomKilledByKernel(c.Id, t.memoryLimited);
     const o = observe(c);
     if (c.State.Status === 'created' && c.State.Error) {
       o.state = { terminated: { exitCode: 128, reason: 'StartError', message: c.State.Error, finishedAt: iso(undefined) } };
