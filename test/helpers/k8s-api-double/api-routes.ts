@@ -101,6 +101,11 @@ export async function handleApi(ctx: ApiContext, user: string, req: http.Incomin
     }
     throw methodNotAllowed();
   }
+  if (resource === 'pods' && sub === 'status' && method === 'GET') {
+    ctx.auth.authorize(user, { verb: 'get', resource: 'pods/status', namespace: ns, name: seg[1]! });
+    sendJson(res, 200, ctx.resources.get(resource, ns, seg[1]!));
+    return;
+  }
   if (resource !== 'pods' || (sub !== 'log' && sub !== 'proxy')) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   const target = parseProxyTarget(seg[1]!);
   if (sub === 'log') {

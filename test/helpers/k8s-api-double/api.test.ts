@@ -1,8 +1,8 @@
 // Wire compatibility of the double's API, driven by @kubernetes/client-node itself, with the
 // in-process (fake) pod runtime: objects, selectors, watches, errors, deletion and GC.
-import { ApiException, Watch, type V1Pod } from '@kubernetes/client-node';
+import { makeInformer, Watch, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, fetchWithCa, hook } from './client.js';
+import { apiFailure, clientFor, fetchWithCa, hook, until } from './client.js';
 import { FakeRuntime } from './runtime/fake.js';
 import { startDouble, type RunningDouble } from './server.js';
 
@@ -15,24 +15,7 @@ const pod = (name: string, labels: Record<string, string> = {}, extra: Partial<V
   spec: { restartPolicy: 'Never', containers: [{ name: 'agent', image: 'localhost/x:1', ports: [{ containerPort: 8090 }] }], ...extra },
 });
 
-async function status(p: Promise<unknown>): Promise<{ code: number; body: Record<string, unknown> }> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiException) return { code: err.code, body: (typeof err.body === 'string' ? JSON.parse(err.body) : err.body) as Record<string, unknown> };
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-}
 
-async function until<T>(f: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const v = await f();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   d = await startDouble({ runtime: new FakeRuntime(), bookmarkMs: 200 });
@@ -59,26 +42,26 @@ describe('k8s API double over client-node', () => {
       const p = await api.core.readNamespacedPod({ namespace: ns, name: 'p1' });
       return p.status?.phase === 'Running' ? p : undefined;
     }, 'p1 running');
-    expect(running.status?.podIP).toMatch(/^127\.1\./);
+    expect(running.status?.podIP).toMatch(/^127\.([1-9]\d*)\.\d+\.\d+$/);
     expect(running.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
   });
 
   it('answers Status errors with real reason codes', async () => {
-    const dup = await status(api.core.createNamespacedPod({ namespace: ns, body: pod('p1') }));
+    const dup = await apiFailure(api.core.createNamespacedPod({ namespace: ns, body: pod('p1') }));
     expect(dup).toMatchObject({ code: 409, body: { kind: 'Status', reason: 'AlreadyExists', details: { name: 'p1', kind: 'pods' } } });
-    expect(await status(api.core.readNamespacedPod({ namespace: ns, name: 'nope' }))).toMatchObject({ code: 404, body: { reason: 'NotFound' } });
-    const bad = await status(api.core.createNamespacedPod({ namespace: ns, body: pod('Bad_Name') }));
+    expect(await apiFailure(api.core.readNamespacedPod({ namespace: ns, name: 'nope' }))).toMatchObject({ code: 404, body: { reason: 'NotFound' } });
+    const bad = await apiFailure(api.core.createNamespacedPod({ namespace: ns, body: pod('Bad_Name') }));
     expect(bad).toMatchObject({ code: 422, body: { reason: 'Invalid' } });
     expect(JSON.stringify(bad.body)).toContain('metadata.name');
     const anon = clientFor({ ...d, token: 'wrong' });
-    expect((await status(anon.core.listNamespacedPod({ namespace: ns }))).code).toBe(401);
+    expect((await apiFailure(anon.core.listNamespacedPod({ namespace: ns }))).code).toBe(401);
     const raw = await fetchWithCa(d, `/api/v1/namespaces/${ns}/pods`, { headers: { authorization: 'Bearer wrong' } });
     expect({ code: raw.status, body: await raw.json() }).toMatchObject({ code: 401, body: { kind: 'Status', reason: 'Unauthorized', code: 401 } });
     await hook(d, 'POST', 'tokens', { token: 'runner-token', user: 'runner' });
     await hook(d, 'PUT', 'rbac', { user: 'runner', deny: ['delete pods'] });
     const runner = clientFor({ ...d, token: 'runner-token' });
     expect((await runner.core.listNamespacedPod({ namespace: ns })).items.length).toBeGreaterThan(0);
-    const denied = await status(runner.core.deleteNamespacedPod({ namespace: ns, name: 'p1' }));
+    const denied = await apiFailure(runner.core.deleteNamespacedPod({ namespace: ns, name: 'p1' }));
     expect(denied).toMatchObject({ code: 403, body: { reason: 'Forbidden' } });
     expect(denied.body.message).toContain('cannot delete resource "pods"');
   });
@@ -102,6 +85,38 @@ describe('k8s API double over client-node', () => {
     await new Watch(api.kc).watch(`/api/v1/namespaces/${ns}/pods`, { resourceVersion: start }, (type, obj) => { if (type === 'ERROR') errors.push(obj); }, () => {});
     const e = await until(async () => errors[0], 'the 410 event');
     expect(e).toMatchObject({ kind: 'Status', code: 410, reason: 'Expired' });
+  });
+
+  it('deletes a running Pod gracefully: deletionTimestamp first, then DELETED; status subresource and all-namespace list', async () => {
+    await api.core.createNamespacedPod({ namespace: ns, body: pod('grace', { g: '1' }) });
+    await until(async () => ((await api.core.readNamespacedPodStatus({ namespace: ns, name: 'grace' })).status?.phase === 'Running' ? true : undefined), 'grace running');
+    expect((await api.core.listPodForAllNamespaces({ labelSelector: 'g=1' })).items.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`)).toEqual([`${ns}/grace`]);
+    const events: { type: string; p: V1Pod }[] = [];
+    const from = (await api.core.readNamespacedPod({ namespace: ns, name: 'grace' })).metadata!.resourceVersion!;
+    const w = await new Watch(api.kc).watch(`/api/v1/namespaces/${ns}/pods`, { resourceVersion: from, labelSelector: 'g=1' }, (type, p: V1Pod) => events.push({ type, p }), () => {});
+    const answer = await api.core.deleteNamespacedPod({ namespace: ns, name: 'grace', gracePeriodSeconds: 1 });
+    expect(answer.metadata?.deletionTimestamp).toBeDefined();
+    expect(answer.metadata?.deletionGracePeriodSeconds).toBe(1);
+    await until(async () => (events.some((e) => e.type === 'DELETED') ? true : undefined), 'DELETED');
+    w.abort();
+    expect(events[0]?.type).toBe('MODIFIED');
+    expect(events[0]?.p.metadata?.deletionTimestamp).toBeDefined();
+    expect(await apiFailure(api.core.readNamespacedPod({ namespace: ns, name: 'grace' }))).toMatchObject({ code: 404 });
+  });
+
+  it("serves client-node's informer (list, then watch from the list's resourceVersion)", async () => {
+    const informer = makeInformer(api.kc, `/api/v1/namespaces/${ns}/pods`, () => api.core.listNamespacedPod({ namespace: ns, labelSelector: 'inf=1' }), 'inf=1');
+    const seen: string[] = [];
+    informer.on('add', (p: V1Pod) => seen.push(`add ${p.metadata?.name}`));
+    informer.on('delete', (p: V1Pod) => seen.push(`delete ${p.metadata?.name}`));
+    await api.core.createNamespacedPod({ namespace: ns, body: pod('inf-a', { inf: '1' }) });
+    await informer.start();
+    await api.core.createNamespacedPod({ namespace: ns, body: pod('inf-b', { inf: '1' }) });
+    await api.core.deleteNamespacedPod({ namespace: ns, name: 'inf-a', gracePeriodSeconds: 0 });
+    await until(async () => (seen.includes('delete inf-a') ? true : undefined), 'the informer to see the delete');
+    await informer.stop();
+    expect(seen).toEqual(['add inf-a', 'add inf-b', 'delete inf-a']);
+    expect(informer.list().map((p) => p.metadata?.name)).toEqual(['inf-b']);
   });
 
   it('deletes by label and garbage-collects pods owned by a deleted secret', async () => {

@@ -17,6 +17,7 @@ export const CORE_V1 = {
   resources: [
     { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs, shortNames: ['po'], categories: ['all'] },
     { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
+    { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
     { name: 'pods/proxy', singularName: '', namespaced: true, kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     { name: 'secrets', singularName: 'secret', namespaced: true, kind: 'Secret', verbs },
   ],

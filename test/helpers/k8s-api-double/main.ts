@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { writeKubeconfig } from './kubeconfig.js';
 import { FakeRuntime } from './runtime/fake.js';
+import { fakeAdapter } from './runtime/fake-adapter.js';
 import { startDouble } from './server.js';
 
 const { values } = parseArgs({
@@ -20,7 +21,7 @@ if (!values.kubeconfig) {
 }
 const fake = values.fake || process.env.K8SD_FAKE === '1';
 const d = await startDouble({
-  ...(fake ? { runtime: new FakeRuntime() } : {}),
+  ...(fake ? { runtime: new FakeRuntime(fakeAdapter()) } : {}),
   ...(values.port ? { port: Number(values.port) } : {}),
   ...(values.prefix ? { prefix: values.prefix } : {}),
 });

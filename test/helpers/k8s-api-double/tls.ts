@@ -12,7 +12,16 @@ export interface ServingCert { ca: string; cert: string; key: string }
 export function makeServingCert(): ServingCert {
   const dir = mkdtempSync(join(tmpdir(), 'k8sd-tls-'));
   const f = (n: string): string => join(dir, n);
-  const ssl = (args: string[]): void => { execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] }); };
+  const ssl = (args: string[]): void => {
+    try {
+      execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    } catch (err) {
+      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+      throw new Error(missing
+        ? 'k8s-api-double: the openssl CLI is needed for the serving certificate (bash scripts/setup-k8s-double.sh installs it)'
+        : `k8s-api-double: openssl ${args[0]} failed: ${String((err as { stderr?: unknown }).stderr ?? err)}`);
+    }
+  };
   try {
     const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
     ssl(['req', '-x509', ...ec, '-keyout', f('ca.key'), '-out', f('ca.crt'), '-days', '30', '-subj', '/CN=k8sd-ca']);

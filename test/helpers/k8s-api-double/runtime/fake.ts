@@ -1,8 +1,9 @@
 // The lightweight runtime for scale benches: no containers. Each Pod gets its own loopback
-// address (127.1.x.y, all routed to `lo` on Linux) and an in-process HTTP server on each
+// address (127.x.y.z with x ≥ 1, all routed to `lo` on Linux) and an in-process HTTP server on each
 // declared containerPort, so the API, watches and the pod proxy behave exactly as with podman
 // while hundreds of Pods cost only sockets. What the "container" serves and when it exits is
 // decided by the app factory (the default is a stand-in adapter: /health and /status).
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import { now, type Pod, type Secret } from '../types.js';
 import type { Observation, PodRuntime } from './types.js';
@@ -24,8 +25,36 @@ export const idleApp: FakeAppFactory = (pod) => ({
   },
 });
 
-/** Shared by every FakeRuntime in the process: two doubles must not hand out the same address. */
-let nextAddress = 0;
+/** The n-th pod address: 127.1.0.1 onwards, never .0 or .255 last (254 × 256 × 126 of them). */
+export function loopbackAddress(n: number): string {
+  const host = (n % 254) + 1;
+  const third = Math.floor(n / 254) % 256;
+  const second = 1 + (Math.floor(n / (254 * 256)) % 126);
+  return `127.${second}.${third}.${host}`;
+}
+
+/**
+ * Shared by every FakeRuntime in the process, and started at a random place: loopback
+ * addresses are machine-wide, and other processes (parallel test files, other doubles) may
+ * hold some; an address found in use is skipped.
+ */
+let nextAddress = randomInt(254 * 256 * 100);
+
+/** Listens on every port at one address; closes what it opened and rejects if one fails. */
+async function listenAll(handler: http.RequestListener, ip: string, ports: number[]): Promise<http.Server[]> {
+  const opened: http.Server[] = [];
+  try {
+    for (const port of ports) {
+      const s = http.createServer(handler);
+      await new Promise<void>((resolve, reject) => { s.once('error', reject); s.listen(port, ip, () => resolve()); });
+      opened.push(s);
+    }
+    return opened;
+  } catch (err) {
+    for (const s of opened) s.close();
+    throw err;
+  }
+}
 
 export class FakeRuntime implements PodRuntime {
   readonly name = 'fake';
@@ -33,23 +62,20 @@ export class FakeRuntime implements PodRuntime {
 
   constructor(private readonly app: FakeAppFactory = idleApp) {}
 
-  private allocateIp(): string {
-    const n = nextAddress++;
-    // .1–.254 in each /24 (the old `|| 1` gave index 0 and 1 of a /24 the same address).
-    const host = (n % 254) + 1;
-    const net = Math.floor(n / 254);
-    return `127.${1 + ((net >> 8) & 0x7f)}.${net & 0xff}.${host}`;
-  }
-
   async start(pod: Pod, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
-    const ip = this.allocateIp();
     const app = this.app(pod, secrets);
     const ports = pod.spec.containers.flatMap((c) => c.ports ?? []).map((p) => p.containerPort);
-    const servers = await Promise.all(ports.map((port) => new Promise<http.Server>((resolve, reject) => {
-      const s = http.createServer(app.handler);
-      s.once('error', reject);
-      s.listen(port, ip, () => resolve(s));
-    })));
+    let ip = '';
+    let servers: http.Server[] = [];
+    for (let attempt = 0; ; attempt++) {
+      ip = loopbackAddress(nextAddress++);
+      try {
+        servers = await listenAll(app.handler, ip, ports);
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 50) throw err;
+      }
+    }
     const r: Running = { ip, servers, report, startedAt: now(), logs: [`fake container for pod ${pod.metadata.name} started`], done: false };
     this.pods.set(pod.metadata.uid!, r);
     report({ state: { running: { startedAt: r.startedAt } }, podIP: ip, imageID: pod.spec.containers[0]!.image, containerID: `fake://${pod.metadata.uid}` });

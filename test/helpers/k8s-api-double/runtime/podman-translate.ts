@@ -9,9 +9,15 @@
 //     Secret as a podman secret whose `data` holds the already decoded text. `items` become
 //     renamed keys. `optional` is always written out: 4.3 dereferences it unconditionally and
 //     panics when it is absent. Podman keeps a named volume per secret; the runtime removes it.
+//     Podman also ignores defaultMode and items[].mode (files are 0644): the runtime plays the
+//     Pod stopped, sets the modes in that volume, then starts it.
 //  3. imagePullPolicy: the double resolves the image itself first (so a missing image gives
 //     ErrImagePull/ImagePullBackOff instead of a blocking play), then tells podman not to pull.
-//  4. Fields podman has no use for (ownerReferences, nodeSelector, tolerations,
+//  4. containerPort entries without a hostPort are dropped: podman 4.3 publishes every
+//     containerPort on the host at the same number, so two Pods declaring 8090 would collide
+//     (and the second never starts). On a cluster ports are informational; the Pod's IP on
+//     the double's network reaches any port, which is what the pod proxy uses.
+//  5. Fields podman has no use for (ownerReferences, nodeSelector, tolerations,
 //     serviceAccountName) are dropped from the played copy: they were acted on by the double.
 import type { Pod, Secret, VolumeSpec } from '../types.js';
 
@@ -41,11 +47,9 @@ export function playedPod(pod: Pod, podmanName: string, secretNames: Map<string,
   spec.hostname = typeof spec.hostname === 'string' ? spec.hostname : pod.metadata.name;
   for (const c of spec.containers) {
     c.imagePullPolicy = 'Never';
-    // podman 4.3 publishes a containerPort without hostPort on the same host port; in a
-    // cluster it only documents the port (Pods are reached by IP), so two Pods with the same
-    // containerPort would collide here. Only explicit hostPorts are kept.
-    const ports = (c as { ports?: Array<{ hostPort?: number }> }).ports;
-    if (ports) (c as { ports?: unknown[] }).ports = ports.filter((p) => p.hostPort);
+    const published = (c.ports ?? []).filter((p) => p.hostPort);
+    if (published.length) c.ports = published;
+    else delete c.ports;
   }
   spec.volumes = (spec.volumes ?? []).map((v) => {
     if (!v.secret) return v;

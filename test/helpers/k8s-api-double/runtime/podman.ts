@@ -2,6 +2,9 @@
 // for the few adaptations), on a bridge network the double owns, so every Pod gets its own IP
 // like on a cluster. Container state is observed by polling `podman ps` for this instance's
 // containers and inspecting the ones that changed.
+import { execFile } from 'node:child_process';
+import { chmod, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { podman, podmanOk } from './podman-cli.js';
 import { playedPod, playedSecret } from './podman-translate.js';
 import type { Observation, PodRuntime } from './types.js';
@@ -17,6 +20,10 @@ interface Tracked {
   report: (o: Observation) => void;
   last: string;
   stopped: boolean;
+  /** The container has a memory limit (so an exit by SIGKILL may be the OOM killer's). */
+  memoryLimited: boolean;
+  /** Set while secrets are made and the pod is played: a removal waits for it (bounded). */
+  creating?: Promise<void>;
 }
 
 interface InspectedContainer {
@@ -42,6 +49,41 @@ function observe(c: InspectedContainer): Observation {
   } else state = { waiting: { reason: 'ContainerCreating' } };
   const ip = c.NetworkSettings?.Networks?.[NETWORK]?.IPAddress || c.NetworkSettings?.IPAddress || undefined;
   return { state, ...(ip ? { podIP: ip } : {}), imageID: c.Image, containerID: `podman://${c.Id}` };
+}
+
+/**
+ * Podman 4.3 on cgroup v1 does not record OOMKilled (its State.OOMKilled stays false), but
+ * the kernel logs every memory-cgroup OOM kill with the container's cgroup (libpod-<id>), so
+ * the double reads the kernel log when a container ends with SIGKILL's exit code.
+ */
+async function oomKilledByKernel(containerId: string, memoryLimited: boolean): Promise<boolean> {
+  // The record can trail the exit by a moment on a busy machine: a container with a memory
+  // limit gets a few more looks.
+  for (let look = 0; look < (memoryLimited ? 5 : 1); look++) {
+    if (look) await new Promise((r) => setTimeout(r, 400));
+    const log = await new Promise<string>((resolve) => {
+      execFile('dmesg', { maxBuffer: 32 * 1024 * 1024 }, (err, out) => resolve(err ? '' : String(out)));
+    });
+    if (log.split('\n').some((l) => l.includes('oom-kill:') && l.includes(`libpod-${containerId}`))) return true;
+  }
+  return false;
+}
+
+/**
+ * Podman 4.3 writes secret volume files 0644 whatever defaultMode or items[].mode say; the
+ * double sets the modes in the volume (created, not yet started). Returns an error text or ''.
+ */
+async function applySecretModes(pod: Pod, secretNames: Map<string, string>): Promise<string> {
+  for (const v of pod.spec.volumes ?? []) {
+    const name = secretNames.get(v.name);
+    if (!v.secret || !name) continue;
+    const r = await podman(['volume', 'inspect', '--format', '{{.Mountpoint}}', name]);
+    if (r.code !== 0) return r.stderr;
+    const dir = r.stdout.trim();
+    const modes = new Map((v.secret.items ?? []).filter((i) => i.mode !== undefined).map((i) => [i.path, i.mode!]));
+    for (const f of await readdir(dir)) await chmod(join(dir, f), modes.get(f) ?? v.secret.defaultMode ?? 0o644);
+  }
+  return '';
 }
 
 export class PodmanRuntime implements PodRuntime {
@@ -93,10 +135,23 @@ export class PodmanRuntime implements PodRuntime {
 
   async start(pod: Pod, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
     const podmanName = this.podmanName(pod);
-    const t: Tracked = { podmanName, container: `${podmanName}-${pod.spec.containers[0]!.name}`, secrets: [], report, last: '', stopped: false };
+    const t: Tracked = { podmanName, container: `${podmanName}-${pod.spec.containers[0]!.name}`, secrets: [], report, last: '', stopped: false,
+      memoryLimited: !!pod.spec.containers[0]!.resources?.limits?.memory };
     this.pods.set(pod.metadata.uid!, t);
     await this.ensureNetwork();
     if (!(await this.resolveImage(pod, t)) || t.stopped) return;
+    let created: () => void = () => {};
+    t.creating = new Promise((r) => { created = r; });
+    try {
+      await this.create(pod, t, secrets, report);
+    } finally {
+      created();
+    }
+  }
+
+  /** Secrets, play (stopped), secret file modes, start. */
+  private async create(pod: Pod, t: Tracked, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
+    const podmanName = t.podmanName;
     const secretNames = new Map<string, string>();
     for (const [i, v] of (pod.spec.volumes ?? []).entries()) {
       if (!v.secret) continue;
@@ -109,18 +164,25 @@ export class PodmanRuntime implements PodRuntime {
       secretNames.set(v.name, name);
     }
     if (t.stopped) return;
-    const play = await podman(['kube', 'play', '--quiet', '--network', NETWORK, '-'], { stdin: playedPod(pod, podmanName, secretNames), timeoutMs: 300_000 });
-    if (play.code !== 0) {
-      const exists = (await podman(['container', 'exists', t.container])).code === 0;
-      process.stderr.write(`kube play ${podmanName} failed (container ${exists ? 'exists' : 'absent'}): ${play.stderr.trim().slice(-300)}\n`);
-      // Concurrent plays on podman 4.3 sometimes create a pod and fail to start it (left
-      // "Created" for good); a kubelet would retry the start, so does this.
-      if (exists) for (let i = 0; i < 3 && !t.stopped && (await podman(['pod', 'start', podmanName])).code !== 0; i++) await new Promise((r) => setTimeout(r, 500));
-      if (!exists) {
-        // Nothing was created: the kubelet's equivalent is a container that never started.
-        report({ state: { terminated: { exitCode: 128, reason: 'StartError', message: play.stderr.trim().slice(-500), finishedAt: iso(undefined) } } });
-        return;
+    // Created stopped, so the secret files can get their modes before the container reads them.
+    const play = await podman(['kube', 'play', '--quiet', '--start=false', '--network', NETWORK, '-'], { stdin: playedPod(pod, podmanName, secretNames), timeoutMs: 300_000 });
+    let failure = play.code !== 0 ? play.stderr : '';
+    if (!failure) failure = await applySecretModes(pod, secretNames);
+    if (!failure) {
+      // A kubelet retries a failed start; so does the double, a few times.
+      for (let i = 0; i < 3 && !t.stopped; i++) {
+        const r = await podman(['pod', 'start', podmanName]);
+        failure = r.code === 0 ? '' : r.stderr;
+        if (!failure) break;
+        await new Promise((res) => setTimeout(res, 500));
       }
+    }
+    if (failure && !t.stopped) {
+      // The container never started (bad command, bad spec, ...): a kubelet reports that as a
+      // terminated container with reason StartError and exit code 128.
+      t.last = 'terminated';
+      report({ state: { terminated: { exitCode: 128, reason: 'StartError', message: failure.trim().slice(-500), finishedAt: iso(undefined) } } });
+      return;
     }
     await this.refresh(t);
     this.schedulePoll();
@@ -131,6 +193,7 @@ export class PodmanRuntime implements PodRuntime {
     if (r.code !== 0 || t.stopped) return;
     const [c] = JSON.parse(r.stdout) as InspectedContainer[];
     if (!c) return;
+    if (c.State.Status === 'exited' && c.State.ExitCode === 137 && !c.State.OOMKilled) c.State.OOMKilled = await oomKilledByKernel(c.Id, t.memoryLimited);
     const o = observe(c);
     if (c.State.Status === 'created' && c.State.Error) {
       o.state = { terminated: { exitCode: 128, reason: 'StartError', message: c.State.Error, finishedAt: iso(undefined) } };
@@ -177,6 +240,7 @@ export class PodmanRuntime implements PodRuntime {
     const t = this.pods.get(pod.metadata.uid!);
     const podmanName = t?.podmanName ?? this.podmanName(pod);
     if (t) t.stopped = true;
+    await t?.creating;
     await podman(['pod', 'stop', '--time', String(Math.max(0, Math.floor(graceSeconds))), podmanName]);
     await podman(['pod', 'rm', '--force', podmanName]);
     for (const s of t?.secrets ?? []) {
@@ -195,6 +259,7 @@ export class PodmanRuntime implements PodRuntime {
 
   async removeAll(): Promise<void> {
     for (const t of this.pods.values()) t.stopped = true;
+    await Promise.all([...this.pods.values()].map((t) => t.creating));
     await removePrefixed(this.prefix);
     this.pods.clear();
   }
