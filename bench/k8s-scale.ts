@@ -1,14 +1,13 @@
 // Kubernetes backend at scale, against the API-server double's lightweight mode (Pods are
-// in-process stand-ins, bench/lib/k8s-fake-double.ts): BENCH_RUNS scenario runs (default 512)
+// in-process stand-ins for the adapter, K8SD_FAKE=1): BENCH_RUNS scenario runs (default 512)
 // at concurrency BENCH_J (default 256) through the built CLI (`run-config`, its own process).
 // Reports the runner's peak RSS (goal ≤ 300 MB), API requests per run by verb and resource
 // (from the double's request counter), the most watches open at once, and wall time.
 // Run: npm run bench k8s-scale
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { Agent } from 'undici';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 512);
@@ -16,21 +15,14 @@ const J = Number(process.env.BENCH_J ?? 256);
 const root = join(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'gaia2-k8s-bench-'));
 
-const child = spawn('npx', ['tsx', join(import.meta.dirname, 'lib/k8s-fake-double.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
-const d = JSON.parse(first) as { url: string; token: string; ca: string };
-const kubeconfig = join(work, 'kubeconfig');
-writeFileSync(
-  kubeconfig,
-  JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'b', cluster: { server: d.url, 'certificate-authority-data': Buffer.from(d.ca).toString('base64') } }],
-    users: [{ name: 'b', user: { token: d.token } }],
-    contexts: [{ name: 'b', context: { cluster: 'b', user: 'b', namespace: 'default' } }],
-    'current-context': 'b',
-  }),
-);
+// The double in its lightweight mode (scripts/k8s-sandbox.sh with K8SD_FAKE=1): each Pod is an
+// in-process stand-in for our adapter that ends like a real oracle run after K8SD_FAKE_RUN_MS.
+const RUN_MS = process.env.BENCH_UNIT_MS ?? '2000';
+const sandboxEnv = { ...process.env, K8SD_FAKE: '1', K8SD_FAKE_RUN_MS: RUN_MS, K8SD_STATE_DIR: join(work, 'sandbox') };
+const sandbox = (cmd: string) => execFileSync('bash', [join(root, 'scripts/k8s-sandbox.sh'), cmd], { env: sandboxEnv, encoding: 'utf8' }).trim();
+const kubeconfig = sandbox('start');
+const kc = JSON.parse(readFileSync(kubeconfig, 'utf8')) as { clusters: Array<{ cluster: { server: string; 'certificate-authority-data': string } }>; users: Array<{ user: { token: string } }> };
+const d = { url: kc.clusters[0]!.cluster.server, token: kc.users[0]!.user.token, ca: Buffer.from(kc.clusters[0]!.cluster['certificate-authority-data'], 'base64').toString() };
 const dispatcher = new Agent({ connect: { ca: d.ca } });
 const hook = async (method: string, path: string) =>
   (await fetch(`${d.url}/_k8sd/${path}`, { method, headers: { authorization: `Bearer ${d.token}` }, dispatcher } as RequestInit)).json() as Promise<Record<string, number>>;
@@ -67,12 +59,12 @@ const code = await new Promise<number>((resolve) => runner.on('exit', (c) => res
 const wallS = (performance.now() - t0) / 1000;
 clearInterval(sampler);
 const requests = await hook('GET', 'requests');
-child.kill('SIGTERM');
+sandbox('stop');
 const results = readFileSync(join(work, 'out', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
 const g = { passed: results.filter((r) => r.status === 'pass').length, failed: results.filter((r) => r.status === 'fail').length, errors: results.filter((r) => r.status === 'error').length };
 const total = Object.values(requests).reduce((a, b) => a + b, 0);
 const perRun = Object.fromEntries(Object.entries(requests).sort().map(([k, v]) => [k, +(v / RUNS).toFixed(2)]));
-console.log(`runs ${RUNS} at -j ${J}: ${g.passed} passed, ${g.failed} failed, ${g.errors} errors in ${wallS.toFixed(1)}s (${(RUNS / wallS).toFixed(1)} runs/s; each unit's own work ${process.env.BENCH_UNIT_MS ?? 2000} ms)`);
+console.log(`runs ${RUNS} at -j ${J}: ${g.passed} passed, ${g.failed} failed, ${g.errors} errors in ${wallS.toFixed(1)}s (${(RUNS / wallS).toFixed(1)} runs/s; each unit's own work ${RUN_MS} ms)`);
 console.log(`runner peak RSS (VmHWM of the CLI process): ${(peakKb / 1024).toFixed(0)} MB (goal ≤ 300 MB); exit code ${code}`);
 console.log(`API requests: ${total} = ${(total / RUNS).toFixed(2)} per run; per run by verb/resource: ${JSON.stringify(perRun)}; totals ${JSON.stringify(requests)}`);
 console.log(`watches open at once (max): ${watchesMax}`);

@@ -5,6 +5,7 @@
 set -euo pipefail
 if command -v docker-registry >/dev/null; then exit 0; fi
 if [[ $(id -u) -ne 0 ]]; then echo "setup-registry: run as root (apt-get install docker-registry)" >&2; exit 3; fi
-DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker-registry >/dev/null
+install() { DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends docker-registry >/dev/null; }
+install || { apt-get update -qq && install; }
 # Debian enables a system registry on :5000; the tests start their own on loopback instead.
 systemctl disable --now docker-registry >/dev/null 2>&1 || true
