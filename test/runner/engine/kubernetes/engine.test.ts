@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
-import type { KubernetesSettings } from '../../../../runner/src/config/backend.js';
+import { resolveBackend, type KubernetesSettings } from '../../../../runner/src/config/backend.js';
 import { connectKubernetes, type KubernetesEngine } from '../../../../runner/src/engine/kubernetes/index.js';
 import { LABELS, type ContainerSpec } from '../../../../runner/src/engine/index.js';
 import { AdapterClient } from '../../../../runner/src/run/adapter-client.js';
@@ -20,19 +20,12 @@ let d: RunningDouble;
 let kubeconfig: string;
 const CANARY = 'sk-canary-engine-0123456789';
 
-const settings = (o: Partial<KubernetesSettings> = {}): KubernetesSettings => ({
-  kubeconfig,
-  context: null,
-  namespace: 'default',
-  imagePullPolicy: 'IfNotPresent',
-  resources: { requests: {}, limits: {} },
-  nodeSelector: {},
-  tolerations: [],
-  serviceAccount: null,
-  labels: {},
-  pendingTimeout: 30,
-  ...o,
-});
+/** The [kubernetes] defaults (as the config resolves them) with this double's kubeconfig. */
+const settings = (o: Partial<KubernetesSettings> = {}): KubernetesSettings => {
+  const b = resolveBackend('kubernetes', { kubeconfig, namespace: 'default', pending_timeout: 30 }, (p) => p);
+  if (b.kind !== 'kubernetes') throw new Error('unreachable');
+  return { ...b, ...o };
+};
 
 const spec = (runId: string, token = 'tok-abcdef123'): ContainerSpec => ({
   image: 'registry.example/gaia2-agent:1',
