@@ -4,7 +4,7 @@
 // unschedulable Pod / a missing image are typed errors that --retry reruns, and a canary API
 // key never shows in a Pod spec, a log or an output file.
 import { KubeConfig, Watch, CoreV1Api } from '@kubernetes/client-node';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -62,20 +62,24 @@ interface RunOptions {
   image?: string;
 }
 
-async function run(name: string, o: RunOptions = {}): Promise<Run> {
+function writeConfig(name: string, o: RunOptions = {}): string {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'c.toml');
   // Generous pending time: the double's node is this shared machine, where podman is slow under load.
   const k8s = { kubeconfig: JSON.stringify(kubeconfig), image_pull_policy: '"Never"', pending_timeout: '300', ...o.k8s };
-  if (!o.retry)
-    writeFileSync(
-      file,
-      `[target]\ndataset_root = ${JSON.stringify(o.dataset ?? join(root, 'examples/scenarios'))}\n` +
-        `[run]\noutput_dir = "out"\nconcurrency = 3\nhealth_timeout = 120\ntimeout = 180\n${o.extraRun ?? ''}` +
-        (o.backend === false ? '' : `backend = "kubernetes"\n[kubernetes]\n${Object.entries(k8s).map(([k, v]) => `${k} = ${v}\n`).join('')}`) +
-        `[agent]\nname = "oracle"\nimage = ${JSON.stringify(o.image ?? image)}\n${o.agent ?? ''}`,
-    );
+  writeFileSync(
+    file,
+    `[target]\ndataset_root = ${JSON.stringify(o.dataset ?? join(root, 'examples/scenarios'))}\n` +
+      `[run]\noutput_dir = "out"\nconcurrency = 3\nhealth_timeout = 120\ntimeout = 180\n${o.extraRun ?? ''}` +
+      (o.backend === false ? '' : `backend = "kubernetes"\n[kubernetes]\n${Object.entries(k8s).map(([k, v]) => `${k} = ${v}\n`).join('')}`) +
+      `[agent]\nname = "oracle"\nimage = ${JSON.stringify(o.image ?? image)}\n${o.agent ?? ''}`,
+  );
+  return file;
+}
+
+async function run(name: string, o: RunOptions = {}): Promise<Run> {
+  const file = o.retry ? join(work, name, 'c.toml') : writeConfig(name, o);
   const env = { ...process.env, CANARY_KEY: CANARY };
   const plan = loadRunConfig(file, env);
   plan.run.retry = Boolean(o.retry);
@@ -256,4 +260,31 @@ describe('kubernetes backend (API-server double, Pods in podman)', () => {
     expect(readFileSync(join(stateDir, 'double.log'), 'utf8')).not.toContain(CANARY);
     expect(await settledLeftovers()).toEqual({ pods: 0, secrets: 0 });
   }, 300_000);
+
+  it('kill -9 of the runner keeps finished results; `clean --config` removes what it left', async () => {
+    const data = join(work, 'kill9-data');
+    for (const split of ['search', 'execution']) {
+      mkdirSync(join(data, split), { recursive: true });
+      for (const f of readdirSync(join(root, 'examples/scenarios', split))) writeFileSync(join(data, split, f), readFileSync(join(root, 'examples/scenarios', split, f)));
+    }
+    const file = writeConfig('kill9', { dataset: data, extraRun: '' });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('concurrency = 3', 'concurrency = 2'));
+    const cli = spawn(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), 'run-config', file], { stdio: 'ignore' });
+    const results = join(work, 'kill9', 'out', 'results.jsonl');
+    // Kill it once one run has finished and another Pod is in flight.
+    for (let i = 0; i < 600; i++) {
+      const lines = (() => { try { return readFileSync(results, 'utf8').trim().split('\n').filter(Boolean).length; } catch { return 0; } })();
+      if (lines >= 1 && (await leftovers()).pods > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    cli.kill('SIGKILL');
+    await new Promise((r) => cli.once('exit', r));
+    const kept = readFileSync(results, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as ScenarioResult);
+    expect(kept.length).toBeGreaterThanOrEqual(1);
+    for (const r of kept) expect(r.status).toBe('pass');
+    expect((await leftovers()).secrets).toBeGreaterThan(0); // the run's objects are still there
+    const out = execFileSync(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), 'clean', '--config', file], { encoding: 'utf8' });
+    expect(out).toMatch(/removed \d+ container\(s\)/);
+    expect(await settledLeftovers()).toEqual({ pods: 0, secrets: 0 });
+  }, 600_000);
 });
