@@ -31,6 +31,17 @@ ENTRY_LOG=/tmp/entrypoint.log
 export GAIA2_SCENARIO="$SCENARIO" GAIA2_STATE_DIR="$STATE" GAIA2_ADAPTER_PORT="${GAIA2_ADAPTER_PORT:-8090}"
 
 : >"$ENTRY_LOG"
+# Secrets as files (a cluster backend mounts them from a Secret, never as literal environment):
+# each file $GAIA2_SECRETS_DIR/<volume>/<NAME> becomes the variable NAME of this process, so
+# everything below hands them on exactly like variables given to the container. The files are
+# root-only (mode 0400): neither the daemon's user nor the agent's can read them.
+SECRET_NAMES=
+if [[ -n ${GAIA2_SECRETS_DIR:-} ]]; then
+  for f in "$GAIA2_SECRETS_DIR"/*/*; do
+    n=${f##*/}
+    [[ -f $f && $n =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] && export "$n=$(<"$f")" && SECRET_NAMES+=" $n"
+  done
+fi
 # Builtins only (no date/tee processes): the daemon's boot runs meanwhile.
 log() {
   local line
@@ -38,6 +49,8 @@ log() {
   printf '%s\n' "$line" >>"$ENTRY_LOG"
   printf '%s\n' "$line" >&2
 }
+# Names only, never values: shows which secrets arrived.
+[[ -n $SECRET_NAMES ]] && log "secret files loaded:$SECRET_NAMES"
 # setpriv execs the command: the pid of a backgrounded `setpriv …` is the process itself,
 # so `kill -USR1 $DAEMON` and `wait` reach node, not a subshell.
 SETPRIV_GAIA2=(setpriv --reuid=gaia2 --regid=gaia2 --init-groups)

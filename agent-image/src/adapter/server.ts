@@ -6,7 +6,8 @@
 // terminal status (docs/contract.md, "GET /health").
 import { nodeHttp, type IncomingMessage, type Server, type ServerResponse } from '../platform/node-http.js';
 import { timingSafeEqual } from 'node:crypto';
-import { ADAPTER_TOKEN_HEADER, MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse } from '../contract/routes.js';
+import { ADAPTER_TOKEN_HEADER, MAX_UPLOAD_BYTES, MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse, type UploadRequest } from '../contract/routes.js';
+import { parseUpload, UploadError } from './upload.js';
 import type { DaemonStatus } from '../contract/status.js';
 import { MessageBuffer } from './message-buffer.js';
 import { readBody } from '../world/http-body.js';
@@ -31,6 +32,10 @@ export interface AdapterOptions {
   artifacts?: () => ArtifactsResponse;
   /** POST /shutdown (only with a token): called after the answer has been sent. */
   onShutdown?: () => void;
+  /** POST /files (only with a token): writes the files in order. */
+  putFiles?: (files: UploadRequest['files']) => Promise<void>;
+  /** Where POST /files may write (UPLOAD_ROOT; tests use a temporary directory). */
+  uploadRoot?: string;
 }
 
 const MAX_BODY = 1 << 20;
@@ -89,6 +94,18 @@ export function createAdapterServer(opts: AdapterOptions): { server: Server; buf
         const onShutdown = opts.onShutdown;
         res.on('finish', () => onShutdown());
         return json(res, 200, { ok: true });
+      }
+      if (req.method === 'POST' && path === ROUTES.files && opts.putFiles) {
+        const putFiles = opts.putFiles;
+        void readBody(req, MAX_UPLOAD_BYTES)
+          .then(async (raw) => {
+            if (raw === null) return json(res, 413, { ok: false, error: 'Body too large' });
+            const files = parseUpload(raw, opts.uploadRoot);
+            await putFiles(files);
+            return json(res, 200, { ok: true, written: files.length });
+          })
+          .catch((e: unknown) => json(res, e instanceof UploadError ? 400 : 500, { ok: false, error: (e as Error).message }));
+        return;
       }
       return json(res, 404, { error: 'Not found' });
     }

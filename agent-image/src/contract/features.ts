@@ -13,6 +13,8 @@ export const IMAGE_FEATURES = {
   scenarioAfterStart: 'scenario-after-start',
   /** The Noise phase (GAIA2_NOISE: tool augmentation, background ENV events, noise.jsonl). */
   noise: 'noise',
+  /** POST /files writes files in order (token required): the way in without an archive API. */
+  filesRoute: 'files-route',
 } as const;
 
 export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];

@@ -94,4 +94,9 @@ export const ENV = {
   a2aApiKey: 'GAIA2_A2A_API_KEY',
   /** Noise phase settings, JSON (contract/noise.ts); unset = standard phase. */
   noise: 'GAIA2_NOISE',
+  /**
+   * Directory of secret volumes: the entrypoint loads each file <dir>/<volume>/<NAME> as the
+   * variable NAME before anything starts (how a cluster backend passes keys without env).
+   */
+  secretsDir: 'GAIA2_SECRETS_DIR',
 } as const;

@@ -20,6 +20,14 @@ export const ERROR_KINDS = [
   'invalid_scenario',
   'interrupted',
   'internal_error',
+  // A cluster backend's diagnosis of a unit that never ran or died under the workload
+  // (all retryable infrastructure errors).
+  'pod_unschedulable',
+  'pod_pending_timeout',
+  'image_pull_failed',
+  'oom_killed',
+  'pod_evicted',
+  'node_lost',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 

@@ -15,6 +15,11 @@ export const ROUTES = {
   artifacts: '/artifacts',
   /** POST: the runner is done; the container exits so it can be removed without a kill. */
   shutdown: '/shutdown',
+  /**
+   * POST: files written into the container in the given order (UploadRequest); how a runner
+   * that has no archive API (a cluster backend) delivers the scenario and its ready marker.
+   */
+  files: '/files',
 } as const;
 
 /**
@@ -35,7 +40,18 @@ export const MUTATING_ROUTES: ReadonlySet<string> = new Set([
  * Routes only the runner may use: they always need the token, and are disabled when the
  * container has none (the artifacts hold the judge's records, which the agent must not read).
  */
-export const RUNNER_ROUTES: ReadonlySet<string> = new Set([ROUTES.artifacts, ROUTES.shutdown]);
+export const RUNNER_ROUTES: ReadonlySet<string> = new Set([ROUTES.artifacts, ROUTES.shutdown, ROUTES.files]);
+
+/** POST /files: written one after the other, so a reader that sees the last one knows the rest are complete. */
+export interface UploadRequest {
+  files: Array<{ path: string; /** base64 */ content: string; mode?: number }>;
+}
+
+/** Where POST /files may write: the daemon's own private tree (it runs as the gaia2 user). */
+export const UPLOAD_ROOT = '/var/gaia2/';
+
+/** Scenarios run to megabytes; base64 adds a third. */
+export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
 
 /** GET /artifacts: host file name (ARTIFACT_FILES) → content in base64. */
 export interface ArtifactsResponse {

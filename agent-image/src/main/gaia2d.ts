@@ -22,6 +22,7 @@ import {
   readArtifacts,
   type AdapterBackend,
 } from '../adapter/index.js';
+import { writeUpload } from '../adapter/upload.js';
 import { composeWorld } from '../world/compose.js';
 import { settingsFromEnv } from '../world/config.js';
 import { DaemonLog } from '../world/daemon-log.js';
@@ -93,6 +94,7 @@ function runDaemon(): void {
       buffer,
       artifacts: () => readArtifacts(artifactPaths(env)),
       onShutdown: shutdown,
+      putFiles: writeUpload,
     });
     await listen(server, port);
     log.info(`adapter listening on 0.0.0.0:${port}`);

@@ -22,10 +22,13 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function issueText(issue: z.core.$ZodIssue, data: unknown): string {
-  const [table, key] = issue.path as string[];
+  // Array indices (a list of tables such as [[kubernetes.tolerations]]) name no table.
+  const names = issue.path.filter((p): p is string => typeof p === 'string');
+  const [table, key] = names;
   if (issue.code === 'unrecognized_keys') {
-    const where = table === undefined ? 'top level' : `[${table}]`;
-    const known = TABLE_KEYS[table ?? ''] ?? [];
+    const tablePath = names.join('.');
+    const where = table === undefined ? 'top level' : `[${tablePath}]`;
+    const known = TABLE_KEYS[tablePath] ?? [];
     const parts = issue.keys.map((k) => {
       const near = nearestName(k, known);
       return near ? `${k} (did you mean "${near}"?)` : k;
@@ -39,7 +42,7 @@ function issueText(issue: z.core.$ZodIssue, data: unknown): string {
     return `[${table}] must be a TOML table`;
   }
   const got = valueAt(data, issue.path);
-  return `[${table}].${key} ${issue.message}${got === undefined ? '' : ` (got ${describe(got)})`}`;
+  return `[${table}].${names.slice(1).join('.')} ${issue.message}${got === undefined ? '' : ` (got ${describe(got)})`}`;
 }
 
 const LEGACY: Array<[string, string, string]> = [

@@ -1,5 +1,6 @@
 // The resolved run plan: what `run`, `run-dataset` and `run-config` all reduce to before
 // anything is launched. Paths are absolute, secrets are values (registered for redaction).
+import type { BackendSettings } from './backend.js';
 
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 
@@ -85,6 +86,8 @@ export interface RunSettings {
   adapterPort: number;
   /** Reuse finished, judged runs with identical inputs from the result cache (opt-in). */
   enableCaching: boolean;
+  /** Where the scenario runs execute (the local engine unless the TOML says kubernetes). */
+  backend: BackendSettings;
 }
 
 export interface RunPlan {
@@ -116,4 +119,5 @@ export const RUN_DEFAULTS: RunSettings = {
   network: 'bridge',
   adapterPort: 8090,
   enableCaching: false,
+  backend: { kind: 'local' },
 };

@@ -3,6 +3,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { DEFAULT_IMAGE } from '../image/index.js';
+import { resolveBackend } from './backend.js';
 import { ConfigError } from './errors.js';
 import { readConfigFile } from './load-toml.js';
 import type { ConfigFileData } from './toml-schema.js';
@@ -114,6 +115,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     timeSpeed: r.time_speed ?? null,
     network: r.network ?? 'bridge',
     enableCaching: r.enable_caching ?? false,
+    backend: resolveBackend(r.backend, data.kubernetes, (raw, name) => path(raw, name)!),
   };
   if (target.kind === 'scenario') {
     if (run.concurrency !== 1) throw new ConfigError('[run].concurrency is only supported for dataset targets');
@@ -129,5 +131,6 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     env,
   );
   const noise = data.noise ? noiseFromTable(data.noise) : null;
+  if (run.backend.kind === 'kubernetes' && run.network === 'host') throw new ConfigError('[run].network = "host" is not possible with backend = "kubernetes" (Pods are reached through the API server)');
   return { command: 'run-config', configPath: file, target, agent, judge, run, agent2agent, noise };
 }

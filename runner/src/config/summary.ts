@@ -47,7 +47,9 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
   lines.push(`Concurrency: ${r.concurrency}`);
   lines.push(`Pass@: ${r.passAt}`);
   if (retry) lines.push('Retry: on');
-  lines.push(`Network: ${r.network}`);
+  const b = r.backend;
+  if (b.kind === 'kubernetes') lines.push(`Backend: kubernetes (${b.context ? `context ${b.context}, ` : ''}namespace ${b.namespace ?? 'from the kubeconfig'}, pull ${b.imagePullPolicy}, pending timeout ${b.pendingTimeout}s)`);
+  else lines.push(`Network: ${r.network}`);
   lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.healthTimeout}s, activity ${r.activityTimeout}s`);
   const n = plan.noise;
   if (n) {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { NoiseTable } from './noise.js';
 import { PhasesTable } from '../phases/definitions.js';
 import { bool, choice, int, num, optStr, strList } from './toml-values.js';
+import { BACKENDS, KubernetesTable, ResourcesTable, TolerationTable } from './backend.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
 
 export const TargetTable = z.strictObject({
@@ -57,6 +58,7 @@ export const RunTable = z.strictObject({
   time_speed: num,
   network: choice(NETWORK_MODES),
   enable_caching: bool,
+  backend: choice(BACKENDS),
 });
 
 // Agent2Agent (ARE's --a2a_app_prop and the app agents' model; docs/agent2agent.md).
@@ -77,6 +79,7 @@ export const ConfigFile = z.strictObject({
   agent2agent: AgentToAgentTable.optional(),
   noise: NoiseTable.optional(),
   phases: PhasesTable.optional(),
+  kubernetes: KubernetesTable.optional(),
 });
 export type ConfigFileData = z.output<typeof ConfigFile>;
 
@@ -89,4 +92,7 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   agent2agent: Object.keys(AgentToAgentTable.shape),
   noise: Object.keys(NoiseTable.shape),
   phases: Object.keys(PhasesTable.shape),
+  kubernetes: Object.keys(KubernetesTable.shape),
+  'kubernetes.resources': Object.keys(ResourcesTable.shape),
+  'kubernetes.tolerations': Object.keys(TolerationTable.shape),
 };

@@ -16,6 +16,7 @@ import type {
   EngineCapabilities,
   EngineDescription,
   HostServices,
+  PushOptions,
   UnitState,
 } from './types.js';
 import { acceptsConnections } from '../net/accepts-connections.js';
@@ -220,6 +221,37 @@ export class DockerApiEngine implements ContainerEngine {
     }
   }
 
+  async push(source: string, ref: string, o: PushOptions = {}): Promise<void> {
+    const { repo, tag } = splitRef(ref);
+    const registry = repo.split('/')[0]!;
+    const insecure = o.insecure || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(registry);
+    try {
+      if (source !== ref) await this.docker.getImage(source).tag({ repo, tag });
+      // Docker reads the credentials from X-Registry-Auth (an empty object when there are none);
+      // podman also takes tlsVerify, Docker treats loopback registries as insecure by itself.
+      const stream = (await this.docker.getImage(repo).push({
+        tag,
+        authconfig: o.auth ? { ...o.auth, serveraddress: registry } : {},
+        ...(insecure ? { tlsVerify: false } : {}),
+      } as Docker.ImagePushOptions)) as Readable;
+      await new Promise<void>((resolve, reject) =>
+        this.docker.modem.followProgress(
+          stream,
+          (err: Error | null, output: Array<{ error?: string; errorDetail?: { message?: string } }>) => {
+            const failed = err ?? output.find((x) => x.error || x.errorDetail);
+            if (failed) reject(new Error(failed instanceof Error ? failed.message : (failed.errorDetail?.message ?? failed.error)));
+            else resolve();
+          },
+          (ev: { status?: string; progress?: string }) => {
+            if (ev.status) o.onProgress?.(`${ev.status}${ev.progress ? ` ${ev.progress}` : ''}`);
+          },
+        ),
+      );
+    } catch (e) {
+      throw new EngineError('engine_unavailable', `pushing ${ref}: ${(e as { json?: { message?: string } }).json?.message ?? (e as Error).message}`);
+    }
+  }
+
   async pull(ref: string, timeoutMs: number, log?: (line: string) => void): Promise<boolean> {
     const attempt = (async () => {
       // Docker answers an unreachable registry with 500 (dockerode rejects); podman answers 200
@@ -260,6 +292,13 @@ export class DockerApiEngine implements ContainerEngine {
     const child = this.endpoint.child;
     if (child && child.exitCode === null) child.kill('SIGTERM');
   }
+}
+
+/** REGISTRY/NAME:TAG → repository and tag (a port in the registry is not a tag). */
+export function splitRef(ref: string): { repo: string; tag: string } {
+  const slash = ref.lastIndexOf('/');
+  const colon = ref.lastIndexOf(':');
+  return colon > slash ? { repo: ref.slice(0, colon), tag: ref.slice(colon + 1) } : { repo: ref, tag: 'latest' };
 }
 
 /** The host ip:port a created container's port is published on; null when none was assigned. */

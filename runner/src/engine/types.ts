@@ -5,6 +5,7 @@
 // dead unit looks like, how host services are made reachable) is answered here, never by a
 // branch on the backend's kind in run/ or orchestrator/.
 import type { Readable } from 'node:stream';
+import type { SecureContext } from 'node:tls';
 import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 
 export interface EngineCapabilities {
@@ -48,7 +49,14 @@ export interface AdapterEndpoint {
   /** Headers every request carries (a proxy's credentials). Never logged. */
   headers?: Record<string, string>;
   /** TLS material for the connection (a proxy's CA, a client certificate). */
-  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer; rejectUnauthorized?: boolean };
+  tls?: {
+    ca?: string | Buffer;
+    cert?: string | Buffer;
+    key?: string | Buffer;
+    rejectUnauthorized?: boolean;
+    /** The same material prepared once (a context per connection costs memory at scale). */
+    secureContext?: SecureContext;
+  };
   /**
    * Where the adapter token goes: `authorization` (Bearer, the default), or the contract's own
    * header when a proxy in between consumes Authorization (ADAPTER_TOKEN_HEADER).
@@ -113,6 +121,14 @@ export interface BuildOptions {
   onProgress?: (line: string) => void;
 }
 
+export interface PushOptions {
+  /** Registry credentials (never logged). */
+  auth?: { username: string; password: string };
+  /** Plain HTTP / unverified TLS (loopback registries get this without asking, as Docker does). */
+  insecure?: boolean;
+  onProgress?: (line: string) => void;
+}
+
 /** What a backend is, for `doctor`, run_config.json and messages. */
 export interface EngineDescription {
   /** podman | docker | kubernetes | … */
@@ -154,6 +170,11 @@ export interface ContainerEngine {
   listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]>;
   remove(id: string): Promise<void>;
   build(opts: BuildOptions): Promise<void>;
+  /**
+   * Tags a local image as `ref` (REGISTRY/NAME:TAG) and pushes it to that registry; only
+   * engines that hold images have it (not a cluster backend).
+   */
+  push?(source: string, ref: string, o?: PushOptions): Promise<void>;
   /**
    * Pulls an image; false when no registry answers within the timeout, the engine reports an
    * error (as an HTTP error or inside its progress stream), or the image is absent afterwards.

@@ -6,7 +6,8 @@ import type { RunPlan } from '../config/plan.js';
 import { formatSummary } from '../config/summary.js';
 import { validateOnHost } from '../config/validate-host.js';
 import { resolveDataset, type ResolvedDataset } from '../dataset/index.js';
-import { connectEngine, EngineError, type ContainerEngine } from '../engine/index.js';
+import { EngineError, type ContainerEngine } from '../engine/index.js';
+import { connectBackend } from '../engine/connect.js';
 import { createProgress, type Progress } from '../progress/index.js';
 import { runScenario } from '../run/index.js';
 import { loadEnvForCli } from '../env/cli-env.js';
@@ -42,7 +43,7 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
     io.err('No scenarios to run (empty dataset, or nothing matched --subset/--splits).\n');
     return { code: EXIT.ok, outcome: null };
   }
-  const engine = io.engine ?? (await connectEngine({ env: (io.env ?? process.env) as NodeJS.ProcessEnv }));
+  const engine = io.engine ?? (await connectBackend(plan.run.backend, { env: (io.env ?? process.env) as NodeJS.ProcessEnv }));
   const ac = new AbortController();
   io.signal?.addEventListener('abort', () => ac.abort(), { once: true });
   let signals = 0;
@@ -101,14 +102,18 @@ export function printOutcome(plan: RunPlan, o: ExecuteOutcome, io: SessionIO): v
  * The whole action of `run`, `run-dataset` and `run-config`: load .env, build the plan,
  * resolve the dataset, optionally print the plan, run, print the outcome, set the exit code.
  */
-export async function runPlanCommand(envFile: string | undefined, makePlan: () => RunPlan, o: { summary?: boolean; dryRun?: boolean } = {}): Promise<void> {
+export async function runPlanCommand(
+  envFile: string | undefined,
+  makePlan: () => RunPlan,
+  o: { summary?: boolean; dryRun?: boolean; /** What a dry run does after the summary. */ dryRunAction?: (plan: RunPlan, ds: ResolvedDataset, io: SessionIO) => Promise<void> } = {},
+): Promise<void> {
   const io: SessionIO = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
   loadEnvForCli(envFile, (l) => io.err(l + '\n'));
   const plan = makePlan();
   validateOnHost(plan, process.env);
   const ds = await prepareDataset(plan, io);
   if (o.summary || o.dryRun) printSummary(plan, ds, io);
-  if (o.dryRun) return;
+  if (o.dryRun) return o.dryRunAction?.(plan, ds, io);
   const { code, outcome } = await runSession(plan, ds, io);
   if (outcome) printOutcome(plan, outcome, io);
   process.exitCode = code;

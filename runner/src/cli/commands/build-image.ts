@@ -1,6 +1,18 @@
 import type { Command } from 'commander';
 import { connectEngine } from '../../engine/index.js';
+import { ConfigError } from '../../config/errors.js';
 import { buildImage, ensureImage, DEFAULT_IMAGE, projectRoot } from '../../image/index.js';
+import { registerSecret } from '../../secrets/redact.js';
+
+/** Registry credentials from the environment (both or neither). */
+export function registryAuth(env: NodeJS.ProcessEnv): { username: string; password: string } | null {
+  const username = env.GAIA2_REGISTRY_USER?.trim();
+  const password = env.GAIA2_REGISTRY_PASSWORD;
+  if (!username && !password) return null;
+  if (!username || !password) throw new ConfigError('set both GAIA2_REGISTRY_USER and GAIA2_REGISTRY_PASSWORD (or neither)');
+  registerSecret(password);
+  return { username, password };
+}
 
 export function register(program: Command): void {
   program
@@ -10,8 +22,11 @@ export function register(program: Command): void {
     .option('--base-image <image>', 'base image (default: local Debian bookworm, a pull, or an offline debootstrap base)')
     .option('--if-changed', 'build only when the image is missing or its content changed')
     .option('-q, --quiet', 'print only the result')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev')
-    .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean }) => {
+    .option('--push <ref>', 'then tag it REGISTRY/NAME:TAG and push it there (for a cluster backend; credentials from GAIA2_REGISTRY_USER/GAIA2_REGISTRY_PASSWORD)')
+    .option('--insecure-registry', 'push over plain HTTP / without TLS verification (loopback registries need no flag)')
+    .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
+    .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean }) => {
+      const auth = registryAuth(process.env);
       const engine = await connectEngine();
       try {
         const log = o.quiet ? () => {} : (l: string) => process.stdout.write(`  ${l}\n`);
@@ -24,6 +39,11 @@ export function register(program: Command): void {
         } else {
           const tag = await buildImage(engine, opts);
           process.stdout.write(`built ${tag} in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
+        }
+        if (o.push) {
+          if (!engine.push) throw new ConfigError(`--push: the engine ${engine.name} cannot push images`);
+          await engine.push(o.tag, o.push, { ...(auth ? { auth } : {}), ...(o.insecureRegistry ? { insecure: true } : {}), onProgress: log });
+          process.stdout.write(`pushed ${o.push}\n`);
         }
       } finally {
         await engine.close();

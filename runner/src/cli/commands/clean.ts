@@ -1,15 +1,18 @@
 import type { Command } from 'commander';
-import { connectEngine, LABELS } from '../../engine/index.js';
+import { loadRunConfig } from '../../config/resolve-toml.js';
+import { connectBackend } from '../../engine/connect.js';
+import { LABELS } from '../../engine/index.js';
 
 export function register(program: Command): void {
   program
     .command('clean')
     .description('remove leftover gaia2 containers (all, or one run id) found by label')
     .option('--run-id <id>', 'only the containers of this run (see run_id in run_config.json)')
+    .option('-c, --config <file>', "clean the backend this TOML config uses (e.g. its [kubernetes] namespace)")
     .option('-n, --dry-run', 'list, do not remove')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner clean')
-    .action(async (f: { runId?: string; dryRun?: boolean }) => {
-      const engine = await connectEngine();
+    .addHelpText('after', '\nExamples:\n  $ gaia2-runner clean\n  $ gaia2-runner clean --config cluster.toml --run-id g2-20250101T000000-abc123')
+    .action(async (f: { runId?: string; dryRun?: boolean; config?: string }) => {
+      const engine = await connectBackend(f.config ? loadRunConfig(f.config, process.env).run.backend : { kind: 'local' });
       try {
         const labels: Record<string, string> = f.runId ? { [LABELS.runId]: f.runId } : { [LABELS.managed]: '1' };
         const found = await engine.listByLabels(labels);

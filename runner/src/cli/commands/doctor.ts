@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { loadRunConfig } from '../../config/resolve-toml.js';
 import { DEFAULT_HF_DATASET, type RunPlan } from '../../config/plan.js';
 import { hfDatasetDir, isHfId } from '../../dataset/index.js';
-import { connectEngine, type ContainerEngine } from '../../engine/index.js';
+import type { BackendSettings } from '../../config/backend.js';
+import { connectBackend } from '../../engine/connect.js';
+import type { ContainerEngine } from '../../engine/index.js';
 import { DEFAULT_IMAGE } from '../../image/index.js';
 import { keyLookupVars, loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { redact } from '../../secrets/redact.js';
@@ -15,10 +17,10 @@ interface Check {
   fix?: string;
 }
 
-async function checkEngine(): Promise<{ check: Check; engine: ContainerEngine | null }> {
+async function checkEngine(backend: BackendSettings): Promise<{ check: Check; engine: ContainerEngine | null }> {
   const t0 = Date.now();
   try {
-    const engine = await connectEngine();
+    const engine = await connectBackend(backend);
     const d = await engine.describe();
     const what = `${d.kind} ${d.version ?? '(version unknown)'}, API ${d.apiVersion ?? 'unknown'}, at ${d.endpoint}${d.remote ? ' (remote)' : ''}`;
     return { check: { name: 'engine', ok: true, detail: `${what} answers (${Date.now() - t0} ms)` }, engine };
@@ -80,7 +82,7 @@ export function register(program: Command): void {
           checks.push({ name: 'config', ok: false, detail: (e as Error).message, fix: 'see docs/config.md' });
         }
       }
-      const { check, engine } = await checkEngine();
+      const { check, engine } = await checkEngine(plan?.run.backend ?? { kind: 'local' });
       checks.push(check);
       try {
         checks.push(await checkImage(engine, plan?.agent.image ?? f.image));

@@ -2,6 +2,18 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
 import { loadRunConfig, withA2aAppProp } from '../../config/resolve-toml.js';
 import { runPlanCommand } from '../../orchestrator/session.js';
+import { writeManifests } from '../manifests.js';
+import { resolve } from 'node:path';
+
+interface RunConfigFlags {
+  config?: string;
+  retry?: boolean;
+  dryRun?: boolean;
+  a2aAppProp?: string;
+  refreshDataset?: boolean;
+  enableCaching?: boolean;
+  manifests?: string;
+}
 
 export function register(program: Command): void {
   program
@@ -14,9 +26,12 @@ export function register(program: Command): void {
     .option('--a2a-app-prop <x>', "Agent2Agent: fraction (0..1) of each scenario's apps operated by app agents (replaces [agent2agent].app_prop)")
     .option('--refresh-dataset', 'download a Hugging Face dataset again even when cached')
     .option('--enable-caching', 'reuse identical finished, judged runs from the result cache (OR-ed with [run].enable_caching)')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner run-config examples/demo.toml --dry-run')
-    .action((positional: string | undefined, f: { config?: string; retry?: boolean; dryRun?: boolean; a2aAppProp?: string; refreshDataset?: boolean; enableCaching?: boolean }, c: Command) =>
-      runPlanCommand(
+    .option('--manifests <dir>', 'with --dry-run and backend = "kubernetes": write the objects each scenario run would create, one YAML file per run')
+    .addHelpText('after', '\nExamples:\n  $ gaia2-runner run-config examples/demo.toml --dry-run\n  $ gaia2-runner run-config cluster.toml --dry-run --manifests manifests/')
+    .action((positional: string | undefined, f: RunConfigFlags, c: Command) => {
+      if (f.manifests && !f.dryRun) throw new ConfigError('--manifests is a dry-run output: add --dry-run');
+      const manifests = f.manifests ? resolve(f.manifests) : null;
+      return runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
           const file = f.config ?? positional;
@@ -32,7 +47,7 @@ export function register(program: Command): void {
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;
         },
-        { summary: true, dryRun: Boolean(f.dryRun) },
-      ),
-    );
+        { summary: true, dryRun: Boolean(f.dryRun), ...(manifests ? { dryRunAction: (plan, ds, io) => writeManifests(plan, ds, manifests, io) } : {}) },
+      );
+    });
 }

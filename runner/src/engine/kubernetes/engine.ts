@@ -1,0 +1,170 @@
+// ContainerEngine on a Kubernetes cluster: one Pod per scenario run, the run's API keys in
+// one Secret (parent of every object the run creates), one watch per run for Pod phases.
+// Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
+import type { V1Secret } from '@kubernetes/client-node';
+import { ENV } from '../../../../agent-image/src/contract/paths.js';
+import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
+import type { KubernetesSettings } from '../../config/backend.js';
+import { EngineError } from '../errors.js';
+import { LABELS } from '../labels.js';
+import type { ContainerEngine, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
+import { apiStatus, kubeError, type KubeAccess } from './client.js';
+import { checkNoLoopback } from './host-services.js';
+import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests } from './manifests.js';
+import { KubernetesPod } from './pod-handle.js';
+import { PodWatch } from './pod-watch.js';
+
+/** Prefix of the ids listByLabels gives a run's Secret (removing it removes the whole run). */
+const SECRET_ID = 'secret/';
+
+interface RunObjects {
+  secret: Promise<V1Secret>;
+  /** The values the run's Secret holds (units with other values get them in their own Secret). */
+  shared: Record<string, string>;
+  watch: PodWatch;
+}
+
+export class KubernetesEngine implements ContainerEngine {
+  readonly name = 'kubernetes';
+  readonly capabilities: EngineCapabilities = { publishPorts: false, archives: false, build: false, hostNetwork: false };
+  private readonly runs = new Map<string, RunObjects>();
+
+  constructor(
+    readonly access: KubeAccess,
+    private readonly settings: KubernetesSettings,
+  ) {}
+
+  async describe(): Promise<EngineDescription> {
+    const v = await this.access.version.getCode().catch(() => null);
+    return { kind: 'kubernetes', version: v?.gitVersion ?? null, apiVersion: 'v1', endpoint: `${this.access.server} (namespace ${this.access.namespace})`, remote: true };
+  }
+
+  async reachHostServices(env: Record<string, string>): Promise<HostServices> {
+    checkNoLoopback(env);
+    return { env: { ...env }, close: async () => {} };
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await this.access.version.getCode();
+    } catch (e) {
+      throw kubeError(e, `connecting to the cluster at ${this.access.server}`);
+    }
+  }
+
+  /** The cluster pulls the image when a Pod needs it; a failed pull is that run's typed error. */
+  async imageExists(): Promise<boolean> {
+    return true;
+  }
+
+  /**
+   * A registry image cannot be inspected from here; the backend runs images built by
+   * `build-image` (it needs their POST /files route), so it answers with their features.
+   */
+  async imageLabels(): Promise<Record<string, string>> {
+    return { [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES };
+  }
+
+  async create(spec: ContainerSpec): Promise<ContainerHandle> {
+    if (spec.network === 'host') throw new EngineError('container_start_failed', 'the kubernetes backend has no host networking ([run].network = "host")');
+    if (spec.files?.length || !spec.env[ENV.scenarioReady])
+      throw new EngineError('container_start_failed', 'the kubernetes backend needs an image that takes the scenario after start (one built by `gaia2-runner build-image`)');
+    const runId = spec.labels[LABELS.runId];
+    if (!runId) throw new EngineError('internal_error', `a unit for the kubernetes backend needs the ${LABELS.runId} label`);
+    const run = await this.runObjects(runId, spec.env);
+    const parent = await run.secret;
+    const { namespace, core } = this.access;
+    const { name, unitSecret, pod } = unitManifests(spec, this.settings, namespace, parent, run.shared);
+    try {
+      await core.createNamespacedSecret({ namespace, body: unitSecret });
+    } catch (e) {
+      throw kubeError(e, `creating Secret ${name}`, 'container_start_failed');
+    }
+    const handle = new KubernetesPod({ access: this.access, watch: run.watch, name, unitSecret: name, env: spec.env, pendingTimeoutS: this.settings.pendingTimeout });
+    try {
+      await core.createNamespacedPod({ namespace, body: pod });
+    } catch (e) {
+      await handle.remove().catch(() => {});
+      throw kubeError(e, `creating Pod ${name}`, 'container_start_failed');
+    }
+    return handle;
+  }
+
+  /** The run's Secret and watch, made once per run id (the first unit's keys fill the Secret). */
+  private runObjects(runId: string, env: Record<string, string>): Promise<RunObjects> {
+    let run = this.runs.get(runId);
+    if (!run) {
+      const { namespace, core, kc } = this.access;
+      const shared = splitEnv(env, null).run;
+      const secret = core.createNamespacedSecret({ namespace, body: runSecretManifest({ namespace, runId, data: shared, labels: this.settings.labels }) }).catch((e: unknown) => {
+        this.runs.delete(runId);
+        throw kubeError(e, `creating Secret ${runSecretName(runId)}`, 'container_start_failed');
+      });
+      const watch = new PodWatch(kc, core, namespace, `${K8S_LABELS.run}=${labelValue(runId)}`);
+      run = { secret, shared, watch };
+      this.runs.set(runId, run);
+    }
+    const r = run;
+    return Promise.all([r.secret, r.watch.start()]).then(() => r);
+  }
+
+  async listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]> {
+    const labelSelector = Object.entries(labels)
+      .map(([k, v]) => (v === '' ? k : `${k}=${labelValue(v)}`))
+      .join(',');
+    const { core, namespace } = this.access;
+    try {
+      const [pods, secrets] = await Promise.all([core.listNamespacedPod({ namespace, labelSelector }), core.listNamespacedSecret({ namespace, labelSelector })]);
+      const units = pods.items.map((p) => ({
+        id: p.metadata!.name!,
+        name: p.metadata!.name!,
+        image: p.spec?.containers[0]?.image ?? '',
+        state: (p.status?.phase ?? 'Pending').toLowerCase(),
+        labels: p.metadata?.labels ?? {},
+      }));
+      // The run's Secret is listed too: removing it garbage-collects whatever the run left.
+      const parents = secrets.items
+        .filter((s) => s.metadata?.labels?.[K8S_LABELS.role] === 'run')
+        .map((s) => ({ id: SECRET_ID + s.metadata!.name!, name: s.metadata!.name!, image: '', state: 'secret', labels: s.metadata?.labels ?? {} }));
+      return [...units, ...parents];
+    } catch (e) {
+      throw kubeError(e, `listing Pods (${labelSelector})`);
+    }
+  }
+
+  async remove(id: string): Promise<void> {
+    const { core, namespace } = this.access;
+    try {
+      if (id.startsWith(SECRET_ID)) await core.deleteNamespacedSecret({ name: id.slice(SECRET_ID.length), namespace, propagationPolicy: 'Background' });
+      else await core.deleteNamespacedPod({ name: id, namespace, gracePeriodSeconds: 0, propagationPolicy: 'Background' });
+    } catch (e) {
+      if (apiStatus(e) !== 404) throw kubeError(e, `deleting ${id}`);
+    }
+  }
+
+  async build(): Promise<void> {
+    throw new EngineError('internal_error', 'the kubernetes backend builds no images: build with the local engine and push (`gaia2-runner build-image --push REGISTRY/NAME:TAG`)');
+  }
+
+  async pull(): Promise<boolean> {
+    return true;
+  }
+
+  /** Stops the watches and deletes each run's Secret, which garbage-collects anything left of the run. */
+  async close(): Promise<void> {
+    const runs = [...this.runs.values()];
+    this.runs.clear();
+    for (const r of runs) r.watch.close();
+    await Promise.all(
+      runs.map(async (r) => {
+        const s = await r.secret.catch(() => null);
+        if (s) await this.remove(SECRET_ID + s.metadata!.name!).catch(() => {});
+      }),
+    );
+  }
+
+  /** Watch and list counts of every run so far (bench/). */
+  watchStats(): Array<PodWatch['stats']> {
+    return [...this.runs.values()].map((r) => r.watch.stats);
+  }
+}

@@ -1,0 +1,32 @@
+// A cluster's Pods cannot reach the runner's loopback: no relay or tunnel is attempted, the
+// configuration is refused with the variable and the option that set it.
+import { ENV } from '../../../../agent-image/src/contract/paths.js';
+import { ConfigError } from '../../config/errors.js';
+import { HOST_GATEWAY_ALIAS } from '../../env/container-env.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1', HOST_GATEWAY_ALIAS]);
+
+/** Where a variable comes from, for the message. */
+function optionOf(name: string): string {
+  if (name === ENV.judgeBaseUrl) return '[judge].base_url';
+  if (/PROXY/i.test(name)) return 'the proxy variables (GAIA2_PROXY_RELAY_URL, HTTP(S)_PROXY)';
+  if (/BASE_URL$/.test(name)) return '[agent].base_url (--base-url)';
+  return 'its setting';
+}
+
+export function checkNoLoopback(env: Record<string, string>): void {
+  for (const [k, v] of Object.entries(env)) {
+    if (!/^https?:\/\//i.test(v)) continue;
+    let host: string;
+    try {
+      host = new URL(v).hostname.toLowerCase();
+    } catch {
+      continue;
+    }
+    if (LOOPBACK.has(host) || host.startsWith('127.'))
+      throw new ConfigError(
+        `${k} points at the runner's own machine (${new URL(v).origin}), which Pods of the kubernetes backend cannot reach: ` +
+          `set ${optionOf(k)} to an address reachable from inside the cluster (a Service, an ingress, a public endpoint)`,
+      );
+  }
+}

@@ -1,0 +1,63 @@
+// `run-config --dry-run --manifests DIR` through the real orchestrator: one YAML file per
+// scenario run, Secret + Secret + Pod each valid against the Kubernetes schemas, no key value
+// anywhere, a loopback base URL refused with the option named.
+import { loadAllYaml } from '@kubernetes/client-node';
+import { Pod } from 'kubernetes-models/v1';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { writeManifests } from '../../../runner/src/cli/manifests.js';
+import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
+import { resolveDataset } from '../../../runner/src/dataset/index.js';
+import { writeScenario } from '../dataset/make-scenario.js';
+
+const CANARY = 'sk-canary-5f1e2d3c4b5a69788796';
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'manifests-'));
+  writeScenario(join(dir, 'data/search/s1.json'), 's1');
+  writeScenario(join(dir, 'data/time/s2.json'), 's2');
+});
+
+async function dryRun(extra = '') {
+  writeFileSync(
+    join(dir, 'c.toml'),
+    `[target]\ndataset_root = "data"\n[agent]\nprovider = "openai"\nmodel = "m"\napi_key_env = "CANARY"\nimage = "registry.example/gaia2-agent:1"\n${extra}` +
+      `[run]\nbackend = "kubernetes"\npass_at = 2\noutput_dir = "out"\n[kubernetes]\nnamespace = "eval"\nimage_pull_policy = "Always"\n`,
+  );
+  const env = { CANARY };
+  const plan = loadRunConfig(join(dir, 'c.toml'), env);
+  const ds = await resolveDataset(plan.target, { env, log: () => {} });
+  const out: string[] = [];
+  await writeManifests(plan, ds, join(dir, 'm'), { out: (s) => out.push(s), err: () => {}, env });
+  return out.join('');
+}
+
+describe('--dry-run --manifests', () => {
+  it('writes one valid Secret/Secret/Pod file per scenario run, without key values', async () => {
+    expect(await dryRun()).toMatch(/Manifests: 4 file\(s\)/);
+    const files = readdirSync(join(dir, 'm')).sort();
+    expect(files).toEqual(['s1.run_1.yaml', 's1.run_2.yaml', 's2.run_1.yaml', 's2.run_2.yaml']);
+    for (const f of files) {
+      const text = readFileSync(join(dir, 'm', f), 'utf8');
+      expect(text).not.toContain(CANARY);
+      expect(text).not.toContain(Buffer.from(CANARY).toString('base64'));
+      const objs = loadAllYaml(text) as Array<{ kind: string; metadata: { name: string; labels: Record<string, string> }; data?: Record<string, string> }>;
+      expect(objs.map((o) => o.kind)).toEqual(['Secret', 'Secret', 'Pod']);
+      expect(Object.keys(objs[0]!.data!)).toContain('API_KEY');
+      expect(Object.keys(objs[1]!.data!)).toEqual(['GAIA2_ADAPTER_TOKEN']);
+      const pod = objs[2] as unknown as NonNullable<ConstructorParameters<typeof Pod>[0]>;
+      new Pod(pod).validate();
+      expect(pod.metadata!.labels!['gaia2.scenario']).toBe(f.split('.')[0]);
+      expect(pod.spec!.containers[0]!.image).toBe('registry.example/gaia2-agent:1');
+      expect(pod.spec!.containers[0]!.imagePullPolicy).toBe('Always');
+      expect(pod.spec!.containers[0]!.env!.map((e) => e.name)).not.toContain('API_KEY');
+    }
+    expect(readdirSync(dir)).not.toContain('out'); // a dry run leaves no run outputs
+  });
+
+  it('refuses a loopback base URL, naming the option', async () => {
+    await expect(dryRun('base_url = "http://127.0.0.1:8000/v1"\n')).rejects.toThrow(/BASE_URL points at the runner's own machine.*\[agent\]\.base_url/);
+  });
+});
