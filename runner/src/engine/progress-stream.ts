@@ -7,6 +7,8 @@ import type { Readable } from 'node:stream';
 /** One item of a progress stream (the fields both engines use). */
 export interface ProgressItem {
   status?: string;
+  /** A progress bar's text (pull, push). */
+  progress?: string;
   stream?: string;
   id?: string;
   error?: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectEngine } from '../../../runner/src/engine/index.js';
 import { parseDockerHost } from '../../../runner/src/engine/discover.js';
-import { demuxLogs } from '../../../runner/src/engine/docker-api.js';
+import { demuxLogs } from '../../../runner/src/engine/docker-container.js';
 
 describe('engine discovery', () => {
   it('fails fast with a clear error when DOCKER_HOST points nowhere', async () => {

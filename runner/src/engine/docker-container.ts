@@ -1,0 +1,164 @@
+// One container of a Docker Engine API engine (podman or Docker), as a ContainerHandle: start,
+// the adapter's published port, files in and out through the archive API, state, logs and
+// removal that tolerates the engine still cleaning up after an exit.
+import type Docker from 'dockerode';
+import type { Readable } from 'node:stream';
+import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from './types.js';
+import { acceptsConnections } from '../net/accepts-connections.js';
+import { EngineError, wrapEngineError } from './errors.js';
+import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
+import { engineErrorMessage } from './progress-stream.js';
+
+/** The host ip:port a created container's port is published on; null when none was assigned. */
+export async function publishedPort(c: Docker.Container, portKey: string): Promise<string | null> {
+  const info = await c.inspect().catch(() => null);
+  const b = info?.HostConfig?.PortBindings?.[portKey]?.[0];
+  return b?.HostPort ? `${b.HostIp || '0.0.0.0'}:${b.HostPort}` : null;
+}
+
+/** "ip:port" → where the runner connects (a wildcard bind is reached on loopback). */
+export function hostEndpoint(published: string): { host: string; port: number } {
+  const i = published.lastIndexOf(':');
+  const ip = published.slice(0, i);
+  return { host: !ip || ip === '0.0.0.0' ? '127.0.0.1' : ip, port: Number(published.slice(i + 1)) };
+}
+
+export class DockerContainer implements ContainerHandle {
+  constructor(
+    private readonly c: Docker.Container,
+    readonly name: string,
+    /** Called once the container is removed (frees its host port for the next create). */
+    private readonly onRemoved: () => void = () => {},
+    private readonly published: { containerPort: number; endpoint: { host: string; port: number } } | null = null,
+  ) {}
+
+  get id(): string {
+    return this.c.id;
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.c.start();
+    } catch (e) {
+      throw wrapEngineError(e, `starting container ${this.name}`, 'container_start_failed');
+    }
+  }
+
+  async adapter(port: number): Promise<AdapterEndpoint> {
+    const { host, port: hostPort } = await this.hostPort(port);
+    return { url: `http://${host}:${hostPort}`, accepting: () => acceptsConnections(host, hostPort) };
+  }
+
+  private async hostPort(port: number): Promise<{ host: string; port: number }> {
+    // Known since create (the port check read it): no second inspect.
+    if (this.published && this.published.containerPort === port) return this.published.endpoint;
+    const info = await this.c.inspect();
+    if (info.HostConfig?.NetworkMode === 'host') return { host: '127.0.0.1', port };
+    const binding = info.NetworkSettings?.Ports?.[`${port}/tcp`]?.[0];
+    if (!binding?.HostPort) {
+      throw new EngineError('container_start_failed', `container ${this.name} has no published port for ${port}/tcp`);
+    }
+    const host = !binding.HostIp || binding.HostIp === '0.0.0.0' ? '127.0.0.1' : binding.HostIp;
+    return { host, port: Number(binding.HostPort) };
+  }
+
+  async putFiles(files: ContainerFile[]): Promise<void> {
+    try {
+      const tar = await packFiles(files.map((f): TarEntry => ({ name: f.path.replace(/^\/+/, ''), content: f.content, mode: f.mode })));
+      await this.c.putArchive(tar, { path: '/' });
+    } catch (e) {
+      throw wrapEngineError(e, `copying files into ${this.name}`, 'container_start_failed');
+    }
+  }
+
+  async readFile(path: string): Promise<Buffer | null> {
+    try {
+      const stream = (await this.c.getArchive({ path })) as unknown as Readable;
+      return await firstFileOf(stream);
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return null;
+      throw wrapEngineError(e, `reading ${path} from ${this.name}`, 'artifact_error');
+    }
+  }
+
+  async readFiles(dir: string, names: readonly string[]): Promise<Map<string, Buffer>> {
+    try {
+      const stream = (await this.c.getArchive({ path: dir })) as unknown as Readable;
+      return await filesOf(stream, new Set(names));
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return new Map();
+      throw wrapEngineError(e, `reading ${dir} from ${this.name}`, 'artifact_error');
+    }
+  }
+
+  async state(): Promise<UnitState> {
+    try {
+      const s = (await this.c.inspect()).State;
+      // Podman says "stopped" between a container's own exit and its cleanup; Docker "exited".
+      const status = !s.Running && s.Status === 'stopped' ? 'exited' : s.Status;
+      return { status, running: s.Running, exitCode: s.Running ? null : s.ExitCode, oomKilled: s.OOMKilled };
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return { status: 'removed', running: false, exitCode: null };
+      throw wrapEngineError(e, `inspecting ${this.name}`);
+    }
+  }
+
+  async kill(signal = 'SIGKILL'): Promise<void> {
+    try {
+      await this.c.kill({ signal });
+    } catch {
+      // already stopped
+    }
+  }
+
+  async logs(tail = 50): Promise<string> {
+    try {
+      const buf = (await this.c.logs({ stdout: true, stderr: true, tail, follow: false })) as unknown as Buffer;
+      return demuxLogs(Buffer.isBuffer(buf) ? buf : Buffer.from(String(buf)));
+    } catch {
+      return '';
+    }
+  }
+
+  async remove(): Promise<void> {
+    try {
+      await removeQuietly(this.c);
+    } finally {
+      this.onRemoved();
+    }
+  }
+}
+
+/**
+ * Force-removes a container; gone already is fine. The engine still stopping or cleaning it up
+ * (right after it exited by itself) is retried for a few seconds, so a container is never left
+ * behind because removal raced its exit: Docker answers 409 then, podman 4 a 500 whose message
+ * says "container state improper" (its container is "stopped", not yet "exited").
+ */
+export async function removeQuietly(c: Docker.Container): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await c.remove({ force: true, v: true });
+      return;
+    } catch (e) {
+      const status = (e as { statusCode?: number }).statusCode;
+      if (status === 404) return;
+      const busy = status === 409 || (status === 500 && /container state improper/i.test(engineErrorMessage(e)));
+      if (!busy || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** Strips the 8-byte stream headers of non-TTY container logs. */
+export function demuxLogs(buf: Buffer): string {
+  const out: Buffer[] = [];
+  let i = 0;
+  while (i + 8 <= buf.length && (buf[i] === 1 || buf[i] === 2) && buf[i + 1] === 0) {
+    const len = buf.readUInt32BE(i + 4);
+    out.push(buf.subarray(i + 8, i + 8 + len));
+    i += 8 + len;
+  }
+  return i === 0 ? buf.toString('utf8') : Buffer.concat(out).toString('utf8');
+}
+
