@@ -129,11 +129,16 @@ describe('gaia2-run with the LLM agent (real containers, scripted provider, Hub 
       expect(trace.map((l) => l.app_agent.cli)).toEqual(trace.map(() => cli));
       expect(trace).toHaveLength(fns.length + 1);
       expect(readFileSync(join(dir, 'app_agents_trace.jsonl'), 'utf8')).not.toContain(KEY);
+      // Their calls are billed apart from the main agent's (two calls: the hand-over and the reply).
+      const usage = readJson<ScenarioResult>('agent2agent', 'run_1', split, id, 'result.json').usage!;
+      expect([usage.agent?.llm_calls, usage.app_agents?.llm_calls, usage.llm_calls]).toEqual([2, fns.length + 1, fns.length + 3]);
     }
     // The app agents used the agent's own provider, key included, through the loopback relay.
     const appAgentCalls = model.requests.filter((r) => JSON.stringify(r.body.messages[0]).includes("expert agent of the user's"));
     expect(appAgentCalls).toHaveLength(2 * (bottle.actions.length + 1 + flight.actions.length + 1));
     expect(new Set(appAgentCalls.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${KEY}`]));
+    expect(readJson<Report>('agent2agent', 'report.json').overall.usage.app_agents).toMatchObject({ runs: 4, llm_calls: appAgentCalls.length });
+    expect(readJson<Report>('standard', 'report.json').overall.usage.app_agents.runs).toBe(0);
     // Standard and noise runs had no app agents.
     expect(readJson<Record<string, unknown>>('standard', 'run_1', 'run_config.json').a2a_app_prop ?? null).toBeNull();
     expect(readJson<{ a2a_app_prop: number }>('agent2agent', 'run_1', 'run_config.json').a2a_app_prop).toBe(1);
@@ -179,6 +184,10 @@ describe('gaia2-run with the LLM agent (real containers, scripted provider, Hub 
       for (const r of rows) {
         expect(r).toMatchObject({ status: 'success', score: 1, phase_name: phase, config: c.replace(/_(a2a|noise)$/, ''), has_exception: false });
         expect(r).toMatchObject({ a2a_app_prop: phase === 'agent2agent' ? 1 : 0, has_app_noise: phase === 'noise', has_env_noise: phase === 'noise' });
+        // The row's data carries the run's files, the app agents' side in agent2agent.
+        const files = Object.keys((JSON.parse(String(r.data)) as { files: Record<string, string> }).files);
+        expect(files.includes('app_agents_trace.jsonl')).toBe(phase === 'agent2agent');
+        expect(files.includes('noise.jsonl')).toBe(phase === 'noise');
         expect(String(r.data)).not.toContain(KEY);
         expect(String(r.run_config)).not.toContain(KEY);
       }
