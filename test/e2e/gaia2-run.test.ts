@@ -1,7 +1,7 @@
 // gaia2-run through the real CLI and real containers: the oracle on the bundled samples'
 // smoke subset, the standard and noise phases twice each into one root with a report per
-// phase and the overall table; the agent2agent phase reported as not run where this build
-// lacks it; the submission dataset written and uploaded to the Hub double; --retry then
+// phase and the overall table; the agent2agent phase reported as not run (the oracle has no
+// model for the app agents); the submission dataset written and uploaded to the Hub double; --retry then
 // finds nothing to redo.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ describe('gaia2-run (real containers)', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'gaia2-e2e-phases-')), 'run');
     const args = ['gaia2-run', '-d', 'examples/scenarios', '--subset', 'examples/datasets/smoke.json', '--agent', 'oracle', '-j', '3', '--image', image, '--runs', '2', '--output-dir', out];
     const first = await cli([...args, '--hf-upload', 'e2e-org/gaia2-traces']);
-    // agent2agent cannot run in a build without it: exit 2, the other phases ran.
+    // agent2agent cannot run without a model for its app agents: exit 2, the other phases ran.
     expect(first.code).toBe(2);
     expect(first.err).toMatch(/Phase agent2agent not run/);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as PhasesReport;

@@ -81,9 +81,11 @@ export interface RoleUsage extends TokenUsage {
   source: 'trace' | 'agent_report';
 }
 
-/** result.json `usage`: agent + judge totals at the top, each role apart. */
+/** result.json `usage`: agent + app agents + judge totals at the top, each role apart. */
 export interface RunUsage extends TokenUsage {
   cost_usd?: number | null;
   agent?: RoleUsage;
   judge?: RoleUsage;
+  /** Agent2Agent: the app agents' calls (app_agents_trace.jsonl), billed to their own model. */
+  app_agents?: RoleUsage;
 }

@@ -1,8 +1,8 @@
 // One RunPlan per phase, built from the same source a plain run uses (a TOML config or the
 // run-dataset flags), so every setting means the same in every phase. Per phase:
 //   standard     no noise, no app agents
-//   agent2agent  app agents on every app (the agreed `--a2a-app-prop` flag / [agent2agent]
-//                app_prop), over the mini subset
+//   agent2agent  app agents on every app (app_prop 1, the rest of [agent2agent] / the
+//                --a2a-* flags; default: the agent's model), over the mini subset
 //   noise        [noise] / --noise settings (reference defaults when none), over the mini subset
 // Each phase runs `runs` times per scenario into <root>/<phase>/.
 import { existsSync, statSync } from 'node:fs';
@@ -29,11 +29,9 @@ export interface PhaseRunSettings {
 
 const augmented = (p: PhaseName): boolean => p !== 'standard';
 
-type WithA2a = ConfigFileData;
-
 function fromToml(phase: PhaseName, file: string, env: Record<string, string | undefined>): RunPlan {
   return loadRunConfig(file, env, (data) => {
-    const d: WithA2a = { ...data };
+    const d: ConfigFileData = { ...data };
     delete d.phases;
     if (phase === 'noise') d.noise = { ...(data.noise ?? {}), enabled: true };
     else delete d.noise;
@@ -45,14 +43,11 @@ function fromToml(phase: PhaseName, file: string, env: Record<string, string | u
 
 function fromFlags(phase: PhaseName, f: DatasetFlags, env: Record<string, string | undefined>): RunPlan {
   const noiseTuning = phase === 'noise' ? {} : { noiseSeed: undefined, toolFailureProbability: undefined, envEventsPerMinute: undefined };
-  const flags: DatasetFlags & { a2aAppProp?: string } = {
-    ...f,
-    passAt: '1',
-    retry: false,
-    noise: phase === 'noise',
-    ...noiseTuning,
-    a2aAppProp: phase === 'agent2agent' ? String(AGENT2AGENT_APP_PROP) : undefined,
-  };
+  // The --a2a-* flags describe the agent2agent phase's app agents; the other phases have none.
+  const a2a = phase === 'agent2agent'
+    ? { a2aAppProp: String(AGENT2AGENT_APP_PROP) }
+    : { a2aAppProp: undefined, a2aSeed: undefined, a2aProvider: undefined, a2aModel: undefined, a2aBaseUrl: undefined, a2aApiKeyEnv: undefined };
+  const flags: DatasetFlags = { ...f, passAt: '1', retry: false, noise: phase === 'noise', ...noiseTuning, ...a2a };
   return planFromDatasetFlags(flags, env);
 }
 
@@ -67,8 +62,6 @@ export function phaseRoot(src: PhaseSource, override?: string): string {
 export function phasePlan(phase: PhaseName, src: PhaseSource, s: PhaseRunSettings): RunPlan {
   const plan = src.kind === 'toml' ? fromToml(phase, src.file, src.env) : fromFlags(phase, src.flags, src.env);
   if (plan.target.kind === 'scenario') throw new ConfigError('gaia2-run needs a dataset target (a directory, .jsonl or Hugging Face dataset), not one scenario');
-  if (phase === 'agent2agent' && !(plan as RunPlan & { agent2agent?: unknown }).agent2agent)
-    throw new ConfigError('the agent2agent phase needs Agent2Agent support ([agent2agent] / --a2a-app-prop), which this build of gaia2-runner lacks');
   const dir = join(s.root, phase);
   const target = augmented(phase) && s.miniSubset ? { ...plan.target, subset: s.miniSubset } : plan.target;
   const resumable = s.retry && existsSync(dir) && statSync(dir).isDirectory();

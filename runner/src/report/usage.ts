@@ -1,5 +1,6 @@
-// Token and cost totals of a group of runs, agent and judge apart. Costs come from the price
-// table; a role whose model the table does not know keeps its tokens and gets no cost.
+// Token and cost totals of a group of runs, agent, Agent2Agent app agents and judge apart.
+// Costs come from the price table; a role whose model the table does not know keeps its
+// tokens and gets no cost.
 import type { RoleUsage, RunUsage } from '../../../agent-image/src/contract/index.js';
 import { costUsd, type PriceTable } from '../pricing/index.js';
 import type { RunRecord } from './collect.js';
@@ -24,8 +25,10 @@ export interface CostTotal {
 
 export interface UsageTotals {
   agent: TokenTotals;
+  /** Agent2Agent app agents (runs: those that had any). */
+  app_agents: TokenTotals;
   judge: TokenTotals;
-  cost: { agent: CostTotal; judge: CostTotal; total_usd: number | null };
+  cost: { agent: CostTotal; app_agents: CostTotal; judge: CostTotal; total_usd: number | null };
 }
 
 const zero = (): TokenTotals => ({ input: 0, output: 0, cache_read: 0, cache_write: 0, llm_calls: 0, runs: 0 });
@@ -41,6 +44,10 @@ export function agentUsageOf(r: RunRecord): RoleUsage | null {
 
 export function judgeUsageOf(r: RunRecord): RoleUsage | null {
   return (r.result.usage as RunUsage | undefined)?.judge ?? null;
+}
+
+export function appAgentsUsageOf(r: RunRecord): RoleUsage | null {
+  return (r.result.usage as RunUsage | undefined)?.app_agents ?? null;
 }
 
 function addRole(t: TokenTotals, c: CostTotal, u: RoleUsage, prices: PriceTable): void {
@@ -63,18 +70,21 @@ function addRole(t: TokenTotals, c: CostTotal, u: RoleUsage, prices: PriceTable)
 
 export function usageTotals(records: readonly RunRecord[], prices: PriceTable): UsageTotals {
   const agent = zero();
+  const appAgents = zero();
   const judge = zero();
-  const cost = { agent: { usd: null, priced_runs: 0, unpriced_models: [] } as CostTotal, judge: { usd: null, priced_runs: 0, unpriced_models: [] } as CostTotal };
+  const noCost = (): CostTotal => ({ usd: null, priced_runs: 0, unpriced_models: [] });
+  const cost = { agent: noCost(), app_agents: noCost(), judge: noCost() };
   for (const r of records) {
     const a = agentUsageOf(r);
     if (a) addRole(agent, cost.agent, a, prices);
+    const x = appAgentsUsageOf(r);
+    if (x) addRole(appAgents, cost.app_agents, x, prices);
     const j = judgeUsageOf(r);
     if (j) addRole(judge, cost.judge, j, prices);
   }
   // A role without any usage costs nothing; a role with unpriced runs makes the total unknown.
-  const part = (t: TokenTotals, c: CostTotal) => (t.runs === 0 ? 0 : c.usd);
-  const a = part(agent, cost.agent);
-  const j = part(judge, cost.judge);
-  const total_usd = agent.runs + judge.runs === 0 || a === null || j === null ? null : a + j;
-  return { agent, judge, cost: { ...cost, total_usd } };
+  const parts = ([[agent, cost.agent], [appAgents, cost.app_agents], [judge, cost.judge]] as const).map(([t, c]) => (t.runs === 0 ? 0 : c.usd));
+  const used = agent.runs + appAgents.runs + judge.runs > 0;
+  const total_usd = !used || parts.includes(null) ? null : parts.reduce((s, p) => s! + p!, 0);
+  return { agent, app_agents: appAgents, judge, cost: { ...cost, total_usd } };
 }

@@ -10,7 +10,8 @@ import type { SubmissionRow } from './format.js';
 
 /** What a row's `data` holds: our run's files (the reference puts its own trace export here). */
 export const TRACE_FORMAT = 'gaia2-runner/run-files@1';
-const TRACE_FILES = ['events.jsonl', 'trace.jsonl', 'noise.jsonl', 'daemon_judgments.jsonl'] as const;
+// app_agents_trace.jsonl: the Agent2Agent app agents' side of the conversation.
+const TRACE_FILES = ['events.jsonl', 'trace.jsonl', 'app_agents_trace.jsonl', 'noise.jsonl', 'daemon_judgments.jsonl'] as const;
 
 const readText = (f: string): string | null => (existsSync(f) ? readFileSync(f, 'utf8') : null);
 

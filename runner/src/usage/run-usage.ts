@@ -1,8 +1,10 @@
-// Token usage of one scenario run, for result.json: the agent's calls summed from trace.jsonl
-// and the judge's from judge_trace.jsonl (one line per HTTP call, docs/trace-format.md). An
+// Token usage of one scenario run, for result.json: the agent's calls summed from trace.jsonl,
+// the Agent2Agent app agents' from app_agents_trace.jsonl and the judge's from
+// judge_trace.jsonl (one line per HTTP call, docs/trace-format.md). An
 // image that writes no trace is covered by what its agent reported to the daemon
 // (daemon_status.usage), marked as such.
 import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
+import { ENV } from '../../../agent-image/src/contract/paths.js';
 import { canonicalizeRow, isRenderableRow, totalInput } from '../viewer/trace/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -44,17 +46,18 @@ export function usageOfTrace(text: string, fallbackModel: string | null): RoleUs
   return sum;
 }
 
-/** The agent's own totals as the daemon added them up (no call count, no cache writes). */
-function usageOfDaemon(status: DaemonStatus | null, model: string | null): RoleUsage | null {
+/**
+ * The agent's own totals as the daemon added them up (no call count, no cache writes). The
+ * daemon adds the app agents' calls there too; `appAgents` (traced apart) is taken out.
+ */
+function usageOfDaemon(status: DaemonStatus | null, model: string | null, appAgents: TokenUsage | null): RoleUsage | null {
   const u = (status as { usage?: Record<string, unknown> } | null)?.usage;
   if (!u || typeof u !== 'object' || typeof u.input_tokens !== 'number') return null;
-  return {
-    model,
-    source: 'agent_report',
-    input_tokens: num(u.input_tokens),
-    output_tokens: num(u.output_tokens),
-    cache_read_tokens: num(u.cache_read_tokens),
-  };
+  const less = (n: number, k: keyof TokenUsage) => Math.max(0, n - num(appAgents?.[k]));
+  const input = less(num(u.input_tokens), 'input_tokens');
+  const output = less(num(u.output_tokens), 'output_tokens');
+  if (appAgents && input === 0 && output === 0) return null;
+  return { model, source: 'agent_report', input_tokens: input, output_tokens: output, cache_read_tokens: less(num(u.cache_read_tokens), 'cache_read_tokens') };
 }
 
 export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
@@ -77,9 +80,20 @@ export const ZERO_TOKENS: TokenUsage = { input_tokens: 0, output_tokens: 0, cach
 export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: DaemonStatus | null, env: Readonly<Record<string, string>>): RunUsage | undefined {
   const text = (name: string) => artifacts.get(name)?.toString('utf8') ?? '';
   const agentModel = env.MODEL?.trim() || null;
-  const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, agentModel);
+  const appAgents = usageOfTrace(text('app_agents_trace.jsonl'), appAgentsModel(env));
+  const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, agentModel, appAgents);
   const judge = usageOfTrace(text('judge_trace.jsonl'), env.GAIA2_JUDGE_MODEL?.trim() || null);
-  if (!agent && !judge) return undefined;
-  const total = addTokens(agent ?? ZERO_TOKENS, judge ?? ZERO_TOKENS);
-  return { ...total, ...(agent ? { agent } : {}), ...(judge ? { judge } : {}) };
+  if (!agent && !judge && !appAgents) return undefined;
+  const total = [agent, appAgents, judge].reduce<TokenUsage>((sum, u) => (u ? addTokens(sum, u) : sum), ZERO_TOKENS);
+  return { ...total, ...(agent ? { agent } : {}), ...(appAgents ? { app_agents: appAgents } : {}), ...(judge ? { judge } : {}) };
+}
+
+/** The app agents' model as the runner sent it (GAIA2_A2A), for traces that do not name it. */
+function appAgentsModel(env: Readonly<Record<string, string>>): string | null {
+  try {
+    const model = (JSON.parse(env[ENV.a2a] ?? 'null') as { model?: unknown } | null)?.model;
+    return typeof model === 'string' && model ? model : null;
+  } catch {
+    return null;
+  }
 }

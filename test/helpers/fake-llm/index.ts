@@ -9,7 +9,8 @@
 // (…/messages), 'gemini' (…/models/<m>:generateContent | :streamGenerateContent). Streaming
 // (SSE) is answered when the request asks for it. Each HTTP call takes the next script entry:
 // a reply (say/call, with optional usage, reasoning, delayMs) or a failure (fail(429, 2) sends
-// retry-after: 2 and the format's own error body). From a container, bind host '0.0.0.0' and
+// retry-after: 2 and the format's own error body); `respond` computes each answer from the
+// request instead (a model that reads its conversation). From a container, bind host '0.0.0.0' and
 // give the agent fake.urlFor('host.containers.internal').
 export { startFakeLlm, type FakeLlm, type FakeLlmOptions, type RecordedRequest } from './server.js';
 export {

@@ -32,6 +32,11 @@ export interface FakeLlmOptions {
   script?: FakeScriptItem[];
   /** Answer given once the script is used up; without it the server answers 400 "script exhausted". */
   fallback?: FakeReply;
+  /**
+   * A model that reads its conversation: answers each request from what it holds (before the
+   * script). For clients whose calls interleave (parallel runs, app agents beside the agent).
+   */
+  respond?: (req: RecordedRequest) => FakeScriptItem | undefined;
   /** Bind address; 127.0.0.1 unless a container must reach it through a host alias. */
   host?: string;
   port?: number;
@@ -79,7 +84,8 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       /* keep raw text */
     }
     const stream = format.isStreaming(path, body);
-    requests.push({ method: req.method ?? '', path, query, headers: req.headers, body, stream });
+    const recorded: RecordedRequest = { method: req.method ?? '', path, query, headers: req.headers, body, stream };
+    requests.push(recorded);
 
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -89,7 +95,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       send(404, format.errorBody(404, `fake-llm (${options.format}) has no route ${req.method} ${path}`));
       return;
     }
-    const item = queue.shift() ?? options.fallback;
+    const item = options.respond?.(recorded) ?? queue.shift() ?? options.fallback;
     if (!item) {
       send(400, format.errorBody(400, 'fake-llm: script exhausted'));
       return;

@@ -28,6 +28,21 @@ describe('gaia2-run command', () => {
     expect(r.err).toMatch(/Phase agent2agent not run: The app agents need a model; the oracle agent has none to share/);
   });
 
+  it("--a2a-* flags set the agent2agent phase's app agents (every app) and leave the other phases alone", async () => {
+    const r = await runCliInProcess([...base, '--a2a-provider', 'openai-compat', '--a2a-model', 'app-model', '--a2a-base-url', 'http://127.0.0.1:9/v1', '--a2a-app-prop', '0.5'], dir);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out.match(/=== Phase (\w+)/g)).toEqual(['=== Phase standard', '=== Phase agent2agent', '=== Phase noise']);
+    // The phase's app_prop is the reference's 1.0, whatever the flag says; only that phase has app agents.
+    expect(r.out.match(/Agent2Agent: app agents operate 100% of each scenario's apps/g)).toHaveLength(1);
+    expect(r.out.match(/App agents: openai-compat\/app-model at http:\/\/127\.0\.0\.1:9\/v1/g)).toHaveLength(1);
+    // The same from a TOML [agent2agent] table without app_prop (the phase sets it).
+    writeFileSync(join(dir, 'a2a.toml'), '[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\n[run]\noutput_dir = "out"\n[agent2agent]\nprovider = "openai-compat"\nmodel = "app-model"\n');
+    const t = await runCliInProcess(['gaia2-run', '--config', 'a2a.toml', '--dry-run'], dir);
+    expect([t.code, t.err]).toEqual([0, '']);
+    expect(t.out.match(/App agents: openai-compat\/app-model/g)).toHaveLength(1);
+  });
+
   it('a TOML [phases] table picks phases and runs; flags win over it', async () => {
     writeFileSync(join(dir, 'g.toml'), '[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\n[run]\noutput_dir = "out"\n[phases]\nphases = ["noise"]\nruns = 4\n');
     const r = await runCliInProcess(['gaia2-run', '--config', 'g.toml', '--dry-run'], dir);

@@ -99,6 +99,25 @@ describe('report from disk', () => {
     expect(renderText(r)).toContain('errors 1 (provider_error: 1)');
   });
 
+  it("Agent2Agent app agents: a role of their own, priced at their model, in the total; shown only when present", () => {
+    const d = mkdtempSync(join(tmpdir(), 'rep-a2a-'));
+    const app = { model: 'claude-sonnet-4', source: 'trace', llm_calls: 4, input_tokens: 2000, output_tokens: 100, cache_read_tokens: 0, cache_write_tokens: 0 };
+    writeResult(d, 'search/a', { scenario_id: 'a', status: 'pass', success: true, usage: { ...REAL.llm_agent.usage, app_agents: app } });
+    writeResult(d, 'search/b', { scenario_id: 'b', status: 'pass', success: true, usage: REAL.llm_agent.usage });
+    const r = buildReport(loadRunRecords(d), d);
+    expect(r.overall.usage.app_agents).toEqual({ input: 2000, output: 100, cache_read: 0, cache_write: 0, llm_calls: 4, runs: 1 });
+    const appUsd = (2000 * 3 + 100 * 15) / 1e6;
+    expect(r.overall.usage.cost.app_agents.usd).toBeCloseTo(appUsd, 12);
+    expect(r.overall.usage.cost.total_usd).toBeCloseTo(r.overall.usage.cost.agent.usd! + appUsd, 12);
+    expect(renderText(r)).toMatch(/app agents 2,000 in, 100 out, 4 calls over 1 runs, cost \$0\.0075\n.*\nCost \(agent \+ app agents \+ judge\)/);
+    expect(renderMarkdown(r)).toMatch(/\| search \| app agents \| 1 \| 4 \| 2,000 \|/);
+    // Without app agents nothing about them is shown.
+    const plain = mkdtempSync(join(tmpdir(), 'rep-plain-'));
+    writeResult(plain, 'search/b', { scenario_id: 'b', status: 'pass', success: true, usage: REAL.llm_agent.usage });
+    const p = buildReport(loadRunRecords(plain), plain);
+    expect(renderText(p) + renderMarkdown(p)).not.toMatch(/app agents/);
+  });
+
   it('writeReport writes report.json and report.md', async () => {
     const d = mkdtempSync(join(tmpdir(), 'rep4-'));
     writeResult(d, 'a', { scenario_id: 'a', success: true });

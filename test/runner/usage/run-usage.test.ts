@@ -38,4 +38,24 @@ describe('usage of one run', () => {
     });
     expect(usageOfRun(new Map([['trace.jsonl', Buffer.from('')]]), { status: 'completed' } as unknown as DaemonStatus, {})).toBeUndefined();
   });
+
+  it("Agent2Agent: the app agents' calls are a role of their own, in the totals; without a trace the daemon's sum is split", () => {
+    // A real agent2agent run (the gaia2-run e2e): the main agent's and the Shopping app agent's traces.
+    const dir = join(root, 'test/fixtures/usage/a2a-run');
+    const file = (f: string) => readFileSync(join(dir, f));
+    const status = JSON.parse(file('daemon_status.json').toString('utf8')) as DaemonStatus & { usage: { input_tokens: number; output_tokens: number } };
+    const env = { MODEL: 'fake-phases', GAIA2_A2A: JSON.stringify({ app_prop: 1, provider: 'openai-compat', model: 'app-model' }) };
+    const u = usageOfRun(new Map([['trace.jsonl', file('trace.jsonl')], ['app_agents_trace.jsonl', file('app_agents_trace.jsonl')]]), status, env)!;
+    expect(u.agent).toMatchObject({ source: 'trace', llm_calls: 2 });
+    expect(u.app_agents).toMatchObject({ source: 'trace', llm_calls: 3, model: 'fake-phases' });
+    // The daemon adds both up as they happen: the two traces together are its sum.
+    expect([u.input_tokens, u.output_tokens, u.llm_calls]).toEqual([status.usage.input_tokens, status.usage.output_tokens, 5]);
+    expect(u.agent!.input_tokens + u.app_agents!.input_tokens).toBe(status.usage.input_tokens);
+    // No main-agent trace: the agent's part is the daemon's sum less what the app agents' trace holds.
+    const fromDaemon = usageOfRun(new Map([['app_agents_trace.jsonl', file('app_agents_trace.jsonl')]]), status, env)!;
+    expect(fromDaemon.agent).toEqual({ model: 'fake-phases', source: 'agent_report', input_tokens: u.agent!.input_tokens, output_tokens: u.agent!.output_tokens, cache_read_tokens: 0 });
+    // A trace line without a model takes the app agents' model from GAIA2_A2A.
+    const bare = Buffer.from(line({ url: 'u', request: {}, raw_response: '{}', usage: { input_tokens: 3, output_tokens: 1 } }));
+    expect(usageOfRun(new Map([['app_agents_trace.jsonl', bare]]), null, env)!.app_agents).toMatchObject({ model: 'app-model', input_tokens: 3 });
+  });
 });
