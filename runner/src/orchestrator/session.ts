@@ -12,6 +12,7 @@ import { createProgress, type Progress } from '../progress/index.js';
 import { runScenario } from '../run/index.js';
 import { loadEnvForCli } from '../env/cli-env.js';
 import { redact } from '../secrets/redact.js';
+import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { executePlan, type ExecuteOutcome, type RunScenarioFn } from './execute.js';
 
@@ -45,6 +46,9 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
   }
   const engine = io.engine ?? (await connectBackend(plan.run.backend, { env: (io.env ?? process.env) as NodeJS.ProcessEnv }));
   const ac = new AbortController();
+  // Every run in flight waits on this signal (a few listeners each): at -j 256 Node's default
+  // of 10 listeners would print a leak warning for what is the normal load.
+  setMaxListeners(Math.max(10, plan.run.concurrency * 4), ac.signal);
   io.signal?.addEventListener('abort', () => ac.abort(), { once: true });
   let signals = 0;
   const onSignal = () => {

@@ -66,4 +66,25 @@ describe('run session', () => {
     expect(r.outcome).toBeNull();
     expect(r.err).toContain('No scenarios to run');
   });
+
+  it('-j 64: every run in flight waits on the run signal without a listener-leak warning', async () => {
+    const { dir, plan } = setup();
+    for (let i = 0; i < 64; i++) writeScenario(join(dir, `data/time/t${i}.json`), `t${i}`);
+    plan.run.concurrency = 64;
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const out: string[] = [];
+      const runs = fakeRuns(() => 'pass', { ms: 30 });
+      const io = { out: (s: string) => out.push(s), err: (s: string) => out.push(s), env: {}, engine: fakeEngine(), runScenario: runs.fn, progress: recordingProgress() };
+      const r = await runSession(plan, await prepareDataset(plan, io), io);
+      expect(r.code).toBe(EXIT.ok);
+      expect(runs.maxInFlight).toBeGreaterThan(10); // more listeners at once than Node's default allows
+      await new Promise((res) => setImmediate(res)); // warnings are emitted on the next tick
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
