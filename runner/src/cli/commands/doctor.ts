@@ -17,6 +17,14 @@ interface Check {
   fix?: string;
 }
 
+/** What to do about an engine that does not answer, for the backend and address in use. */
+function engineFix(backend: BackendSettings): string {
+  if (backend.kind === 'kubernetes') return 'check [kubernetes] kubeconfig/context and that the cluster answers (docs/kubernetes.md)';
+  if (process.env.DOCKER_HOST && !process.env.DOCKER_HOST.startsWith('unix://'))
+    return 'check DOCKER_HOST and its TLS/SSH settings, and that the engine host answers (docs/engines.md)';
+  return 'start one: npm run setup-engine (podman), or set DOCKER_HOST (docs/engines.md)';
+}
+
 async function checkEngine(backend: BackendSettings): Promise<{ check: Check; engine: ContainerEngine | null }> {
   const t0 = Date.now();
   try {
@@ -25,7 +33,7 @@ async function checkEngine(backend: BackendSettings): Promise<{ check: Check; en
     const what = `${d.kind} ${d.version ?? '(version unknown)'}, API ${d.apiVersion ?? 'unknown'}, at ${d.endpoint}${d.remote ? ' (remote)' : ''}`;
     return { check: { name: 'engine', ok: true, detail: `${what} answers (${Date.now() - t0} ms)` }, engine };
   } catch (e) {
-    return { check: { name: 'engine', ok: false, detail: (e as Error).message, fix: 'start one: npm run setup-engine (podman), or set DOCKER_HOST' }, engine: null };
+    return { check: { name: 'engine', ok: false, detail: (e as Error).message, fix: engineFix(backend) }, engine: null };
   }
 }
 
