@@ -193,7 +193,11 @@ export class PodmanRuntime implements PodRuntime {
     if (r.code !== 0 || t.stopped) return;
     const [c] = JSON.parse(r.stdout) as InspectedContainer[];
     if (!c) return;
-    if (c.State.Status === 'exited' && c.State.ExitCode === 137 && !c.State.OOMKilled) c.State.OOMKilled = await oomKilledByKernel(c.Id, t.memoryLimited);
+    // Podman 4.3 reports a container that just ended as `stopped` before `exited`; both are its
+    // end (observe() says terminated), so both get the OOM look, or a kill by the OOM killer
+    // seen while `stopped` would be reported as a plain Error for good.
+    const ended = c.State.Status === 'exited' || c.State.Status === 'stopped';
+    if (ended && c.State.ExitCode === 137 && !c.State.OOMKilled) c.State.OOMKilled = await oomKilledByKernel(c.Id, t.memoryLimited);
     const o = observe(c);
     if (c.State.Status === 'created' && c.State.Error) {
       o.state = { terminated: { exitCode: 128, reason: 'StartError', message: c.State.Error, finishedAt: iso(undefined) } };
