@@ -3,7 +3,7 @@
 // like on a cluster. Container state is observed by polling `podman ps` for this instance's
 // containers and inspecting the ones that changed.
 import { execFile } from 'node:child_process';
-import { chmod, readdir } from 'node:fs/promises';
+import { chmod, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { podman, podmanOk } from './podman-cli.js';
 import { playedPod, playedSecret } from './podman-translate.js';
@@ -24,13 +24,15 @@ interface Tracked {
   memoryLimited: boolean;
   /** Set while secrets are made and the pod is played: a removal waits for it (bounded). */
   creating?: Promise<void>;
+  /** Host PID and id of the running container's main process (from the inspect that saw it run). */
+  pid?: { pid: number; id: string };
 }
 
 interface InspectedContainer {
   Id: string;
   ImageName?: string;
   Image: string;
-  State: { Status: string; ExitCode: number; OOMKilled: boolean; StartedAt: string; FinishedAt: string; Error?: string };
+  State: { Status: string; ExitCode: number; OOMKilled: boolean; StartedAt: string; FinishedAt: string; Error?: string; Pid?: number };
   NetworkSettings?: { IPAddress?: string; Networks?: Record<string, { IPAddress?: string }> };
 }
 
@@ -198,6 +200,7 @@ export class PodmanRuntime implements PodRuntime {
     // seen while `stopped` would be reported as a plain Error for good.
     const ended = c.State.Status === 'exited' || c.State.Status === 'stopped';
     if (ended && c.State.ExitCode === 137 && !c.State.OOMKilled) c.State.OOMKilled = await oomKilledByKernel(c.Id, t.memoryLimited);
+    t.pid = c.State.Status === 'running' && c.State.Pid ? { pid: c.State.Pid, id: c.Id } : undefined;
     const o = observe(c);
     if (c.State.Status === 'created' && c.State.Error) {
       o.state = { terminated: { exitCode: 128, reason: 'StartError', message: c.State.Error, finishedAt: iso(undefined) } };
@@ -236,7 +239,20 @@ export class PodmanRuntime implements PodRuntime {
   async kill(pod: Pod): Promise<void> {
     const t = this.pods.get(pod.metadata.uid!);
     if (!t) return;
-    await podman(['kill', '--signal', 'KILL', t.container]);
+    // A signal to the main process lands at once; `podman kill` takes a CLI start (0.1–0.3 s on
+    // a busy machine), long enough for a fast scenario run to finish before the kill.
+    // The PID is signalled only while its cgroup still names the container (never a reused PID).
+    let signalled = false;
+    const cgroup = t.pid ? await readFile(`/proc/${t.pid.pid}/cgroup`, 'utf8').catch(() => '') : '';
+    if (t.pid && cgroup.includes(`libpod-${t.pid.id}`)) {
+      try {
+        process.kill(t.pid.pid, 'SIGKILL');
+        signalled = true;
+      } catch {
+        // gone already: the engine's kill says what there is to say
+      }
+    }
+    if (!signalled) await podman(['kill', '--signal', 'KILL', t.container]);
     await this.refresh(t);
   }
 
