@@ -144,7 +144,6 @@ export class Kubelet {
       if (o.imageID) cs.imageID = o.imageID;
       if (o.containerID) cs.containerID = o.containerID;
       if (o.podIP) { s.podIP = o.podIP; s.podIPs = [{ ip: o.podIP }]; }
-      if (JSON.stringify(cs.state) !== JSON.stringify(o.state) && !cs.state.waiting) cs.lastState = {};
       cs.state = o.state;
       const ready = !!o.state.running;
       cs.ready = ready;
