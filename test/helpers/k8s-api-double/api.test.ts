@@ -58,12 +58,16 @@ describe('k8s API double over client-node', () => {
     const raw = await fetchWithCa(d, `/api/v1/namespaces/${ns}/pods`, { headers: { authorization: 'Bearer wrong' } });
     expect({ code: raw.status, body: await raw.json() }).toMatchObject({ code: 401, body: { kind: 'Status', reason: 'Unauthorized', code: 401 } });
     await hook(d, 'POST', 'tokens', { token: 'runner-token', user: 'runner' });
-    await hook(d, 'PUT', 'rbac', { user: 'runner', deny: ['delete pods'] });
+    await hook(d, 'PUT', 'rbac', { user: 'runner', deny: ['delete pods', 'get pods/proxy'] });
     const runner = clientFor({ ...d, token: 'runner-token' });
     expect((await runner.core.listNamespacedPod({ namespace: ns })).items.length).toBeGreaterThan(0);
     const denied = await apiFailure(runner.core.deleteNamespacedPod({ namespace: ns, name: 'p1' }));
     expect(denied).toMatchObject({ code: 403, body: { reason: 'Forbidden' } });
     expect(denied.body.message).toContain('cannot delete resource "pods"');
+    const proxied = await fetchWithCa(d, `/api/v1/namespaces/${ns}/pods/p1:8090/proxy/health`, { headers: { authorization: 'Bearer runner-token' } });
+    expect({ code: proxied.status, body: await proxied.json() }).toMatchObject({ code: 403, body: { reason: 'Forbidden', details: { kind: 'pods/proxy' } } });
+    const hooked = await fetchWithCa(d, '/_k8sd/requests', { headers: { authorization: 'Bearer runner-token' } });
+    expect(hooked.status).toBe(403);
   });
 
   it('watches from a resourceVersion with ADDED, MODIFIED, DELETED and BOOKMARK, and 410 for a compacted one', async () => {

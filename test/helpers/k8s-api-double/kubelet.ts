@@ -34,6 +34,7 @@ function qosClass(p: Pod): string {
 
 export class Kubelet {
   private readonly unscheduled = new Set<string>();
+  private stopped = false;
 
   constructor(private readonly store: Store, readonly runtime: PodRuntime, readonly node: NodeModel) {
     store.listeners.push((resource, e) => {
@@ -116,9 +117,10 @@ export class Kubelet {
       if (!missing.length) break;
       // A kubelet keeps the container in ContainerCreating and retries the mount.
       this.observe(p, { state: { waiting: { reason: 'ContainerCreating', message: `MountVolume.SetUp failed: secret "${missing[0]}" not found` } } });
-      await new Promise((r) => setTimeout(r, 1000));
-      if (!this.alive(p)) return;
+      await new Promise((r) => setTimeout(r, 1000).unref());
+      if (this.stopped || !this.alive(p)) return;
     }
+    if (this.stopped) return;
     try {
       await this.runtime.start(p, secrets, (o) => this.observe(p, o));
     } catch (err) {
@@ -142,7 +144,6 @@ export class Kubelet {
       if (o.imageID) cs.imageID = o.imageID;
       if (o.containerID) cs.containerID = o.containerID;
       if (o.podIP) { s.podIP = o.podIP; s.podIPs = [{ ip: o.podIP }]; }
-      if (JSON.stringify(cs.state) !== JSON.stringify(o.state) && !cs.state.waiting) cs.lastState = {};
       cs.state = o.state;
       const ready = !!o.state.running;
       cs.ready = ready;
@@ -178,6 +179,11 @@ export class Kubelet {
       if (cur && cur.metadata.uid === p.metadata.uid) this.store.remove('pods', ns, name);
     })();
     return marked;
+  }
+
+  /** The double is shutting down: nothing new is started. */
+  stop(): void {
+    this.stopped = true;
   }
 
   // ---- test hooks -------------------------------------------------------------------------

@@ -94,6 +94,7 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
   return {
     url: `https://${address}`, token, ca: tls.ca, prefix, ctx,
     close: async () => {
+      kubelet.stop();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await runtime.removeAll();

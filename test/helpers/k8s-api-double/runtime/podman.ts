@@ -19,6 +19,8 @@ interface Tracked {
   secrets: string[];
   report: (o: Observation) => void;
   last: string;
+  /** The container's line in the last `podman ps` (a change triggers an inspect). */
+  ps?: string;
   stopped: boolean;
   /** The container has a memory limit (so an exit by SIGKILL may be the OOM killer's). */
   memoryLimited: boolean;
@@ -226,8 +228,8 @@ export class PodmanRuntime implements PodRuntime {
       const seen = new Map(r.stdout.trim().split('\n').filter(Boolean).map((l) => { const [n, ...rest] = l.split(' '); return [n!, rest.join(' ')]; }));
       await Promise.all(live.map(async (t) => {
         const s = seen.get(t.container);
-        if (s === undefined || s !== (t as Tracked & { ps?: string }).ps) {
-          (t as Tracked & { ps?: string }).ps = s;
+        if (s === undefined || s !== t.ps) {
+          t.ps = s;
           await this.refresh(t);
         }
       }));
