@@ -1,5 +1,6 @@
 // A thin promise wrapper over the podman CLI. Secret material only ever travels on stdin.
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 
 export interface CliResult { code: number; stdout: string; stderr: string }
 
@@ -8,7 +9,9 @@ export function podman(args: string[], o: { stdin?: string; timeoutMs?: number }
   // stdin), so input goes through `cat |`: still never on a command line or in a file.
   const [file, argv] = o.stdin === undefined ? ['podman', args] : ['sh', ['-c', 'cat | exec podman "$@"', 'sh', ...args]];
   return new Promise((resolve) => {
-    const child = execFile(file, argv, { timeout: o.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    // The container monitor (conmon) that `pod start` leaves behind marks an OOM kill with a
+    // file named `oom` in its working directory: podman runs from the temp dir, not the checkout.
+    const child = execFile(file, argv, { cwd: tmpdir(), timeout: o.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 125) : 0;
       resolve({ code, stdout: String(stdout), stderr: String(stderr) });
     });
