@@ -130,12 +130,16 @@ export class DockerContainer implements ContainerHandle {
 }
 
 /**
- * Force-removes a container; gone already is fine. The engine still stopping or cleaning it up
- * (right after it exited by itself) is retried for a few seconds, so a container is never left
- * behind because removal raced its exit: Docker answers 409 then, podman 4 a 500 whose message
- * says "container state improper" (its container is "stopped", not yet "exited").
+ * Force-removes a container; gone already is fine. Removal is what must never be lost, so two
+ * passing troubles are retried:
+ * - the engine still stopping or cleaning the container up (right after it exited by itself):
+ *   Docker answers 409 then, podman 4 a 500 whose message says "container state improper" (its
+ *   container is "stopped", not yet "exited"); retried for a few seconds;
+ * - the request dying with its connection (a kept-alive connection the far end closed just then,
+ *   a dropped link to a remote engine); sent again a few times, removing is idempotent.
  */
 export async function removeQuietly(c: Docker.Container): Promise<void> {
+  let dropped = 0;
   for (let attempt = 0; ; attempt++) {
     try {
       await c.remove({ force: true, v: true });
@@ -144,11 +148,15 @@ export async function removeQuietly(c: Docker.Container): Promise<void> {
       const status = (e as { statusCode?: number }).statusCode;
       if (status === 404) return;
       const busy = status === 409 || (status === 500 && /container state improper/i.test(engineErrorMessage(e)));
-      if (!busy || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
-      await new Promise((r) => setTimeout(r, 200));
+      const lost = status === undefined && CONNECTION_LOST.test(`${(e as { code?: string }).code ?? ''} ${(e as Error).message ?? ''}`) && ++dropped < 3;
+      if (!(busy || lost) || attempt >= 15) throw wrapEngineError(e, `removing container ${c.id.slice(0, 12)}`);
+      await new Promise((r) => setTimeout(r, lost ? 250 * dropped : 200));
     }
   }
 }
+
+/** A request that died with its connection, not one the engine answered. */
+const CONNECTION_LOST = /ECONNRESET|EPIPE|socket hang up|ETIMEDOUT|Channel open failure|Not connected/i;
 
 /** Strips the 8-byte stream headers of non-TTY container logs. */
 export function demuxLogs(buf: Buffer): string {

@@ -3,14 +3,11 @@
 // a connect look that allows for a slow link, or a local forward of the SSH connection, closed
 // with the container).
 import { acceptsConnections } from '../../net/accepts-connections.js';
-import { isEngineError } from '../errors.js';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from '../types.js';
 import type { SshConnection } from './ssh-connection.js';
 
 /** How the runner reaches `host:port` as the engine reported it (an address on the engine host). */
 export type Reach = (host: string, port: number) => Promise<{ endpoint: AdapterEndpoint; close?: () => Promise<void> }>;
-
-const REMOVE_ATTEMPTS = 3;
 
 /** A bare connect over a WAN can take longer than the local look's 250 ms. */
 const REMOTE_ACCEPT_TIMEOUT_MS = 3000;
@@ -84,22 +81,11 @@ export class RemoteContainer implements ContainerHandle {
     return this.inner.logs(tail);
   }
 
-  /**
-   * Removal is what must never be lost: a request that dies with its connection (a kept-alive
-   * connection the far end closed just then, a dropped link) is sent again; removing is
-   * idempotent (gone already counts as removed).
-   */
+  /** Closes the local forwards, then removes (retries of a dropped request: removeQuietly). */
   async remove(): Promise<void> {
     const open = [...this.reached.values()];
     this.reached.clear();
     await Promise.all(open.map((r) => r.then((x) => x.close?.(), () => {})));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.inner.remove();
-      } catch (e) {
-        if (!isEngineError(e) || e.kind !== 'engine_unavailable' || attempt >= REMOVE_ATTEMPTS) throw e;
-        await new Promise((r) => setTimeout(r, 250 * attempt));
-      }
-    }
+    await this.inner.remove();
   }
 }
