@@ -48,7 +48,7 @@ describe("our image's contract additions (real containers)", () => {
     expect(labels?.[IMAGE_FEATURES_LABEL]?.split(',').sort()).toEqual(Object.values(IMAGE_FEATURES).sort());
   });
 
-  it('scenario after start, artifacts over HTTP (no archive), shutdown ends the container with code 0', async () => {
+  it('scenario after start through POST /files, artifacts over HTTP (no archive), shutdown ends the container with code 0', async () => {
     const token = 'e2e-token-0123456789';
     const c = await engine.create({
       image,
@@ -63,11 +63,11 @@ describe("our image's contract additions (real containers)", () => {
       await c.start();
       // Late on purpose: the daemon must wait for the marker, not fail on a missing scenario.
       await new Promise((r) => setTimeout(r, 500));
-      await c.putFiles([
+      const client = new AdapterClient(await c.adapter(8090), token);
+      await client.putFiles([
         { path: CONTAINER_PATHS.scenario, content: readFileSync(scenarioFile), mode: 0o644 },
         { path: CONTAINER_PATHS.scenarioReady, content: '' },
       ]);
-      const client = new AdapterClient(await c.adapter(8090), token);
       await untilComplete(client);
       expect((await client.status()).judgment?.success).toBe(true);
 

@@ -11,7 +11,10 @@ import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 export interface EngineCapabilities {
   /** Can publish a container port on a host loopback port chosen by the engine. */
   publishPorts: boolean;
-  /** Can copy files in and out through the API (no bind mounts, works remotely). */
+  /**
+   * Can copy files in (ContainerSpec.files, at create) and out through the API (no bind mounts,
+   * works remotely). Without it only our image runs: it takes the scenario over its adapter.
+   */
   archives: boolean;
   /** Can build images from a context. */
   build: boolean;
@@ -86,11 +89,6 @@ export interface ContainerHandle {
   start(): Promise<void>;
   /** How to reach a container port: the published port (bridge), the host port (host network), a proxy. */
   adapter(port: number): Promise<AdapterEndpoint>;
-  /**
-   * Writes files (absolute paths) in one archive request, in the given order: a reader that
-   * sees the last file knows the earlier ones are complete. Cheaper once the container runs.
-   */
-  putFiles(files: ContainerFile[]): Promise<void>;
   /** Reads one file out of the container; null when it does not exist. */
   readFile(path: string): Promise<Buffer | null>;
   /** Reads the named files (relative paths) of one directory in a single request; missing ones are absent. */

@@ -1,7 +1,7 @@
-// One scenario run: create → put scenario → start → health → notify (event-less scenarios
-// only) → poll status → collect artifacts → result.json → remove. With our image (its
-// gaia2.features label) the scenario goes in right after start, the artifacts come in one
-// HTTP answer and the container is asked to exit before removal. Every per-scenario failure
+// One scenario run: create (with the scenario) → start → health → notify (event-less
+// scenarios only) → poll status → collect artifacts → result.json → remove. With our image
+// (its gaia2.features label) the scenario goes in through the adapter once it runs, the
+// artifacts come in one HTTP answer and the container is asked to exit before removal. Every per-scenario failure
 // becomes a typed result; only programming errors escape. The container is removed in a
 // finally, whatever happens, or (onCleanup) its removal is handed to the caller, who runs it
 // once the result is recorded: removal is then off the scenario's critical path.
@@ -19,8 +19,8 @@ import {
   parseScenarioText,
   scenarioId as idOf,
   scenarioStartTime,
+  UPLOAD_ROOT,
   type DaemonStatus,
-  type ErrorKind,
   type Scenario,
   type ScenarioResult,
 } from '../../../agent-image/src/contract/index.js';
@@ -29,7 +29,8 @@ import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { AdapterClient } from './adapter-client.js';
 import { collectArtifacts, writeArtifacts } from './artifacts.js';
-import { bootEstimate, readyEstimate } from './boot-wait.js';
+import { assertRunning, waitUnitReady } from './unit-ready.js';
+import { RunFailure } from './run-failure.js';
 import { waitExited } from './exit-wait.js';
 import { sleep } from './sleep.js';
 import { imageFeatures } from './image-features.js';
@@ -37,15 +38,6 @@ import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
 import { usageOfRun } from '../usage/run-usage.js';
 import { firstUserTask, formatSimTime } from './scenario-facts.js';
-
-class RunFailure extends Error {
-  constructor(
-    readonly kind: ErrorKind,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult> {
   const log = (l: string) => o.log?.(redact(l));
@@ -81,11 +73,15 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   const token = randomBytes(16).toString('hex');
   const start = scenarioStartTime(scenario);
   const features = await imageFeatures(o.engine, o.image);
-  // Putting files into a running container is ~50 ms cheaper than into a created one (its
-  // root is mounted already), and it overlaps the daemon's boot.
-  const filesAfterStart = features.has(IMAGE_FEATURES.scenarioAfterStart);
   // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
   const files = [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o644 }, ...(o.files ?? [])];
+  // Our image takes the scenario from its adapter once it runs (unit-ready.ts says why); files
+  // outside the adapter's reach (a CA bundle) and everything for other images go in at create.
+  const late = features.has(IMAGE_FEATURES.scenarioAfterStart) && features.has(IMAGE_FEATURES.filesRoute);
+  const lateFiles = late ? files.filter((f) => f.path.startsWith(UPLOAD_ROOT)) : [];
+  const createFiles = files.filter((f) => !lateFiles.includes(f));
+  // The marker goes last: once the daemon sees it, every file before it is complete.
+  if (late) lateFiles.push({ path: CONTAINER_PATHS.scenarioReady, content: '', mode: 0o644 });
   const env: Record<string, string> = {
     [ENV.judgeFinalTurn]: '1',
     ...(o.outputDir ? { [ENV.traceFile]: CONTAINER_PATHS.trace } : {}),
@@ -94,7 +90,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     [ENV.adapterPort]: String(port),
     [ENV.agent]: o.agent,
     [ENV.adapterToken]: token,
-    ...(filesAfterStart ? { [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady } : {}),
+    ...(late ? { [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady } : {}),
   };
 
   let container: ContainerHandle | null = null;
@@ -119,20 +115,23 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       network: o.network,
       publishPort: o.network === 'bridge' ? port : undefined,
       extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
-      files: filesAfterStart ? undefined : files,
+      ...(createFiles.length ? { files: createFiles } : {}),
     });
     lap('create_ms');
     await container.start();
     log(`${id}: started ${container.name}`);
-    const c = container;
-    const [ep] = await Promise.all([
-      c.adapter(port),
-      // The marker goes last: once the daemon sees it, every file before it is complete.
-      filesAfterStart ? c.putFiles([...files, { path: CONTAINER_PATHS.scenarioReady, content: '', mode: 0o644 }]) : null,
-    ]);
+    const ep = await container.adapter(port);
     client = new AdapterClient(ep, token);
     lap('start_ms');
-    await waitHealthy(client, ep, container, o);
+    await waitUnitReady({
+      client,
+      endpoint: ep,
+      container,
+      lateFiles,
+      kind: `${o.image} ${o.agent}`, // the agent runtime is part of the boot
+      healthSeconds: o.timeouts.healthSeconds,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
     lap('health_ms');
     if (scenario.events.length === 0) {
       const task = firstUserTask(scenario);
@@ -213,75 +212,6 @@ async function finish(o: ScenarioRunOptions, r: ScenarioResult, started: Date, d
   const out = dir ?? o.outputDir;
   if (out) await writeJsonAtomic(join(out, 'result.json'), result);
   return result;
-}
-
-async function waitHealthy(client: AdapterClient, ep: AdapterEndpoint, c: ContainerHandle, o: ScenarioRunOptions): Promise<void> {
-  const since = Date.now();
-  const deadline = since + o.timeouts.healthSeconds * 1000;
-  let lastEngineCheck = since;
-  let pause = 10;
-  let lastErr = '';
-  // Without a cheap look (a proxy answers for the unit) the first /health is the look.
-  let accepting = !ep.accepting;
-  let acceptedAt = since;
-  const kind = `${o.image} ${o.agent}`; // the agent runtime is part of the boot
-  // No look before a boot usually ends (boot-wait.ts): looks before are wasted work. The
-  // engine is asked whether the container still runs only once a boot takes longer than usual
-  // (an inspect costs the engine ~5 ms of CPU).
-  const firstLook = bootEstimate.firstLookMs(kind);
-  const engineCheckMs = Math.max(500, 3 * firstLook);
-  await sleep(firstLook, o.signal);
-  for (;;) {
-    if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
-    if (!accepting) {
-      const lookedAt = Date.now();
-      accepting = await ep.accepting!();
-      if (accepting) {
-        bootEstimate.record(kind, lookedAt - since);
-        acceptedAt = Date.now();
-        // The world is composed after the adapter listens: the first /health when it usually is.
-        await sleep(readyEstimate.firstLookMs(kind), o.signal);
-      } else lastErr = `nothing accepts connections on ${ep.url} yet`;
-    }
-    if (accepting) {
-      try {
-        const lookedAt = Date.now();
-        const h = await client.health();
-        if (h.connected) {
-          readyEstimate.record(kind, lookedAt - acceptedAt);
-          return;
-        }
-        // A fast agent can finish (and disconnect) before the first poll sees it connected.
-        if (isTerminal(await client.status())) return;
-        lastErr = 'adapter answers but the agent is not connected yet';
-      } catch (e) {
-        lastErr = (e as Error).message;
-      }
-    }
-    if (Date.now() - lastEngineCheck > engineCheckMs) {
-      await assertRunning(c);
-      lastEngineCheck = Date.now();
-    }
-    if (Date.now() > deadline) {
-      throw new RunFailure('health_timeout', `agent not ready within ${o.timeouts.healthSeconds}s (${lastErr})`);
-    }
-    // Short polls while a boot on an idle machine would end (~0.1–0.3 s), then backing off:
-    // with dozens of containers booting on a busy machine, fast polls only add load and memory.
-    if (Date.now() - since > 500) pause = Math.max(25, Math.min(250, pause * 1.25));
-    await sleep(pause, o.signal);
-  }
-}
-
-async function assertRunning(c: ContainerHandle): Promise<void> {
-  const s = await c.state();
-  if (s.failure) throw new RunFailure(s.failure.kind, s.failure.message);
-  if (!s.running) {
-    const tail = (await c.logs(20)).trim().split('\n').slice(-5).join(' | ');
-    throw new RunFailure(
-      'container_exited',
-      `container exited (code ${s.exitCode ?? '?'}${s.oomKilled ? ', out of memory' : ''})${tail ? `: ${tail}` : ''}`,
-    );
-  }
 }
 
 async function pollUntilDone(client: AdapterClient, c: ContainerHandle, o: ScenarioRunOptions, obs: Observed): Promise<void> {

@@ -67,7 +67,12 @@ export class KubernetesEngine implements ContainerEngine {
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
     if (spec.network === 'host') throw new EngineError('container_start_failed', 'the kubernetes backend has no host networking ([run].network = "host")');
-    if (spec.files?.length || !spec.env[ENV.scenarioReady])
+    if (spec.files?.length)
+      throw new EngineError(
+        'container_start_failed',
+        `the kubernetes backend cannot copy files into a Pod (${spec.files.map((f) => f.path).join(', ')}); only files under /var/gaia2/ reach it, through the adapter (GAIA2_CA_BUNDLE is not supported here)`,
+      );
+    if (!spec.env[ENV.scenarioReady])
       throw new EngineError('container_start_failed', 'the kubernetes backend needs an image that takes the scenario after start (one built by `gaia2-runner build-image`)');
     const runId = spec.labels[LABELS.runId];
     if (!runId) throw new EngineError('internal_error', `a unit for the kubernetes backend needs the ${LABELS.runId} label`);

@@ -1,17 +1,15 @@
 // One scenario run's Pod as a ContainerHandle. The Pod is created by the engine; start()
 // waits on the run's watch until it runs (or fails typed: unschedulable, image pull, …);
 // the adapter is reached through the API server's pod proxy (or the Pod IP from inside the
-// cluster); files go in through the adapter's POST /files.
+// cluster); the runner hands the scenario to the adapter itself (POST /files).
 import type { V1Pod } from '@kubernetes/client-node';
-import { ENV } from '../../../../agent-image/src/contract/paths.js';
 import { acceptsConnections } from '../../net/accepts-connections.js';
 import { EngineError } from '../errors.js';
-import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from '../types.js';
+import type { AdapterEndpoint, ContainerHandle, UnitState } from '../types.js';
 import { apiStatus, kubeError, proxyCredentials, type KubeAccess } from './client.js';
 import { CONTAINER_NAME } from './manifests.js';
 import type { PodWatch } from './pod-watch.js';
 import { isPending, pendingFailure, unitStateOf } from './pod-state.js';
-import { uploadFiles } from './upload.js';
 
 export interface PodHandleOptions {
   access: KubeAccess;
@@ -20,8 +18,6 @@ export interface PodHandleOptions {
   unitSecret: string;
   env: Record<string, string>;
   pendingTimeoutS: number;
-  /** How long POST /files may keep being refused while the adapter boots. */
-  uploadTimeoutMs?: number;
 }
 
 export class KubernetesPod implements ContainerHandle {
@@ -70,20 +66,6 @@ export class KubernetesPod implements ContainerHandle {
       ...(tls ? { tls } : {}),
       tokenHeader: 'own',
     };
-  }
-
-  async putFiles(files: ContainerFile[]): Promise<void> {
-    const token = this.o.env[ENV.adapterToken];
-    if (!token) throw new EngineError('container_start_failed', 'the kubernetes backend delivers files through the adapter, which needs an adapter token');
-    const port = Number(this.o.env[ENV.adapterPort]);
-    await uploadFiles(await this.adapter(port), token, files, {
-      timeoutMs: this.o.uploadTimeoutMs ?? 120_000,
-      check: async () => {
-        const s = await this.state();
-        if (s.failure) throw new EngineError(s.failure.kind, s.failure.message);
-        if (!s.running) throw new EngineError('container_exited', `Pod ${this.name} ended (${s.status}, exit ${s.exitCode ?? '?'}) before the scenario was delivered`);
-      },
-    });
   }
 
   /** No archive API in a cluster: artifacts come from the adapter's GET /artifacts. */

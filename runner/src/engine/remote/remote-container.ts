@@ -3,7 +3,7 @@
 // a connect look that allows for a slow link, or a local forward of the SSH connection, closed
 // with the container).
 import { acceptsConnections } from '../../net/accepts-connections.js';
-import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from '../types.js';
+import type { AdapterEndpoint, ContainerHandle, UnitState } from '../types.js';
 import type { SshConnection } from './ssh-connection.js';
 
 /** How the runner reaches `host:port` as the engine reported it (an address on the engine host). */
@@ -56,9 +56,6 @@ export class RemoteContainer implements ContainerHandle {
       r.catch(() => this.reached.delete(port));
     }
     return (await r).endpoint;
-  }
-  putFiles(files: ContainerFile[]): Promise<void> {
-    return this.inner.putFiles(files);
   }
 
   readFile(path: string): Promise<Buffer | null> {

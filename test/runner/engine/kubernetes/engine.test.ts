@@ -56,8 +56,8 @@ describe('KubernetesEngine', () => {
     const ep = await unit.adapter(8090);
     expect(ep.url).toBe(`${d.url}/api/v1/namespaces/default/pods/${unit.name}:8090/proxy`);
     expect(ep.tokenHeader).toBe('own');
-    await unit.putFiles([{ path: '/var/gaia2/custom_scenario.json', content: '{}' }, { path: '/var/gaia2/scenario.ready', content: '' }]);
     const client = new AdapterClient(ep, 'tok-abcdef123');
+    await client.putFiles([{ path: '/var/gaia2/custom_scenario.json', content: '{}' }, { path: '/var/gaia2/scenario.ready', content: '' }]);
     for (let i = 0; i < 100 && (await client.status()).status !== 'complete'; i++) await new Promise((r) => setTimeout(r, 50));
     expect((await client.status()).status).toBe('complete');
     expect((await client.artifacts()).files.has('events.jsonl')).toBe(true);

@@ -13,7 +13,7 @@ function innerAt(url: string, calls: string[]): ContainerHandle {
   };
   return {
     id: 'c1', name: 'n1',
-    start: unused, putFiles: unused, readFile: unused, readFiles: unused, state: unused, kill: unused, logs: unused,
+    start: unused, readFile: unused, readFiles: unused, state: unused, kill: unused, logs: unused,
     adapter: async (): Promise<AdapterEndpoint> => (calls.push('adapter'), { url }),
     remove: async () => void calls.push('remove'),
   };

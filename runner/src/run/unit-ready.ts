@@ -1,0 +1,121 @@
+// From a started unit to a connected agent: wait until the adapter takes requests, hand it the
+// files that go in late (our image: the scenario through POST /files, any backend), then until
+// /health says the agent is connected.
+//
+// Why the files go through the adapter and not the engine's archive API: the adapter is up
+// ~50 ms after start either way, and then a POST is ~2 ms, where an archive copy into a
+// running container costs Docker ~50 ms of its own (it mounts the container's root for each
+// copy) and a cluster has no archive API at all. The first answered request also tells when
+// the adapter really listens: in front of Docker's published ports (its userland proxy) and
+// SSH forwards a TCP connect succeeds before anything listens, and only an HTTP answer counts.
+import { isTerminal } from '../../../agent-image/src/contract/index.js';
+import type { AdapterEndpoint, ContainerFile, ContainerHandle } from '../engine/index.js';
+import { AdapterHttpError, type AdapterClient } from './adapter-client.js';
+import { bootEstimate, readyEstimate } from './boot-wait.js';
+import { RunFailure } from './run-failure.js';
+import { sleep } from './sleep.js';
+
+export interface UnitReadyOptions {
+  client: AdapterClient;
+  endpoint: AdapterEndpoint;
+  container: ContainerHandle;
+  /** Delivered through POST /files once the adapter answers; empty when everything went in at create. */
+  lateFiles: readonly ContainerFile[];
+  /** What boots (image and agent runtime): boot times are learnt per kind. */
+  kind: string;
+  healthSeconds: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Answers from the adapter itself that retrying will not change: the request is wrong (400,
+ * 413), the token is (401, 403), or the image has no such route (404 with our body). A proxy in
+ * between answers 5xx while the unit does not listen yet; those are retried.
+ */
+const REFUSED = new Set([400, 401, 403, 413]);
+
+export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
+  const { client, endpoint: ep } = o;
+  const since = Date.now();
+  const deadline = since + o.healthSeconds * 1000;
+  let lastEngineCheck = since;
+  let pause = 10;
+  let lastErr = '';
+  // Without a cheap look (a proxy answers for the unit) the first request is the look.
+  let accepting = !ep.accepting;
+  // Set once the adapter has answered a request (the late files are in by then).
+  let answeredAt: number | null = null;
+  // No look before a boot usually ends (boot-wait.ts): looks before are wasted work. The
+  // engine is asked whether the unit still runs only once a boot takes longer than usual
+  // (an inspect costs the engine ~5 ms of CPU).
+  const firstLook = bootEstimate.firstLookMs(o.kind);
+  const engineCheckMs = Math.max(500, 3 * firstLook);
+  await sleep(firstLook, o.signal);
+  for (;;) {
+    if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
+    if (!accepting) {
+      accepting = await ep.accepting!();
+      if (!accepting) lastErr = `nothing accepts connections on ${ep.url} yet`;
+    }
+    if (accepting) {
+      const lookedAt = Date.now();
+      try {
+        if (answeredAt === null && o.lateFiles.length) {
+          await client.putFiles(o.lateFiles);
+          answeredAt = Date.now();
+          bootEstimate.record(o.kind, lookedAt - since);
+          // The world is composed after that: the first /health when it usually is.
+          await sleep(readyEstimate.firstLookMs(o.kind), o.signal);
+        }
+        const healthAt = Date.now();
+        const h = await client.health();
+        const firstAnswer = answeredAt === null;
+        if (answeredAt === null) {
+          answeredAt = Date.now();
+          bootEstimate.record(o.kind, lookedAt - since);
+        }
+        if (h.connected) {
+          readyEstimate.record(o.kind, Math.max(0, healthAt - answeredAt));
+          return;
+        }
+        // A fast agent can finish (and disconnect) before the first poll sees it connected.
+        if (isTerminal(await client.status())) return;
+        lastErr = 'adapter answers but the agent is not connected yet';
+        if (firstAnswer) {
+          await sleep(readyEstimate.firstLookMs(o.kind), o.signal);
+          continue;
+        }
+      } catch (e) {
+        if (answeredAt === null && o.lateFiles.length && e instanceof AdapterHttpError && REFUSED.has(e.statusCode)) {
+          throw new RunFailure('container_start_failed', `the adapter refused the scenario: ${e.message}`);
+        }
+        lastErr = (e as Error).message;
+      }
+    }
+    if (Date.now() - lastEngineCheck > engineCheckMs) {
+      await assertRunning(o.container);
+      lastEngineCheck = Date.now();
+    }
+    if (Date.now() > deadline) {
+      const what = answeredAt === null && o.lateFiles.length ? 'the scenario could not be delivered and the agent was not ready' : 'agent not ready';
+      throw new RunFailure('health_timeout', `${what} within ${o.healthSeconds}s (${lastErr})`);
+    }
+    // Short polls while a boot on an idle machine would end (~0.1–0.3 s), then backing off:
+    // with dozens of containers booting on a busy machine, fast polls only add load and memory.
+    if (Date.now() - since > 500) pause = Math.max(25, Math.min(250, pause * 1.25));
+    await sleep(pause, o.signal);
+  }
+}
+
+/** Throws a typed failure when the unit is no longer running (or the backend knows why). */
+export async function assertRunning(c: ContainerHandle): Promise<void> {
+  const s = await c.state();
+  if (s.failure) throw new RunFailure(s.failure.kind, s.failure.message);
+  if (!s.running) {
+    const tail = (await c.logs(20)).trim().split('\n').slice(-5).join(' | ');
+    throw new RunFailure(
+      'container_exited',
+      `container exited (code ${s.exitCode ?? '?'}${s.oomKilled ? ', out of memory' : ''})${tail ? `: ${tail}` : ''}`,
+    );
+  }
+}
