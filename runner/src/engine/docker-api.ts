@@ -118,9 +118,8 @@ export class DockerApiEngine implements ContainerEngine {
   }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    const podman = (await this.engineFlavour()) === 'podman';
     const extraHosts =
-      spec.extraHosts && podman
+      spec.extraHosts && (await this.engineFlavour()) === 'podman'
         ? spec.extraHosts.filter((h) => !h.endsWith(':host-gateway'))
         : spec.extraHosts;
     const portKey = spec.publishPort ? `${spec.publishPort}/tcp` : undefined;
@@ -142,12 +141,12 @@ export class DockerApiEngine implements ContainerEngine {
     // Podman picks the host port at create but binds it only at start: two containers created
     // close together can get the same port, and then the second start fails and leaves the
     // first one unreachable. A port one of our live containers holds is refused here: that
-    // container is removed and created again, for a new port. Docker chooses at start: there is
-    // nothing to read at create.
+    // container is removed and created again, for a new port. (Docker chooses at start and
+    // answers an empty port here, unless the port was given: the same check covers both.)
     let handle: DockerContainer;
     for (let attempt = 1; ; attempt++) {
       const container = await this.createOnce(body, spec.image);
-      const published = portKey && bridge && podman ? await publishedPort(container, portKey) : null;
+      const published = portKey && bridge ? await publishedPort(container, portKey) : null;
       if (!published || !this.heldPorts.has(published)) {
         if (published) this.heldPorts.add(published);
         const endpoint = published && spec.publishPort ? { containerPort: spec.publishPort, endpoint: hostEndpoint(published) } : null;
