@@ -70,8 +70,14 @@ async function scriptedMainAgentRun(dir: string): Promise<void> {
   }
 }
 
+// Prices for the two scripted models, so that both parts of the agent's cost are known.
+const PRICE = { main: { input: 1, output: 2 }, app: { input: 10, output: 20 } };
+
 beforeAll(async () => {
   runDir = mkdtempSync(join(tmpdir(), 'viewer-a2a-'));
+  const prices = join(mkdtempSync(join(tmpdir(), 'viewer-a2a-prices-')), 'prices.json');
+  writeFileSync(prices, JSON.stringify({ models: { 'main-model': PRICE.main, 'fake-app-agent': PRICE.app } }));
+  process.env.GAIA2_PRICES = prices;
   writeFileSync(join(runDir, 'run_config.json'), JSON.stringify({ agent: 'default', a2a_app_prop: 1 }));
   for (const [id, play] of [['execution/llm_main', llmMainAgentRun], ['execution/scripted_main', scriptedMainAgentRun]] as const) {
     const dir = join(runDir, ...id.split('/'));
@@ -120,6 +126,33 @@ describe('app agents on the trace page', () => {
     const calls = await page.evaluate(() => (window as unknown as { PAGE: { rows: Array<{ id: string; llmCalls: number }> } }).PAGE?.rows?.map((r) => [r.id, r.llmCalls]));
     // 2 main-agent calls + 3 app-agent calls; the scripted main agent's run has only the app agent's 3.
     expect(calls).toEqual(expect.arrayContaining([['execution/llm_main', 5], ['execution/scripted_main', 3]]));
+  });
+
+  it("shows the app agents' share apart and prices it into the run's cost", async () => {
+    const { page } = await open('index.html', '#scenarios tbody tr');
+    type Row = { id: string; llmCalls: number; tokensIn: number; tokensOut: number; appAgentLlmCalls: number; appAgentTokensIn: number; appAgentTokensOut: number; costUsd: number | null };
+    const rows = await page.evaluate(() => (window as unknown as { PAGE: { rows: Row[] } }).PAGE.rows);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const llm = byId.get('execution/llm_main')!;
+    const scripted = byId.get('execution/scripted_main')!;
+    for (const r of [llm, scripted]) {
+      expect(r.appAgentLlmCalls).toBe(3);
+      expect(r.appAgentTokensIn).toBeGreaterThan(0);
+      expect(r.appAgentTokensOut).toBeGreaterThan(0);
+    }
+    const perM = (inT: number, outT: number, p: { input: number; output: number }) => (inT * p.input + outT * p.output) / 1e6;
+    const appCost = (r: Row) => perM(r.appAgentTokensIn, r.appAgentTokensOut, PRICE.app);
+    // the main agent's tokens are the rest of the agent side
+    expect(llm.tokensIn).toBeGreaterThan(llm.appAgentTokensIn);
+    expect(llm.costUsd).toBeCloseTo(perM(llm.tokensIn - llm.appAgentTokensIn, llm.tokensOut - llm.appAgentTokensOut, PRICE.main) + appCost(llm), 12);
+    // a scripted main agent makes no LLM calls: its run costs what its app agents cost
+    expect(scripted.tokensIn).toBe(scripted.appAgentTokensIn);
+    expect(scripted.costUsd).toBeCloseTo(appCost(scripted), 12);
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    const card = await page.$$eval('#counters .card', (cs) => cs.map((c) => `${c.querySelector('.l')?.textContent}: ${c.querySelector('.v')?.textContent}`));
+    expect(card.find((c) => c.startsWith('Of which app agents: '))).toBeDefined();
+    const trace = await open('execution/llm_main/trace.html');
+    expect(await trace.page.$eval('#stats', (n) => n.textContent)).toContain(`of which app agents 3 calls, ${fmt(llm.appAgentTokensIn)} in / ${fmt(llm.appAgentTokensOut)} out`);
   });
 
   it('in-trace search finds text that only the app agent saw', async () => {

@@ -43,6 +43,7 @@ export function appAgentViews(traceText: string, events: readonly EventLine[]): 
         llmCalls: totals.llmCalls,
         tokensIn: totals.tokensIn,
         tokensOut: totals.tokensOut,
+        costUsd: totals.costUsd,
         items: conversationGroups(parsed.calls).flatMap((grp) => grp.items),
       };
     });
@@ -74,7 +75,15 @@ export function nestAppAgents(items: TimelineItem[], views: readonly AppAgentVie
   }
 }
 
-/** Main-agent totals plus the app agents' calls and tokens. */
-export function addAppAgentTotals<T extends { llmCalls: number; tokensIn: number; tokensOut: number }>(t: T, views: readonly AppAgentView[]): T {
-  return views.reduce((acc, v) => ({ ...acc, llmCalls: acc.llmCalls + v.llmCalls, tokensIn: acc.tokensIn + v.tokensIn, tokensOut: acc.tokensOut + v.tokensOut }), t);
+/** The app agents' calls, tokens and cost (null when one of them has no price). */
+export function appAgentTotals(views: readonly AppAgentView[]): { llmCalls: number; tokensIn: number; tokensOut: number; costUsd: number | null } {
+  return views.reduce(
+    (acc, v) => ({
+      llmCalls: acc.llmCalls + v.llmCalls,
+      tokensIn: acc.tokensIn + v.tokensIn,
+      tokensOut: acc.tokensOut + v.tokensOut,
+      costUsd: acc.costUsd === null || v.costUsd === null ? null : acc.costUsd + v.costUsd,
+    }),
+    { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 as number | null },
+  );
 }

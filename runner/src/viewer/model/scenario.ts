@@ -12,7 +12,7 @@ import { eventItems, mergeTimeline, withFailures } from './timeline.js';
 import { noiseView } from './noise.js';
 import type { IndexRow, TraceView } from './types.js';
 import { verdictsOf } from './verdicts.js';
-import { addAppAgentTotals, appAgentViews, nestAppAgents } from './app-agents.js';
+import { appAgentTotals, appAgentViews, nestAppAgents } from './app-agents.js';
 
 export interface ScenarioContext {
   runDir: string;
@@ -52,10 +52,21 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   const trace = parseTraceJsonl(text('trace.jsonl'));
   const info = ctx.scenarios.get(asStr(result?.scenario_file), dir, ctx.runDir);
   const status = statusOf(result, resultExists);
-  // Agent2Agent: the app agents' calls count with the main agent's.
+  // Agent2Agent: the app agents' calls count on the agent's side, and are also shown apart.
   const appAgents = files.has('app_agents_trace.jsonl') ? appAgentViews(text('app_agents_trace.jsonl'), events) : [];
-  const totals = addAppAgentTotals(callTotals(trace.calls), appAgents);
+  const main = callTotals(trace.calls);
+  const app = appAgentTotals(appAgents);
   const traced = trace.calls.length > 0 || appAgents.length > 0;
+  // A main agent without LLM calls (scripted, with app agents) costs nothing.
+  const mainCost = trace.calls.length > 0 ? main.costUsd : 0;
+  const totals = {
+    model: main.model,
+    llmCalls: main.llmCalls + app.llmCalls,
+    tokensIn: main.tokensIn + app.tokensIn,
+    tokensOut: main.tokensOut + app.tokensOut,
+    latencyMs: main.latencyMs,
+    costUsd: mainCost === null || app.costUsd === null ? null : mainCost + app.costUsd,
+  };
   const usage = asObj(result?.usage);
   // result.json keeps the agent's and the judge's usage apart; older ones hold the agent's only.
   const agentUsage = usage.agent ? asObj(usage.agent) : usage.judge ? {} : usage;
@@ -74,6 +85,7 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     llmCalls: traced ? totals.llmCalls : asNum(agentUsage.llm_calls) || asNum(result?.num_llm_calls),
     tokensIn: traced ? totals.tokensIn : asNum(agentUsage.input_tokens) || asNum(result?.total_input_tokens),
     tokensOut: traced ? totals.tokensOut : asNum(agentUsage.output_tokens) || asNum(result?.total_output_tokens),
+    ...(appAgents.length ? { appAgentLlmCalls: app.llmCalls, appAgentTokensIn: app.tokensIn, appAgentTokensOut: app.tokensOut } : {}),
     judgeTokensIn: judge.tokensIn,
     judgeTokensOut: judge.tokensOut,
     // Agent and judge together; unknown as soon as either has a model without a price.

@@ -11,13 +11,18 @@ export interface IndexRow {
   status: ViewStatus;
   errorKind: string;
   model: string;
+  /** The agent's side: the main agent's calls and tokens with its app agents' (Agent2Agent). */
   llmCalls: number;
   tokensIn: number;
   tokensOut: number;
+  /** Of those, the app agents' (0 without Agent2Agent); absent in rows cached by older viewers. */
+  appAgentLlmCalls?: number;
+  appAgentTokensIn?: number;
+  appAgentTokensOut?: number;
   /** The LLM judge's tokens (its calls are not in the agent's trace). */
   judgeTokensIn: number;
   judgeTokensOut: number;
-  /** Agent + judge, at the price table; null when a model has no price. */
+  /** Agent, app agents and judge, at the price table; null when a model has no price. */
   costUsd: number | null;
   durationS: number | null;
   latencyMs: number;
@@ -63,6 +68,8 @@ export interface AppAgentView {
   llmCalls: number;
   tokensIn: number;
   tokensOut: number;
+  /** At the price table; null when its model has no price. */
+  costUsd: number | null;
   items: TimelineItem[];
 }
 

@@ -72,8 +72,8 @@ function statusBar(c) {
   return bar;
 }
 function countRows(rows) {
-  var c = { pass: 0, fail: 0, error: 0, running: 0, tokensIn: 0, tokensOut: 0, judgeIn: 0, judgeOut: 0, cost: 0, costKnown: 0 };
-  rows.forEach(function (r) { c[r.status]++; c.tokensIn += r.tokensIn || 0; c.tokensOut += r.tokensOut || 0; c.judgeIn += r.judgeTokensIn || 0; c.judgeOut += r.judgeTokensOut || 0; if (r.costUsd !== null && r.costUsd !== undefined) { c.cost += r.costUsd; c.costKnown++; } });
+  var c = { pass: 0, fail: 0, error: 0, running: 0, tokensIn: 0, tokensOut: 0, appIn: 0, appOut: 0, judgeIn: 0, judgeOut: 0, cost: 0, costKnown: 0 };
+  rows.forEach(function (r) { c[r.status]++; c.tokensIn += r.tokensIn || 0; c.tokensOut += r.tokensOut || 0; c.appIn += r.appAgentTokensIn || 0; c.appOut += r.appAgentTokensOut || 0; c.judgeIn += r.judgeTokensIn || 0; c.judgeOut += r.judgeTokensOut || 0; if (r.costUsd !== null && r.costUsd !== undefined) { c.cost += r.costUsd; c.costKnown++; } });
   c.completed = c.pass + c.fail + c.error; c.judged = c.pass + c.fail;
   return c;
 }

@@ -33,6 +33,7 @@ RENDERERS.run = function (app, d) {
     card('Running', fmtInt(c.running), 'running'), card('Pass', fmtInt(c.pass), 'pass'), card('Fail', fmtInt(c.fail), 'fail'),
     card('Error', fmtInt(c.error), 'error'), card('Pass rate (judged)', fmtPct(c.judged ? c.pass / c.judged : null)),
     card('Tokens in / out', fmtTok(c.tokensIn) + ' / ' + fmtTok(c.tokensOut)),
+    c.appIn || c.appOut ? card('Of which app agents', fmtTok(c.appIn) + ' / ' + fmtTok(c.appOut)) : null,
     c.judgeIn || c.judgeOut ? card('Judge tokens in / out', fmtTok(c.judgeIn) + ' / ' + fmtTok(c.judgeOut)) : null,
     card('Cost', c.costKnown ? fmtCost(c.cost) + (c.costKnown < d.rows.length ? ' (partial)' : '') : '—')));
   append(main, statusBar(c));

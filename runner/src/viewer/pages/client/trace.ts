@@ -137,7 +137,9 @@ RENDERERS.trace = function (app, d) {
   append(app, topBar([{ label: d.runName, href: d.homeHref }, { label: d.id }], nav));
   var main = el('main');
   append(main, el('h1', null, d.id + ' ', badge(row.status)));
-  append(main, el('div', { class: 'sub', id: 'stats', text: [row.model || 'no LLM trace', row.llmCalls + ' LLM calls', fmtInt(row.tokensIn) + ' in / ' + fmtInt(row.tokensOut) + ' out', 'cost ' + fmtCost(row.costUsd),
+  append(main, el('div', { class: 'sub', id: 'stats', text: [row.model || 'no LLM trace', row.llmCalls + ' LLM calls', fmtInt(row.tokensIn) + ' in / ' + fmtInt(row.tokensOut) + ' out',
+    row.appAgentLlmCalls ? 'of which app agents ' + row.appAgentLlmCalls + ' calls, ' + fmtInt(row.appAgentTokensIn) + ' in / ' + fmtInt(row.appAgentTokensOut) + ' out' : '',
+    row.judgeTokensIn || row.judgeTokensOut ? 'judge ' + fmtInt(row.judgeTokensIn) + ' in / ' + fmtInt(row.judgeTokensOut) + ' out' : '', 'cost ' + fmtCost(row.costUsd),
     (row.latencyMs / 1000).toFixed(1) + 's LLM time', 'duration ' + fmtDur(row.durationS), row.toolCalls + ' app actions', row.turn ? 'turn ' + row.turn : '', row.split].filter(Boolean).join(' · ') }));
   var search = el('input', { type: 'search', id: 'trace-search', placeholder: 'Search this trace (/)', 'aria-label': 'Search this trace' });
   search.value = traceState.q;
