@@ -47,6 +47,7 @@ export interface AgentFlags extends NoiseFlags {
   a2aBaseUrl?: string;
   a2aApiKeyEnv?: string;
   enableCaching?: boolean;
+  errorsAsFailures?: boolean;
 }
 
 export interface DatasetFlags extends AgentFlags {
@@ -101,6 +102,7 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--a2a-base-url <url>', "Agent2Agent: the app agents' base URL (default: the agent's)")
     .option('--a2a-api-key-env <VAR>', "Agent2Agent: name of the variable holding the app agents' API key")
     .option('--enable-caching', 'reuse finished, judged runs whose scenario, image, agent and judge are identical (result cache; GAIA2_RESULT_CACHE)')
+    .option('--errors-as-failures', "the run's report counts runs that ended in errors as failed runs (default: leaves them out of every denominator, as the reference does)")
     .option('--noise', 'Noise phase: tool failures and renamed tools, background environment events (reference defaults)')
     .option('--noise-seed <n>', 'seed of the tool failures and the background events (default 0)')
     .option('--tool-failure-probability <p>', 'chance an app command fails, 0..1 (default 0.1)')
@@ -198,6 +200,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       timeSpeed,
       network: f.network,
       enableCaching: Boolean(f.enableCaching),
+      errorsAsFailures: Boolean(f.errorsAsFailures),
     },
   };
 }

@@ -115,6 +115,7 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
       network: (r.network ?? RUN_DEFAULTS.network) as RunPlan['run']['network'],
       adapterPort: num(r.adapter_port, RUN_DEFAULTS.adapterPort),
       enableCaching: r.enable_caching === true,
+      errorsAsFailures: r.errors_as_failures === true,
       outputDir,
     },
   };

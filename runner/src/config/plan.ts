@@ -86,6 +86,8 @@ export interface RunSettings {
   adapterPort: number;
   /** Reuse finished, judged runs with identical inputs from the result cache (opt-in). */
   enableCaching: boolean;
+  /** The run's report counts errors as failed runs (default: out of every denominator, as the reference). */
+  errorsAsFailures: boolean;
   /** Where the scenario runs execute (the local engine unless the TOML says kubernetes). */
   backend: BackendSettings;
 }
@@ -119,5 +121,6 @@ export const RUN_DEFAULTS: RunSettings = {
   network: 'bridge',
   adapterPort: 8090,
   enableCaching: false,
+  errorsAsFailures: false,
   backend: { kind: 'local' },
 };

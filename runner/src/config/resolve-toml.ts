@@ -115,6 +115,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     timeSpeed: r.time_speed ?? null,
     network: r.network ?? 'bridge',
     enableCaching: r.enable_caching ?? false,
+    errorsAsFailures: r.errors_as_failures ?? false,
     backend: resolveBackend(r.backend, data.kubernetes, (raw, name) => path(raw, name)!),
   };
   if (target.kind === 'scenario') {

@@ -47,6 +47,8 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
   lines.push(`Concurrency: ${r.concurrency}`);
   lines.push(`Pass@: ${r.passAt}`);
   if (retry) lines.push('Retry: on');
+  if (r.errorsAsFailures) lines.push('Report: errors count as failed runs');
+  if (r.enableCaching) lines.push('Result cache: on (identical finished runs are reused)');
   const b = r.backend;
   if (b.kind === 'kubernetes') lines.push(`Backend: kubernetes (${b.context ? `context ${b.context}, ` : ''}namespace ${b.namespace ?? 'from the kubeconfig'}, pull ${b.imagePullPolicy}, pending timeout ${b.pendingTimeout}s)`);
   else lines.push(`Network: ${r.network}`);

@@ -58,6 +58,7 @@ export const RunTable = z.strictObject({
   time_speed: num,
   network: choice(NETWORK_MODES),
   enable_caching: bool,
+  errors_as_failures: bool,
   backend: choice(BACKENDS),
 });
 

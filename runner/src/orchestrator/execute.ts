@@ -224,7 +224,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       status: classify(r),
       result: r,
     }));
-  const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null });
+  const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null, errorsAsFailures: plan.run.errorsAsFailures });
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
   return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
 }

@@ -58,7 +58,7 @@ export function planOptions(plan: RunPlan): Record<string, unknown> {
     run_options: {
       timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, concurrency: r.concurrency,
       pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
-      adapter_port: r.adapterPort, enable_caching: r.enableCaching,
+      adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
     },
     // Nothing in the runner draws random numbers (scenario order and queues are deterministic);
     // sampling randomness is the model provider's.

@@ -50,6 +50,13 @@ export function readReportMeta(dir: string): ReportMeta | null {
   };
 }
 
+/** The error policy the run was started with (`--errors-as-failures`, [run].errors_as_failures). */
+export function recordedErrorsAsFailures(dir: string): boolean {
+  const c = readJson(join(dir, 'run_config.json')) ?? readJson(join(dir, 'run_1', 'run_config.json'));
+  const o = c?.run_options;
+  return Boolean(o && typeof o === 'object' && (o as Record<string, unknown>).errors_as_failures === true);
+}
+
 /** One line per fact, "Label: value", leaving out what is unknown. */
 export function metaLines(m: ReportMeta | null): string[] {
   if (!m) return ['Run: no run_config.json found (model, judge and dataset unknown)'];

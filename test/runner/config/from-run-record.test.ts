@@ -28,7 +28,7 @@ function setup(extra: Record<string, string> = {}) {
       dataset: join(dir, 'data'), revision: 'main', concurrency: '2', passAt: '2', outputDir: join(dir, 'out'), splits: 'search,time',
       image: 'localhost/gaia2-agent:test', agent: 'default', runtime: 'podman', adapterPort: '8091', timeout: '300', healthTimeout: '45', activityTimeout: '200',
       provider: 'anthropic', model: 'claude-sonnet-4', apiKeyEnv: 'AGENT_KEY_VAR', baseUrl: 'http://127.0.0.1:9/v1', thinking: 'medium', tools: 'functions', maxTokens: '4096',
-      logLevel: 'DEBUG', notificationMode: 'native', network: 'bridge', timeSpeed: '2.5',
+      logLevel: 'DEBUG', notificationMode: 'native', network: 'bridge', timeSpeed: '2.5', errorsAsFailures: true,
       judgeProvider: 'openai', judgeModel: 'gpt-4.1', judgeApiKeyEnv: 'JUDGE_KEY_VAR', judgeBaseUrl: 'https://judge.example/v1',
       ...extra,
     },
@@ -55,7 +55,7 @@ describe('run_config.json: the complete run record', () => {
     const rec = JSON.parse(text);
     expect(rec.agent_options).toMatchObject({ provider: 'anthropic', thinking: 'medium', tools: 'functions', max_tokens: 4096, api_key_env: 'AGENT_KEY_VAR', base_url: 'http://127.0.0.1:9/v1' });
     expect(rec.judge_options).toEqual({ provider: 'openai', model: 'gpt-4.1', base_url: 'https://judge.example/v1', api_key_env: 'JUDGE_KEY_VAR', api_key: null });
-    expect(rec.run_options).toMatchObject({ notification_mode: 'native', time_speed: 2.5, log_level: 'DEBUG', pass_at: 2, concurrency: 2, adapter_port: 8091 });
+    expect(rec.run_options).toMatchObject({ notification_mode: 'native', time_speed: 2.5, log_level: 'DEBUG', pass_at: 2, concurrency: 2, adapter_port: 8091, errors_as_failures: true });
     expect({ image: rec.image, id: rec.image_id, hash: rec.image_context_hash }).toEqual({ image: 'localhost/gaia2-agent:test', id: 'sha256:feedbeef', hash: 'ctx-0123abcd' });
     expect(rec.engine).toEqual({ name: 'fake', kind: 'fake', version: null, apiVersion: null, endpoint: 'fake://', remote: false });
     expect(rec.runner.version).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);

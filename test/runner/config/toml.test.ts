@@ -50,6 +50,13 @@ describe('TOML config', () => {
     expect(() => load(`${t}max_tokens = "many"\n`, { K: 'key-123456' })).toThrow(/max_tokens/);
   });
 
+  it('[run] errors_as_failures: off by default, a boolean when given', () => {
+    const t = `[target]\ndataset_root = "data"\n${ORACLE}[run]\noutput_dir = "out"\n`;
+    expect(load(t).run.errorsAsFailures).toBe(false);
+    expect(load(`${t}errors_as_failures = true\n`).run.errorsAsFailures).toBe(true);
+    expect(() => load(`${t}errors_as_failures = "yes"\n`)).toThrow(/\[run\]\.errors_as_failures/);
+  });
+
   it('splits: "all" → canonical list; output auto-derived for datasets', () => {
     const p = load(`[target]\ndataset_root = "data"\nsplits = "all"\n${ORACLE}[run]\noutput_dir = "out"\n`);
     expect(p.target).toMatchObject({ kind: 'local', splits: [...CANONICAL_SPLITS] });
@@ -118,6 +125,9 @@ describe('TOML config', () => {
     expect(s).toContain('Resolved scenarios: 2');
     expect(s).toContain('Retry: on');
     expect(s).toContain('Judge: hard checks only');
+    expect(s).not.toContain('Report: errors count');
+    const strict = load(`[target]\ndataset_root = "data"\n${ORACLE}[run]\nerrors_as_failures = true\nenable_caching = true\noutput_dir = "o"\n`);
+    expect(formatSummary(strict, 2)).toEqual(expect.arrayContaining(['Report: errors count as failed runs', 'Result cache: on (identical finished runs are reused)']));
     const hf = load(`[target]\ndataset = "meta-agents-research-environments/gaia2-cli"\nsplits = "search"\n${ORACLE}`);
     const h = formatSummary(hf, 1).join('\n');
     expect(h).toContain('Dataset: meta-agents-research-environments/gaia2-cli');

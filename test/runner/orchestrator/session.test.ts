@@ -1,10 +1,11 @@
 // The command-level session: exit codes, missing image, viewer and outputs.
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
 import { prepareDataset, runSession, EXIT } from '../../../runner/src/orchestrator/session.js';
+import { writeReport } from '../../../runner/src/report/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { fakeEngine, fakeRuns, recordingProgress, type Outcome } from './fakes.js';
 
@@ -38,6 +39,25 @@ describe('run session', () => {
     expect((await session(a.plan, (id) => (id === 'a' ? 'pass' : 'fail'))).code).toBe(EXIT.ok);
     const b = setup();
     expect((await session(b.plan, (id) => (id === 'a' ? 'pass' : { status: 'error', kind: 'health_timeout' }))).code).toBe(EXIT.errors);
+  });
+
+  it("--errors-as-failures: the run's report counts the error as a failed run, and a later `report` keeps that policy unless told otherwise", async () => {
+    const { plan, dir } = setup();
+    plan.run.errorsAsFailures = true;
+    const errored = (id: string): Outcome => (id === 'a' ? 'pass' : { status: 'error', kind: 'health_timeout' });
+    expect((await session(plan, errored)).code).toBe(EXIT.errors);
+    const out = join(dir, 'out');
+    const report = () => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report()).toMatchObject({ errors_policy: 'as-failures', overall: { runs: 2, errors: 1, success_rate: 0.5 } });
+    expect(JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_options.errors_as_failures).toBe(true);
+    await writeReport(out);
+    expect(report()).toMatchObject({ errors_policy: 'as-failures', overall: { success_rate: 0.5 } });
+    await writeReport(out, { errorsAsFailures: false });
+    expect(report()).toMatchObject({ errors_policy: 'excluded', overall: { success_rate: 1 } });
+    // the default run leaves the error out, as the reference does
+    const d = setup();
+    await session(d.plan, errored);
+    expect(JSON.parse(readFileSync(join(d.dir, 'out', 'report.json'), 'utf8'))).toMatchObject({ errors_policy: 'excluded', overall: { success_rate: 1 } });
   });
 
   it('single scenario: 0 pass, 1 fail', async () => {

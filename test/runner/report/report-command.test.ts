@@ -48,6 +48,26 @@ describe('report command', () => {
     expect(bad.code).toBe(2);
   });
 
+  it("keeps the run's recorded error policy; the flag and its negation override it", async () => {
+    const d = mkdtempSync(join(tmpdir(), 'repcmd-'));
+    writeFileSync(join(d, 'run_config.json'), JSON.stringify({ agent: 'oracle', run_options: { errors_as_failures: true } }));
+    for (const [id, r] of [['a', { status: 'pass', success: true }], ['b', { status: 'error', success: null, error_kind: 'health_timeout' }]] as const) {
+      mkdirSync(join(d, 'search', id), { recursive: true });
+      writeFileSync(join(d, 'search', id, 'result.json'), JSON.stringify({ scenario_id: id, ...r }));
+    }
+    const policy = async (...flags: string[]) => {
+      const r = await runCliInProcess(['report', '--output-dir', d, '--format', 'json', ...flags], d);
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.out);
+      return [j.errors_policy, j.overall.success_rate];
+    };
+    expect(await policy()).toEqual(['as-failures', 0.5]);
+    expect(await policy('--no-errors-as-failures')).toEqual(['excluded', 1]);
+    writeFileSync(join(d, 'run_config.json'), JSON.stringify({ agent: 'oracle', run_options: {} }));
+    expect(await policy()).toEqual(['excluded', 1]);
+    expect(await policy('--errors-as-failures')).toEqual(['as-failures', 0.5]);
+  });
+
   it('a missing directory is a usage error', async () => {
     const d = mkdtempSync(join(tmpdir(), 'repcmd-'));
     const r = await runCliInProcess(['report', '--output-dir', join(d, 'nope')], d);

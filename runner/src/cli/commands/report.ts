@@ -22,7 +22,8 @@ export function register(program: Command): void {
     .requiredOption('--output-dir <dir>', 'a run directory (pass@1, a pass@N root, or a gaia2-run root)')
     .addOption(new Option('--format <format>', 'what to print on stdout').choices(['text', 'json', 'csv', 'md']).default('text'))
     .option('--json', 'same as --format json')
-    .option('--errors-as-failures', 'count runs that ended in errors as failed runs (default: leave them out of every denominator, as the reference does)')
+    .option('--errors-as-failures', "count runs that ended in errors as failed runs (default: the run's own choice, else leave them out of every denominator, as the reference does)")
+    .option('--no-errors-as-failures', 'leave errors out of every denominator even when the run was started with --errors-as-failures')
     .option('--prices <file>', 'price table (JSON) whose entries replace the built-in prices per model (default: $GAIA2_PRICES)')
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner report --output-dir out/\n  $ gaia2-runner report --output-dir out/ --format csv > results.csv')
     .action(async (f: ReportFlags) => {
@@ -36,7 +37,7 @@ export function register(program: Command): void {
         return;
       }
       const prices = loadPriceTable(f.prices);
-      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), prices, errorsAsFailures: Boolean(f.errorsAsFailures) });
+      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), prices, ...(f.errorsAsFailures !== undefined ? { errorsAsFailures: f.errorsAsFailures } : {}) });
       if (report.overall.runs === 0) process.stderr.write(`No result.json found under ${dir}\n`);
       const format = f.json ? 'json' : (f.format ?? 'text');
       const out = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'csv' ? renderCsv(report) : format === 'md' ? renderMarkdown(report) : text;

@@ -12,6 +12,7 @@ interface RunConfigFlags {
   a2aAppProp?: string;
   refreshDataset?: boolean;
   enableCaching?: boolean;
+  errorsAsFailures?: boolean;
   manifests?: string;
 }
 
@@ -26,6 +27,7 @@ export function register(program: Command): void {
     .option('--a2a-app-prop <x>', "Agent2Agent: fraction (0..1) of each scenario's apps operated by app agents (replaces [agent2agent].app_prop)")
     .option('--refresh-dataset', 'download a Hugging Face dataset again even when cached')
     .option('--enable-caching', 'reuse identical finished, judged runs from the result cache (OR-ed with [run].enable_caching)')
+    .option('--errors-as-failures', "the run's report counts errors as failed runs (OR-ed with [run].errors_as_failures)")
     .option('--manifests <dir>', 'with --dry-run and backend = "kubernetes": write the objects each scenario run would create, one YAML file per run')
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner run-config examples/demo.toml --dry-run\n  $ gaia2-runner run-config cluster.toml --dry-run --manifests manifests/')
     .action((positional: string | undefined, f: RunConfigFlags, c: Command) => {
@@ -44,6 +46,7 @@ export function register(program: Command): void {
           plan.run.retry ||= Boolean(f.retry);
           if (f.refreshDataset && plan.target.kind === 'hf') plan.target.refresh = true;
           plan.run.enableCaching ||= Boolean(f.enableCaching);
+          plan.run.errorsAsFailures ||= Boolean(f.errorsAsFailures);
           if (plan.run.retry && plan.target.kind === 'scenario') throw new ConfigError('--retry is only supported for dataset targets');
           return plan;
         },
