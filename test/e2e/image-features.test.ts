@@ -1,5 +1,5 @@
-// Our image's additions to the contract, through real containers: the scenario put in after
-// start (the daemon waits for the marker), every artifact in one GET /artifacts answer, and
+// Our image's additions to the contract, through real containers: the scenario sent after
+// start over POST /files (the daemon waits for the marker; a CA bundle still goes in at create), every artifact in one GET /artifacts answer, and
 // POST /shutdown ending the container. An image without the gaia2.features label (as the
 // reference images) is driven the reference way and passes the same.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAINER_PATHS, ENV, IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../../agent-image/src/contract/index.js';
-import { connectEngine, type ContainerEngine, type ContainerHandle } from '../../runner/src/engine/index.js';
+import { connectEngine, type ContainerEngine, type ContainerHandle, type ContainerSpec } from '../../runner/src/engine/index.js';
+import { CA_BUNDLE_PATH } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { DEFAULT_TIMEOUTS, runScenario } from '../../runner/src/run/index.js';
 import { AdapterClient } from '../../runner/src/run/adapter-client.js';
@@ -112,4 +113,37 @@ describe("our image's contract additions (real containers)", () => {
     expect(results[0]!.r.num_agent_events).toBe(results[1]!.r.num_agent_events);
     expect(await engine.listByLabels(label)).toEqual([]);
   }, 180_000);
+
+  it("a file outside the adapter's reach (a CA bundle) goes in at create; the scenario still comes over the adapter", async () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+    const specs: ContainerSpec[] = [];
+    let unit: ContainerHandle | null = null;
+    // The engine as the run sees it, keeping what was asked of it and the unit it made.
+    const watched: ContainerEngine = Object.assign(Object.create(engine) as ContainerEngine, {
+      create: async (spec: ContainerSpec) => {
+        specs.push(spec);
+        return (unit = await engine.create(spec));
+      },
+    });
+    let cleanup: (() => Promise<void>) | null = null;
+    const r = await runScenario({
+      engine: watched, image, scenarioFile, outputDir: mkdtempSync(join(tmpdir(), 'gaia2-features-ca-')), env: {}, agent: 'oracle', network: 'bridge',
+      timeouts: { ...DEFAULT_TIMEOUTS, healthSeconds: 60, scenarioSeconds: 120 }, labels: label,
+      files: [{ path: CA_BUNDLE_PATH, content: pem, mode: 0o644 }],
+      onCleanup: (c) => {
+        cleanup = c;
+      },
+    });
+    try {
+      expect(r.status).toBe('pass');
+      expect(specs.map((s) => s.files?.map((f) => f.path))).toEqual([[CA_BUNDLE_PATH]]);
+      expect(specs[0]!.env[ENV.scenarioReady]).toBe(CONTAINER_PATHS.scenarioReady);
+      // still running (its removal was handed over): the bundle is where the agent's TLS looks
+      expect((await unit!.readFile(CA_BUNDLE_PATH))?.toString()).toBe(pem);
+      expect((await unit!.readFile(CONTAINER_PATHS.scenario))?.toString()).toBe(readFileSync(scenarioFile, 'utf8'));
+    } finally {
+      await (cleanup as (() => Promise<void>) | null)?.();
+    }
+    expect(await engine.listByLabels(label)).toEqual([]);
+  }, 120_000);
 });
