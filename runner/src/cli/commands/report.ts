@@ -30,14 +30,15 @@ export function register(program: Command): void {
       const dir = resolve(f.outputDir);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`--output-dir is not a directory: ${dir}`);
       // A gaia2-run root: one report per phase and the overall table (Markdown or JSON).
+      const policy = f.errorsAsFailures !== undefined ? { errorsAsFailures: f.errorsAsFailures } : {};
       const phases = readPhasesReport(dir);
       if (phases) {
-        const r = await rewritePhasesReport(dir, phases, (l) => process.stderr.write(l + '\n'));
+        const r = await rewritePhasesReport(dir, phases, (l) => process.stderr.write(l + '\n'), policy);
         process.stdout.write(redact(f.json || f.format === 'json' ? JSON.stringify(r, null, 2) + '\n' : renderPhasesMarkdown(r)));
         return;
       }
       const prices = loadPriceTable(f.prices);
-      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), prices, ...(f.errorsAsFailures !== undefined ? { errorsAsFailures: f.errorsAsFailures } : {}) });
+      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), prices, ...policy });
       if (report.overall.runs === 0) process.stderr.write(`No result.json found under ${dir}\n`);
       const format = f.json ? 'json' : (f.format ?? 'text');
       const out = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'csv' ? renderCsv(report) : format === 'md' ? renderMarkdown(report) : text;
