@@ -142,6 +142,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
+  const fixedHostPort = plan.run.network === 'host' && !hostNetParallel;
   deps.progress.start(tasks.length);
   let ran = 0;
   await runPool(
@@ -191,11 +192,14 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
         await book.flush();
       } finally {
         // Recorded (result.json by the run, results.jsonl here): now the container may go. A
-        // host-network port is free for the next run only once its container is gone.
+        // host-network port is free for the next run only once its container is gone: with one
+        // fixed port (host networking, -j 1) the next run waits for the removal, or it would
+        // reach this container's adapter on that port.
         const c = cleanup as (() => Promise<void>) | null;
         const held = port;
         const release = () => void (held && reservedPorts.delete(held));
-        if (c) await removals.add(() => c().finally(release));
+        if (c && fixedHostPort) await c().catch((e: unknown) => log(`container removal failed: ${(e as Error).message}`));
+        else if (c) await removals.add(() => c().finally(release));
         else release();
       }
       const status = classify(result);

@@ -195,6 +195,22 @@ describe('container removal off the critical path', () => {
     expect(outcome.report.overall).toMatchObject({ passed: 3 });
   });
 
+  it('with host networking and one fixed port, the next run starts only once the previous container is gone', async () => {
+    // How many containers exist halfway through each removal.
+    const during = async (network: 'host' | 'bridge') => {
+      const engine = fakeEngine();
+      const seen: number[] = [];
+      const { runs } = await exec(plan({ network }), () => 'pass', { engine, cleanupMs: 60, onCleanupRun: () => void setTimeout(() => seen.push(engine.containers.length), 30) });
+      expect(engine.containers).toEqual([]);
+      return { seen, ports: runs.calls.map((c) => c.adapterPort) };
+    };
+    const host = await during('host');
+    expect(host.ports).toEqual([8090, 8090, 8090]);
+    expect(host.seen).toEqual([1, 1, 1]); // no run overlapped a removal
+    // bridge networking keeps removals in the background: the next run is already up meanwhile
+    expect(Math.max(...(await during('bridge')).seen)).toBeGreaterThan(1);
+  });
+
   it('containers a crash left behind on this output directory are removed at the next start, without --retry', async () => {
     const out = join(root, 'out');
     const engine = fakeEngine();
