@@ -13,11 +13,11 @@ export async function waitExited(c: ContainerHandle, image: string, timeoutMs = 
   const since = Date.now();
   const deadline = since + timeoutMs;
   await sleep(exitEstimate.firstLookMs(image));
-  for (let pause = 10; Date.now() < deadline; pause = Math.min(200, pause * 1.5)) {
+  for (let pause = 10, first = true; Date.now() < deadline; pause = Math.min(200, pause * 1.5), first = false) {
     const lookedAt = Date.now();
     const s = await c.state().catch(() => null);
     if (!s?.running) {
-      exitEstimate.record(image, lookedAt - since);
+      exitEstimate.record(image, lookedAt - since, first);
       return;
     }
     await sleep(pause);

@@ -45,6 +45,10 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
   let accepting = !ep.accepting;
   // Set once the adapter has answered a request (the late files are in by then).
   let answeredAt: number | null = null;
+  // Whether the look now is the first of its wait (boot, then readiness): the estimates learn
+  // less from a look that found it done already (latency-estimate.ts).
+  let firstBootLook = true;
+  let firstReadyLook = true;
   // No look before a boot usually ends (boot-wait.ts): looks before are wasted work. The
   // engine is asked whether the unit still runs only once a boot takes longer than usual
   // (an inspect costs the engine ~5 ms of CPU).
@@ -63,7 +67,7 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
         if (answeredAt === null && o.lateFiles.length) {
           await client.putFiles(o.lateFiles);
           answeredAt = Date.now();
-          bootEstimate.record(o.kind, lookedAt - since);
+          bootEstimate.record(o.kind, lookedAt - since, firstBootLook);
           // The world is composed after that: the first /health when it usually is.
           await sleep(readyEstimate.firstLookMs(o.kind), o.signal);
         }
@@ -72,10 +76,10 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
         const firstAnswer = answeredAt === null;
         if (answeredAt === null) {
           answeredAt = Date.now();
-          bootEstimate.record(o.kind, lookedAt - since);
+          bootEstimate.record(o.kind, lookedAt - since, firstBootLook);
         }
         if (h.connected) {
-          readyEstimate.record(o.kind, Math.max(0, healthAt - answeredAt));
+          readyEstimate.record(o.kind, Math.max(0, healthAt - answeredAt), firstReadyLook && !firstAnswer);
           return;
         }
         // A fast agent can finish (and disconnect) before the first poll sees it connected.
@@ -92,6 +96,8 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
         lastErr = (e as Error).message;
       }
     }
+    if (answeredAt === null) firstBootLook = false;
+    else firstReadyLook = false;
     if (Date.now() - lastEngineCheck > engineCheckMs) {
       await assertRunning(o.container);
       lastEngineCheck = Date.now();
