@@ -1,10 +1,10 @@
 // One scenario run: create (with the scenario) → start → health → notify (event-less
 // scenarios only) → poll status → collect artifacts → result.json → remove. With our image
 // (its gaia2.features label) the scenario goes in through the adapter once it runs, the
-// artifacts come in one HTTP answer and the container is asked to exit before removal. Every per-scenario failure
-// becomes a typed result; only programming errors escape. The container is removed in a
-// finally, whatever happens, or (onCleanup) its removal is handed to the caller, who runs it
-// once the result is recorded: removal is then off the scenario's critical path.
+// artifacts come in one HTTP answer and the container is asked to exit before removal. Every
+// per-scenario failure becomes a typed result; only programming errors escape. The container
+// is removed in a finally, whatever happens, or (onCleanup) its removal is handed to the
+// caller, who runs it once the result is recorded: removal is then off the critical path.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';

@@ -8,10 +8,16 @@
 // copy) and a cluster has no archive API at all. The first answered request also tells when
 // the adapter really listens: in front of Docker's published ports (its userland proxy) and
 // SSH forwards a TCP connect succeeds before anything listens, and only an HTTP answer counts.
+//
+// Looks are cheap but not free: until the daemon listens every probe is wasted work, and a
+// busy machine booting 8 containers at once would spend ~50 of them per run. So the first
+// look comes when a boot usually ends (learnt from this process's runs); until then the probes
+// are the backend's cheapest look (AdapterEndpoint.accepting: a bare TCP connect for a
+// published port); the first /health comes when the world is usually composed.
 import { isTerminal } from '../../../agent-image/src/contract/index.js';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle } from '../engine/index.js';
 import { AdapterHttpError, type AdapterClient } from './adapter-client.js';
-import { bootEstimate, readyEstimate } from './boot-wait.js';
+import { LatencyEstimate } from './latency-estimate.js';
 import { RunFailure } from './run-failure.js';
 import { sleep } from './sleep.js';
 
@@ -34,6 +40,11 @@ export interface UnitReadyOptions {
  */
 const REFUSED = new Set([400, 401, 403, 413]);
 
+/** Boot times (start → the adapter's first answer) per image and agent runtime. */
+const bootEstimate = new LatencyEstimate(50, 2000);
+/** Then until /health says the agent is connected (world composed, agent attached). */
+const readyEstimate = new LatencyEstimate(0, 1000);
+
 export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
   const { client, endpoint: ep } = o;
   const since = Date.now();
@@ -49,8 +60,7 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
   // less from a look that found it done already (latency-estimate.ts).
   let firstBootLook = true;
   let firstReadyLook = true;
-  // No look before a boot usually ends (boot-wait.ts): looks before are wasted work. The
-  // engine is asked whether the unit still runs only once a boot takes longer than usual
+  // The engine is asked whether the unit still runs only once a boot takes longer than usual
   // (an inspect costs the engine ~5 ms of CPU).
   const firstLook = bootEstimate.firstLookMs(o.kind);
   const engineCheckMs = Math.max(500, 3 * firstLook);
