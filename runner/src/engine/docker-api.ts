@@ -19,10 +19,10 @@ import type {
 import { bridgeNetwork } from '../net/gateway.js';
 import { startLoopbackRelays } from '../net/loopback-relays.js';
 import type { Endpoint } from './discover.js';
-import { EngineError, wrapEngineError } from './errors.js';
+import { EngineError, engineErrorMessage, wrapEngineError } from './errors.js';
 import { DockerContainer, hostEndpoint, publishedPort, removeQuietly } from './docker-container.js';
 import { packFiles, type TarEntry } from './archive.js';
-import { engineErrorMessage, readProgress } from './progress-stream.js';
+import { readProgress } from './progress-stream.js';
 
 const PING_TIMEOUT_MS = 3000;
 
@@ -215,7 +215,7 @@ export class DockerApiEngine implements ContainerEngine {
         if (line) opts.onProgress?.(line);
       });
     } catch (e) {
-      throw new EngineError('internal_error', `image build failed: ${(e as Error).message}`);
+      throw new EngineError('internal_error', `image build failed: ${engineErrorMessage(e)}`);
     }
   }
 

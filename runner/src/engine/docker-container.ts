@@ -5,9 +5,8 @@ import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from './types.js';
 import { acceptsConnections } from '../net/accepts-connections.js';
-import { EngineError, wrapEngineError } from './errors.js';
+import { EngineError, engineErrorMessage, wrapEngineError } from './errors.js';
 import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
-import { engineErrorMessage } from './progress-stream.js';
 
 /** The host ip:port a created container's port is published on; null when none was assigned. */
 export async function publishedPort(c: Docker.Container, portKey: string): Promise<string | null> {

@@ -15,12 +15,23 @@ export function isEngineError(e: unknown): e is EngineError {
   return e instanceof EngineError;
 }
 
+/**
+ * The message of an engine's HTTP error: dockerode attaches the body as `json`, parsed when it
+ * was JSON, else as a string or the raw bytes.
+ */
+export function engineErrorMessage(e: unknown): string {
+  const err = e as { json?: { message?: string } | string | Buffer | null; message?: string };
+  const j = err.json;
+  const body = typeof j === 'string' ? j : Buffer.isBuffer(j) ? j.toString('utf8') : j?.message;
+  return body?.trim() || err.message || String(e);
+}
+
 /** An engine API failure as an EngineError: unreachable engines by their socket error, the rest with the engine's message. */
 export function wrapEngineError(e: unknown, what: string, kind: ConstructorParameters<typeof EngineError>[0] = 'engine_unavailable'): EngineError {
   if (e instanceof EngineError) return e;
-  const err = e as { code?: string; message?: string; json?: { message?: string } };
+  const err = e as { code?: string };
   if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT' || err.code === 'EACCES') {
     return new EngineError('engine_unavailable', `container engine unreachable while ${what} (${err.code})`);
   }
-  return new EngineError(kind, `${what}: ${err.json?.message ?? err.message ?? String(e)}`);
+  return new EngineError(kind, `${what}: ${engineErrorMessage(e)}`);
 }

@@ -27,13 +27,6 @@ export function streamFailure(items: readonly ProgressItem[]): string | null {
   return null;
 }
 
-/** The message of an engine's HTTP error (dockerode attaches the parsed JSON body as `json`). */
-export function engineErrorMessage(e: unknown): string {
-  const err = e as { json?: { message?: string } | string | null; message?: string; statusCode?: number };
-  const body = typeof err.json === 'string' ? err.json : err.json?.message;
-  return body ?? err.message ?? String(e);
-}
-
 /**
  * Reads a whole progress stream (newline-separated JSON items); rejects when the transport
  * fails or the engine reported an error item, with the engine's own words.
