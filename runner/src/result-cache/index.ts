@@ -24,11 +24,13 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /**
  * The part of the key shared by every run of a plan. Keys are left out (a key is not a
  * setting), and so is what cannot change an outcome (concurrency, pass@N, log level, ports).
+ * The phase's settings are in: a Noise or Agent2Agent run of a scenario is not its standard run.
  */
 export function configKey(plan: RunPlan, imageId: string): string {
   const a = plan.agent;
   const j = plan.judge;
   const r = plan.run;
+  const x = plan.agent2agent;
   return sha256(
     JSON.stringify({
       v: 1,
@@ -36,6 +38,8 @@ export function configKey(plan: RunPlan, imageId: string): string {
       agent: { name: a.name, provider: a.provider, model: a.model, base_url: a.baseUrl, thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, script: a.script && existsSync(a.script) ? sha256File(a.script) : null },
       judge: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl } : null,
       run: { timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network },
+      noise: plan.noise ?? null,
+      agent2agent: x ? { app_prop: x.appProp, seed: x.seed, provider: x.provider, model: x.model, base_url: x.baseUrl } : null,
     }),
   );
 }

@@ -8,6 +8,8 @@ import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { renderMarkdown } from '../../../runner/src/report/index.js';
+import { configKey } from '../../../runner/src/result-cache/index.js';
+import { DEFAULT_NOISE } from '../../../agent-image/src/contract/noise.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { fakeEngine, fakeRuns, recordingProgress } from '../orchestrator/fakes.js';
 
@@ -66,6 +68,21 @@ describe('result cache (--enable-caching)', () => {
     expect((await exec(plan(root, 'out3'), env, 'sha256:bbbb')).ran).toEqual(['s_a.json', 's_b.json', 't_err.json']);
     expect((await exec(plan(root, 'out4', { judge: 'gpt-4.1' }), env)).ran).toEqual(['s_a.json', 's_b.json', 't_err.json']);
     expect((await exec(plan(root, 'out5', { caching: false }), env)).ran).toEqual(['s_a.json', 's_b.json', 't_err.json']);
+  });
+
+  it("a Noise or Agent2Agent run of a scenario never takes the standard run's result (gaia2-run phases)", () => {
+    const { root } = setup();
+    const standard = plan(root, 'o');
+    const keys = [
+      standard,
+      { ...standard, noise: DEFAULT_NOISE },
+      { ...standard, noise: { ...DEFAULT_NOISE, tool_augmentation: { ...DEFAULT_NOISE.tool_augmentation!, seed: 7 } } },
+      { ...standard, agent2agent: { appProp: 1, seed: null, provider: 'openai', model: 'm', baseUrl: null, apiKey: null } },
+      { ...standard, agent2agent: { appProp: 0.5, seed: null, provider: 'openai', model: 'm', baseUrl: null, apiKey: null } },
+    ].map((p) => configKey(p, 'sha256:aaaa'));
+    expect(new Set(keys).size).toBe(keys.length);
+    // what cannot change an outcome stays out of the key
+    expect(configKey({ ...standard, run: { ...standard.run, concurrency: 8, errorsAsFailures: true } }, 'sha256:aaaa')).toBe(keys[0]);
   });
 
   it('without an image id from the engine the cache stays off, and says so', async () => {
