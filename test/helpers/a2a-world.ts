@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEventsJsonl } from '../../agent-image/src/contract/index.js';
 import type { A2aSettings } from '../../agent-image/src/a2a/index.js';
+import type { NoiseSettings } from '../../agent-image/src/contract/noise.js';
 import { composeWorld } from '../../agent-image/src/world/compose.js';
 import { settingsFromEnv } from '../../agent-image/src/world/config.js';
 import { startFakeLlm, type FakeScriptItem } from './fake-llm/index.js';
@@ -13,8 +14,11 @@ export const SHOPPING_SCENARIO = new URL('../../examples/scenarios/execution/exe
 export const BOTTLE_ITEM = 'ececbe590b923620bc5384dc4ef7bd0e';
 export const A2A_KEY = 'a2a-key-canary';
 
-/** `traceFile`: where the app agents' calls are traced (default: in the state dir). */
-export async function a2aShoppingWorld(script: FakeScriptItem[], traceFile?: string) {
+/**
+ * `traceFile`: where the app agents' calls are traced (default: in the state dir); `noise`: the
+ * Noise phase too, with `renames` as the scenario's augmentation_data.tool_names_mapping.
+ */
+export async function a2aShoppingWorld(script: FakeScriptItem[], traceFile?: string, o: { noise?: NoiseSettings; renames?: Record<string, string> } = {}) {
   const fake = await startFakeLlm({ format: 'openai-chat', script });
   const stateDir = mkdtempSync(join(tmpdir(), 'gaia2-a2a-'));
   const trace = traceFile ?? join(stateDir, 'app_agents_trace.jsonl');
@@ -24,10 +28,12 @@ export async function a2aShoppingWorld(script: FakeScriptItem[], traceFile?: str
     maxSteps: 80,
     llm: { provider: 'openai-compat', model: 'fake-app-agent', baseUrl: fake.url, apiKey: A2A_KEY, thinking: 'off', traceFile: trace },
   };
+  const scenario = JSON.parse(readFileSync(SHOPPING_SCENARIO, 'utf8'));
+  if (o.renames) scenario.augmentation_data = { tool_names_mapping: o.renames };
   const composed = await composeWorld({
-    scenario: readFileSync(SHOPPING_SCENARIO, 'utf8'),
+    scenario,
     stateDir,
-    settings: settingsFromEnv({ GAIA2_AGENT: 'scripted' }),
+    settings: { ...settingsFromEnv({ GAIA2_AGENT: 'scripted' }), ...(o.noise ? { noise: o.noise } : {}) },
     a2a,
   });
   composed.world.start();

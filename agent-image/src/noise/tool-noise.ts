@@ -113,12 +113,14 @@ export class ToolNoise {
   /**
    * Decides whether this agent command fails (one draw from its tool's stream). Only real
    * commands can fail: not help, not `schema`, not unknown names or ENV-only commands.
+   * `renamed`: the command is named as the main agent sees it; app agents (Agent2Agent) use
+   * the apps' own names, and draw from the same streams — the failures belong to the app.
    */
-  draw(argv: readonly string[], app: AppDef | null): ToolFailure | null {
+  draw(argv: readonly string[], app: AppDef | null, renamed = true): ToolFailure | null {
     if (!app || this.s.tool_failure_probability <= 0) return null;
     const args = argv.slice(1);
     if (args.includes('--help')) return null;
-    const cmd = this.surface(app).commands.find((c) => c.name === args[0]);
+    const cmd = (renamed ? this.surface(app) : app).commands.find((c) => c.name === args[0]);
     if (!cmd || cmd.hidden) return null;
     const tool = `${this.appNames.get(app.cli) ?? entryForAppName(app.stateName)?.canonical ?? app.stateName}__${cmd.fn}`;
     let rng = this.streams.get(tool);

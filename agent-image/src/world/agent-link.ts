@@ -128,7 +128,8 @@ export class AgentLink {
     h.activity();
     const r = await h.appAgents.run(argv, {
       simTime: () => h.clock.text(),
-      appCli: (a) => this.appCli(a),
+      // App agents know the apps by their own command names, not the main agent's renamed ones.
+      appCli: (a) => this.appCli(a, false),
       usage: (u) => h.addUsage?.(u),
       activity: () => h.activity(),
       providerFailed: (error, app) => {
@@ -141,19 +142,22 @@ export class AgentLink {
     return r;
   }
 
-  /** One app command as an agent action, straight to the app. */
-  async appCli(argv: readonly string[]): Promise<CommandResult> {
+  /**
+   * One app command as an agent action, straight to the app. Under Noise it may fail, and
+   * `renamed` says whether it names commands as the main agent sees them (Noise renames).
+   */
+  async appCli(argv: readonly string[], renamed = true): Promise<CommandResult> {
     const h = this.host;
     h.activity();
     const tools = h.noise?.tools ?? null;
-    const failed = tools?.draw(argv, appForCli((argv[0] ?? '').split('/').pop() ?? '') ?? null);
+    const failed = tools?.draw(argv, appForCli((argv[0] ?? '').split('/').pop() ?? '') ?? null, renamed);
     if (failed) {
       // Fails before the app runs: no state change and no event line, so the judge never sees it.
       h.log.info(`NOISE tool failure: ${failed.tool}`);
       h.noise!.recorder.write([{ kind: 'tool_failure', sim_t: h.clock.text(), events_before: h.eventCount(), tool: failed.tool, argv: failed.argv, message: failed.message }]);
       return { stdout: '', stderr: failed.message + '\n', exitCode: 1, events: [] };
     }
-    const r = await h.apps.cli(argv, () => ({ simTime: h.clock.text(), surface: tools?.surface }));
+    const r = await h.apps.cli(argv, () => ({ simTime: h.clock.text(), surface: renamed ? tools?.surface : undefined }));
     this.appendAgentLines(r.events.map((l) => ({ ...l, event_id: undefined })));
     return r;
   }

@@ -5,6 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, fail, say, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
 import { A2A_KEY, a2aShoppingWorld, BOTTLE_ITEM as ITEM } from '../../helpers/a2a-world.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_TOOL_AUGMENTATION, type NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 
 const TASK = 'Buy two of the black 750ml bottle with code HYDRATE5.';
 
@@ -88,5 +91,29 @@ describe('Agent2Agent gate', () => {
     expect(status.status).toBe('error');
     expect(status.error_kind).toBe('provider_error');
     expect(status.reason).toMatch(/Shopping app agent's model call failed/);
+  });
+
+  describe('with the Noise phase on too', () => {
+    const renames = { Shopping__add_to_cart: 'Shopping__put_in_basket' };
+    const noise = (p: number): NoiseSettings => ({ tool_augmentation: { ...DEFAULT_TOOL_AUGMENTATION, tool_failure_probability: p }, env_events: null });
+
+    it("the app agent uses the app's own command names while the main agent sees the renamed ones", async () => {
+      const w = await a2aShoppingWorld([call('shopping__add_to_cart', { item_id: ITEM, quantity: 2 }), say('added')], undefined, { noise: noise(0), renames });
+      fake = w.fake;
+      expect((await w.world.agentCli(['shopping', 'expert-agent', '--task', TASK])).exitCode).toBe(0);
+      expect(w.lines().filter((l) => l.app === 'ShoppingApp').map((l) => l.fn)).toEqual(['add_to_cart', 'expert_agent']);
+      // what the app agent's command answered: no "No such command"
+      const toolResult = JSON.stringify(w.fake.requests.at(-1));
+      expect(toolResult).not.toMatch(/No such command/);
+    });
+
+    it("the app's tool failures reach the app agent too, recorded as the main agent's are", async () => {
+      const w = await a2aShoppingWorld([call('shopping__add_to_cart', { item_id: ITEM, quantity: 2 }), say('it failed')], undefined, { noise: noise(1), renames });
+      fake = w.fake;
+      expect((await w.world.agentCli(['shopping', 'expert-agent', '--task', TASK])).exitCode).toBe(0);
+      expect(w.lines().filter((l) => l.app === 'ShoppingApp').map((l) => l.fn)).toEqual(['expert_agent']);
+      const noiseLines = readFileSync(join(w.stateDir, 'noise.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(noiseLines.filter((r) => r.kind === 'tool_failure').map((r) => r.tool)).toEqual(['Shopping__add_to_cart']);
+    });
   });
 });
