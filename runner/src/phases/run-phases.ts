@@ -4,6 +4,8 @@
 // the others still run, as the reference's submission pipeline does.
 import { mkdirSync } from 'node:fs';
 import { ConfigError } from '../config/errors.js';
+import type { RunPlan } from '../config/plan.js';
+import { validateOnHost } from '../config/validate-host.js';
 import { EXIT, prepareDataset, printOutcome, printSummary, runSession, type SessionIO } from '../orchestrator/session.js';
 import { redact } from '../secrets/redact.js';
 import type { PhaseName } from './definitions.js';
@@ -18,11 +20,25 @@ export async function runPhases(src: PhaseSource, phases: readonly PhaseName[], 
   mkdirSync(s.root, { recursive: true });
   const outcomes: PhaseOutcome[] = [];
   let code: number = EXIT.ok;
+  // Every phase is built and checked on this host (providers, keys, base URLs, output dir)
+  // before the first one runs: a bad app-agent key must not surface an hour in.
+  const plans = new Map<PhaseName, RunPlan | ConfigError>();
+  for (const phase of phases) {
+    try {
+      const plan = phasePlan(phase, src, s);
+      validateOnHost(plan, io.env ?? process.env);
+      plans.set(phase, plan);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      plans.set(phase, e);
+    }
+  }
   for (const phase of phases) {
     io.out(`\n=== Phase ${phase} → ${s.root}/${phase} ===\n`);
     let r: Awaited<ReturnType<typeof runSession>>;
     try {
-      const plan = phasePlan(phase, src, s);
+      const plan = plans.get(phase)!;
+      if (plan instanceof ConfigError) throw plan;
       const ds = await prepareDataset(plan, io);
       printSummary(plan, ds, io);
       if (o.dryRun) continue;

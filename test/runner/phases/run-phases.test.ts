@@ -68,6 +68,17 @@ describe('gaia2-run phases', () => {
     expect(t.err.join('')).toMatch(/Phase agent2agent not run/);
   });
 
+  it("every phase is checked on this host before the first runs: a missing key stops them all before any container", async () => {
+    const { root, flags } = setup();
+    const t = io(() => 'pass');
+    const llm = { ...flags, agent: 'default', provider: 'openai', model: 'gpt-4.1' } as DatasetFlags;
+    const code = await runPhases({ kind: 'flags', flags: llm, env: {} }, ['standard', 'noise'], { root, runs: 1, miniSubset: null, retry: false }, t.io);
+    expect(code).toBe(EXIT.usage);
+    expect(t.runs.calls).toHaveLength(0);
+    expect(t.err.join('')).toMatch(/Phase standard not run: .*OPENAI_API_KEY/);
+    expect(readReport(root).phases.map((p) => p.status)).toEqual(['error', 'error']);
+  });
+
   it('the mini subset narrows the augmented phases only', async () => {
     const { dir, root, flags } = setup();
     const t = io(() => 'pass');
