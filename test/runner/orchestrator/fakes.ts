@@ -2,7 +2,10 @@
 // result.json like the real one, an in-memory engine, and a progress sink that records.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScenarioResult, RunStatus, RunUsage } from '../../../agent-image/src/contract/result.js';
+import type { ErrorKind, ScenarioResult, RunStatus, RunUsage } from '../../../agent-image/src/contract/result.js';
+import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
+import REAL_STATUS from '../../fixtures/k8s-double/oracle-run/daemon_status.json' with { type: 'json' };
+import { buildResult } from '../../../runner/src/run/result.js';
 import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };
 import type { ContainerEngine, ContainerInfo } from '../../../runner/src/engine/index.js';
 import type { Progress } from '../../../runner/src/progress/index.js';
@@ -16,7 +19,6 @@ export interface FakeRuns {
   maxInFlight: number;
 }
 
-/** `decide(id, runIndex, attempt)` picks each run's outcome; runs take `ms` milliseconds. */
 /**
  * With `cleanupMs`, a run hands its container's removal over through `onCleanup` (as the real
  * one does) and that removal takes `cleanupMs`; `onCleanupRun` sees the run's output dir then.
@@ -28,6 +30,7 @@ export interface FakeRunOptions {
   onCleanupRun?: (opts: ScenarioRunOptions) => void;
 }
 
+/** `decide(id, runIndex, attempt)` picks each run's outcome; runs take `ms` milliseconds. */
 export function fakeRuns(decide: (id: string, run: number, attempt: number) => Outcome, o: FakeRunOptions = {}): FakeRuns {
   let inFlight = 0;
   const attempts = new Map<string, number>();
@@ -50,19 +53,36 @@ export function fakeRuns(decide: (id: string, run: number, attempt: number) => O
         attempts.set(key, attempt);
         const out = opts.signal?.aborted ? ({ status: 'error', kind: 'interrupted' } as const) : decide(id, opts.runIndex ?? 1, attempt);
         if (out === 'throw') throw new Error('bug in the run lifecycle');
-        const status = typeof out === 'string' ? out : out.status;
+        // The result as a real run builds it (production's buildResult), from a real run's
+        // daemon status (test/fixtures/k8s-double/oracle-run) with this outcome's verdict, and
+        // a real run's usage (test/fixtures/usage/real-results.json).
+        const verdict = out === 'pass' ? { success: true, failure_reason: '' } : out === 'fail' ? { success: false, failure_reason: 'Agent did not perform checkout' } : null;
+        const { judgment: _real, ...unjudged } = REAL_STATUS;
+        const daemon = {
+          ...unjudged,
+          usage: REAL.llm_agent.daemon_status_usage,
+          ...(verdict ? { judgment: verdict } : { status: 'error', reason: `boom ${(out as { kind: string }).kind}` }),
+        } as unknown as DaemonStatus;
+        const built = buildResult({
+          scenarioId: id,
+          scenarioFile: opts.scenarioFile,
+          status: daemon,
+          numAgentEvents: daemon.num_events,
+          agentResponse: daemon.last_response ?? null,
+          ...(typeof out === 'object' ? { failure: { kind: out.kind as ErrorKind, message: `boom ${out.kind}` } } : {}),
+        });
+        const startedAt = new Date(Date.now() - 1500);
         const result: ScenarioResult = {
-          scenario_id: id,
-          success: status === 'pass' ? true : status === 'fail' ? false : null,
-          status,
-          ...(typeof out === 'object' ? { error_kind: out.kind as ScenarioResult['error_kind'], error: `boom ${out.kind}` } : {}),
-          scenario_file: opts.scenarioFile,
+          ...built,
+          usage: REAL.llm_agent.usage as RunUsage,
+          timings: { create_ms: 10, start_ms: 120, health_ms: 90, scenario_ms: 1200, collect_ms: 2 },
           ...(opts.split ? { split: opts.split } : {}),
           ...(opts.runIndex ? { run_index: opts.runIndex } : {}),
+          agent: opts.agent,
+          image: opts.image,
+          started_at: startedAt.toISOString(),
+          finished_at: new Date().toISOString(),
           duration_seconds: 1.5,
-          // The shape real runs write (copied from one: test/fixtures/usage/real-results.json).
-          usage: REAL.llm_agent.usage as RunUsage,
-          daemon_status: { status: status === 'error' ? 'error' : 'completed', usage: REAL.llm_agent.daemon_status_usage },
         };
         if (opts.outputDir) {
           mkdirSync(opts.outputDir, { recursive: true });

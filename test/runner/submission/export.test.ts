@@ -34,6 +34,7 @@ describe('submission export', () => {
     expect(rows).toHaveLength(6); // 2 scenarios × 3 runs
     const b3 = rows.find((r) => r.scenario_id === 'b' && r.run_number === 3n)!;
     expect(b3).toMatchObject({ task_id: 'b', status: 'failed', score: 0, config: 'search', phase_name: 'noise', a2a_app_prop: 0, has_app_noise: true, has_env_noise: true, has_exception: false });
+    expect(b3.rationale).toBe('Agent did not perform checkout'); // the judge's reason, as the run recorded it
     const data = JSON.parse(String(b3.data));
     expect(data.format).toBe('gaia2-runner/run-files@1');
     expect(data.result.scenario_id).toBe('b');
@@ -41,7 +42,7 @@ describe('submission export', () => {
     expect(JSON.parse(String(b3.run_config)).noise.tool_augmentation.tool_failure_probability).toBe(0.1);
     const time = (await parquetReadObjects({ file: file('time/validation-00000-of-00001.parquet') })) as Array<Record<string, unknown>>;
     const c1 = time.find((r) => r.run_number === 1n)!;
-    expect(c1).toMatchObject({ status: 'exception', score: null, has_exception: true, exception_type: 'health_timeout', phase_name: 'standard', has_app_noise: false });
+    expect(c1).toMatchObject({ status: 'exception', score: null, has_exception: true, exception_type: 'health_timeout', exception_message: 'boom health_timeout', phase_name: 'standard', has_app_noise: false });
     // README: every config with its `<config>/<split>-*` data files, as the Hub reads them.
     const readme = new TextDecoder().decode(s.files.find((f) => f.path === 'README.md')!.content);
     const front = readme.split('---\n')[1]!;
