@@ -3,7 +3,9 @@
 // EnvEventsConfig, as its noise phase sets them); `seed` of tool augmentation is ours (the
 // reference leaves its per-tool failure generators unseeded, so its failures do not repeat).
 
-export const NOISE_ENV = 'GAIA2_NOISE';
+import { ENV } from './paths.js';
+
+export const NOISE_ENV = ENV.noise;
 
 /** Tool augmentation: random tool failures, renamed tools, rewritten tool descriptions. */
 export interface ToolAugmentationSettings {
@@ -78,7 +80,7 @@ function fields<T extends object>(raw: unknown, dflt: T, where: string): T {
  * Validates a noise settings value (parsed JSON). Missing keys take the reference defaults;
  * a table given as null is switched off. `where` names the source in errors.
  */
-export function parseNoiseSettings(raw: unknown, where = NOISE_ENV): NoiseSettings {
+export function parseNoiseSettings(raw: unknown, where: string = NOISE_ENV): NoiseSettings {
   if (!isObj(raw)) throw new NoiseSettingsError(`${where} must be a JSON object`);
   for (const k of Object.keys(raw))
     if (k !== 'tool_augmentation' && k !== 'env_events') throw new NoiseSettingsError(`${where}.${k} is not a known setting (known: tool_augmentation, env_events)`);

@@ -78,7 +78,12 @@ export class ScenarioSchedule {
   /** Pending events that hold the run open: all but background (noise) events, which are
    *  dropped when the run ends, as the reference stops its environment with the agent. */
   get pendingCount(): number {
-    return this.pendingIds().length;
+    // Asked on every loop pass and status build; with noise, hundreds of background events wait.
+    const bg = this.opts.background;
+    if (!bg) return this.pending.length;
+    let n = 0;
+    for (const e of this.pending) if (!bg.has(e.id)) n++;
+    return n;
   }
 
   /** Ids that stay pending (for status/pending_events and logs), background events excluded. */
