@@ -7,13 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DockerOptions } from 'dockerode';
-import { EngineError } from './errors.js';
 
 export interface Endpoint {
   socketPath?: string;
-  host?: string;
-  port?: number;
-  protocol?: 'http' | 'https';
   /** Where it came from, for messages. */
   source: string;
   /** Set when we started a podman service for this process. */
@@ -24,16 +20,9 @@ export interface Endpoint {
   publishIp?: string;
 }
 
+/** A local DOCKER_HOST (unix://…); every other form is a remote engine (remote/connect.ts). */
 export function parseDockerHost(value: string): Endpoint {
-  if (value.startsWith('unix://')) return { socketPath: value.slice('unix://'.length), source: `DOCKER_HOST=${value}` };
-  const m = /^(tcp|http|https):\/\/([^:/]+)(?::(\d+))?/.exec(value);
-  if (!m) throw new EngineError('engine_unavailable', `DOCKER_HOST=${value} is not a unix:// or tcp:// address`);
-  return {
-    host: m[2],
-    port: m[3] ? Number(m[3]) : 2375,
-    protocol: m[1] === 'https' ? 'https' : 'http',
-    source: `DOCKER_HOST=${value}`,
-  };
+  return { socketPath: value.replace(/^unix:\/\//, ''), source: `DOCKER_HOST=${value}` };
 }
 
 export function candidateSockets(env: NodeJS.ProcessEnv = process.env): string[] {

@@ -33,16 +33,7 @@ export class DockerApiEngine implements ContainerEngine {
   protected readonly docker: Docker;
 
   constructor(private readonly endpoint: Endpoint) {
-    this.docker = new Docker(
-      endpoint.modem ??
-        (endpoint.socketPath
-          ? { socketPath: endpoint.socketPath }
-          : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol }),
-    );
-  }
-
-  get source(): string {
-    return this.endpoint.source;
+    this.docker = new Docker(endpoint.modem ?? { socketPath: endpoint.socketPath });
   }
 
   async ping(): Promise<void> {
@@ -65,9 +56,14 @@ export class DockerApiEngine implements ContainerEngine {
   }
 
   async imageLabels(ref: string): Promise<Record<string, string> | null> {
+    const info = await this.inspectImage(ref);
+    return info ? (info.Config?.Labels ?? {}) : null;
+  }
+
+  /** The image's inspect answer; null when it does not exist. */
+  private async inspectImage(ref: string): Promise<Docker.ImageInspectInfo | null> {
     try {
-      const info = await this.docker.getImage(ref).inspect();
-      return info.Config?.Labels ?? {};
+      return await this.docker.getImage(ref).inspect();
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) return null;
       throw wrapEngineError(e, `inspecting image ${ref}`);
@@ -82,12 +78,7 @@ export class DockerApiEngine implements ContainerEngine {
   }
 
   async imageId(ref: string): Promise<string | null> {
-    try {
-      return (await this.docker.getImage(ref).inspect()).Id ?? null;
-    } catch (e) {
-      if ((e as { statusCode?: number }).statusCode === 404) return null;
-      throw wrapEngineError(e, `inspecting image ${ref}`);
-    }
+    return (await this.inspectImage(ref))?.Id ?? null;
   }
 
   /** Podman adds host.containers.internal itself and (4.x) rejects "host-gateway". */

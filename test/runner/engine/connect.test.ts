@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectEngine } from '../../../runner/src/engine/index.js';
 import { parseDockerHost } from '../../../runner/src/engine/discover.js';
+import { isLocalDockerHost, parseRemoteDockerHost } from '../../../runner/src/engine/remote/docker-host.js';
 import { demuxLogs } from '../../../runner/src/engine/docker-container.js';
 
 describe('engine discovery', () => {
@@ -21,8 +22,10 @@ describe('engine discovery', () => {
 
   it('parses DOCKER_HOST forms and rejects others', () => {
     expect(parseDockerHost('unix:///run/x.sock')).toMatchObject({ socketPath: '/run/x.sock' });
-    expect(parseDockerHost('tcp://10.1.2.3:2376')).toMatchObject({ host: '10.1.2.3', port: 2376, protocol: 'http' });
-    expect(() => parseDockerHost('ftp://x')).toThrow(/not a unix/);
+    // every other form is a remote engine's
+    expect(isLocalDockerHost('tcp://10.1.2.3:2376')).toBe(false);
+    expect(parseRemoteDockerHost('tcp://10.1.2.3:2376', {})).toMatchObject({ kind: 'tcp', host: '10.1.2.3', port: 2376, tls: null });
+    expect(() => parseRemoteDockerHost('ftp://x', {})).toThrow(/DOCKER_HOST=ftp:\/\/x: unsupported scheme/);
   });
 
   it('strips stream headers from container logs', () => {
