@@ -100,6 +100,12 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   const base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
   if (plan.noise) await requireImageFeature(deps.engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
+  if (plan.run.network === 'host' && !deps.engine.capabilities.hostNetwork) {
+    const d = await deps.engine.describe();
+    throw new ConfigError(
+      `network = "host" (--network host) is not possible on the ${d.remote ? 'remote ' : ''}${d.kind} backend at ${d.endpoint}: its units do not share this machine's network; use network = "bridge"`,
+    );
+  }
   // Host-loopback URLs (a local BASE_URL, a loopback proxy) are unreachable from the units
   // as they are: the backend relays or tunnels them, or says why it cannot. Relays are
   // unref'd, so a throw below cannot keep the process alive.

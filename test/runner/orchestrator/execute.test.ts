@@ -195,6 +195,15 @@ describe('container removal off the critical path', () => {
     expect(outcome.report.overall).toMatchObject({ passed: 3 });
   });
 
+  it('host networking on a backend without it (remote engine, cluster) is refused before anything runs, naming the backend', async () => {
+    const engine = fakeEngine();
+    Object.assign(engine, { capabilities: { ...engine.capabilities, hostNetwork: false }, describe: async () => ({ name: 'r', kind: 'podman', version: null, apiVersion: null, endpoint: 'tcp://10.0.0.9:2375', remote: true }) });
+    await expect(exec(plan({ network: 'host' }), () => 'pass', { engine })).rejects.toThrow(/network = "host" .* not possible on the remote podman backend at tcp:\/\/10\.0\.0\.9:2375.*use network = "bridge"/);
+    expect(engine.containers).toEqual([]);
+    const { runs } = await exec(plan({ network: 'bridge' }), () => 'pass', { engine });
+    expect(runs.calls).toHaveLength(3);
+  });
+
   it('with host networking and one fixed port, the next run starts only once the previous container is gone', async () => {
     // How many containers exist halfway through each removal.
     const during = async (network: 'host' | 'bridge') => {

@@ -7,7 +7,6 @@
 //   - host services (a model endpoint on the runner's loopback): a relay on the runner's own
 //     address on the route to the engine host, accepting only that host; units get URLs that
 //     point at it. Host networking cannot give units the runner's loopback, so it is refused.
-import { ConfigError } from '../../config/errors.js';
 import { startLoopbackRelays } from '../../net/loopback-relays.js';
 import { DockerApiEngine } from '../docker-api.js';
 import type { Endpoint } from '../discover.js';
@@ -60,12 +59,7 @@ export class RemoteDockerEngine extends DockerApiEngine {
     env: Record<string, string>,
     o: { network: 'bridge' | 'host'; log?: (line: string) => void },
   ): Promise<HostServices> {
-    if (o.network === 'host') {
-      throw new ConfigError(
-        `network = "host" (--network host) does not work with a remote engine (DOCKER_HOST=${this.target.display}): ` +
-          'the units would run in the engine host’s network, away from the runner; use network = "bridge"',
-      );
-    }
+    // (host networking never gets here: the capability flag refuses it before the run)
     return startLoopbackRelays(env, {
       bridge: async () => ({ gateway: await localAddressToward(this.engineIp), subnet: `${this.engineIp}/${this.engineIp.includes(':') ? 128 : 32}` }),
       urlHost: 'listen-address',
