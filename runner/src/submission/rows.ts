@@ -1,7 +1,7 @@
 // Leaderboard rows from a finished gaia2-run root: one per scenario run of every phase, with
 // the phase's flags and the run's own trace files as `data`.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../phases/definitions.js';
@@ -52,8 +52,24 @@ export function collectRows(root: string, o: { miniSubset: boolean }): PhaseRows
   for (const phase of PHASE_NAMES) {
     const dir = join(root, phase);
     if (!existsSync(dir)) continue;
+    // One record per run directory, read once. A row carries it with its own scenario's hash
+    // only: the record's table of every scenario's hash in every row would grow the export
+    // with the square of the dataset.
+    const records = new Map<number, { runDir: string; config: Record<string, unknown>; hashes: Record<string, string> }>();
+    const recordOf = (runIndex: number) => {
+      let hit = records.get(runIndex);
+      if (!hit) {
+        const perRun = join(dir, `run_${runIndex}`);
+        const runDir = existsSync(join(perRun, 'run_config.json')) ? perRun : dir;
+        const { scenario_hashes, ...config } = readJson(join(runDir, 'run_config.json')) ?? {};
+        records.set(runIndex, (hit = { runDir, config, hashes: (scenario_hashes ?? {}) as Record<string, string> }));
+      }
+      return hit;
+    };
     const rows = loadRunRecords(dir).map((rec): SubmissionRow => {
-      const runConfig = readJson(join(dir, `run_${rec.runIndex}`, 'run_config.json')) ?? readJson(join(dir, 'run_config.json')) ?? {};
+      const { runDir, config: recorded, hashes } = recordOf(rec.runIndex);
+      const hash = hashes[relative(runDir, dirname(rec.path))];
+      const runConfig: Record<string, unknown> = { ...recorded, ...(hash ? { scenario_hash: hash } : {}) };
       const noise = (runConfig.noise ?? null) as NoiseSettings | null;
       const r = rec.result;
       const { status, score } = statusOf(r);

@@ -39,7 +39,13 @@ describe('submission export', () => {
     expect(data.format).toBe('gaia2-runner/run-files@1');
     expect(data.result.scenario_id).toBe('b');
     expect(data.files['events.jsonl']).toMatch(/done b/);
-    expect(JSON.parse(String(b3.run_config)).noise.tool_augmentation.tool_failure_probability).toBe(0.1);
+    const b3Config = JSON.parse(String(b3.run_config));
+    expect(b3Config.noise.tool_augmentation.tool_failure_probability).toBe(0.1);
+    // its own scenario's hash, not the whole phase's table in every row
+    const recorded = JSON.parse(readFileSync(join(root, 'noise', 'run_3', 'run_config.json'), 'utf8'));
+    expect(Object.keys(recorded.scenario_hashes).length).toBeGreaterThan(1);
+    expect(b3Config.scenario_hashes).toBeUndefined();
+    expect(b3Config.scenario_hash).toBe(recorded.scenario_hashes['search/b']);
     const time = (await parquetReadObjects({ file: file('time/validation-00000-of-00001.parquet') })) as Array<Record<string, unknown>>;
     const c1 = time.find((r) => r.run_number === 1n)!;
     expect(c1).toMatchObject({ status: 'exception', score: null, has_exception: true, exception_type: 'health_timeout', exception_message: 'boom health_timeout', phase_name: 'standard', has_app_noise: false });
