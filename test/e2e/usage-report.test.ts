@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import REAL from '../fixtures/usage/real-results.json' with { type: 'json' };
 import type { RunUsage, ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
@@ -189,6 +190,12 @@ describe('tokens and cost from real runs (real containers, fake providers)', () 
     const [judgedRow] = buildRun(judgeRun.out, { incremental: false, threads: 1 }).rows;
     const j = judgeRun.report.overall.usage;
     expect(judgedRow).toMatchObject({ tokensIn: 0, judgeTokensIn: j.judge.input, judgeTokensOut: j.judge.output, costUsd: null });
+  });
+
+  it("the unit tests' usage fixture is what these real runs write (test/fixtures/usage/real-results.json)", () => {
+    expect(agentRun.result.usage).toEqual(REAL.llm_agent.usage);
+    expect((agentRun.result.daemon_status as { usage?: unknown }).usage).toEqual(REAL.llm_agent.daemon_status_usage);
+    expect(judgeRun.result.usage).toEqual(REAL.judged_by_llm.usage);
   });
 
   it('run_config.json names the exact image (id and context hash) the engine ran', () => {
