@@ -5,6 +5,7 @@ import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from './types.js';
 import { acceptsConnections } from '../net/accepts-connections.js';
+import { urlHost } from '../net/gateway.js';
 import { EngineError, engineErrorMessage, wrapEngineError } from './errors.js';
 import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
 
@@ -45,7 +46,7 @@ export class DockerContainer implements ContainerHandle {
 
   async adapter(port: number): Promise<AdapterEndpoint> {
     const { host, port: hostPort } = await this.hostPort(port);
-    return { url: `http://${host}:${hostPort}`, accepting: () => acceptsConnections(host, hostPort) };
+    return { url: `http://${urlHost(host)}:${hostPort}`, accepting: () => acceptsConnections(host, hostPort) };
   }
 
   private async hostPort(port: number): Promise<{ host: string; port: number }> {

@@ -2,6 +2,7 @@
 // read through the engine API (network inspect), so it is right for podman (10.88.0.1 by
 // default) and Docker (docker0, 172.17.0.1) alike.
 import type Docker from 'dockerode';
+import { BlockList, isIP } from 'node:net';
 
 export interface BridgeNetwork {
   gateway: string;
@@ -19,24 +20,20 @@ export async function bridgeNetwork(docker: Docker, network = DEFAULT_BRIDGE): P
   return { gateway: cfg.Gateway, subnet: cfg.Subnet ?? null };
 }
 
-/** Membership test for an IPv4 CIDR (IPv4-mapped IPv6 peers included). */
+/** Membership test for an IPv4 or IPv6 CIDR (IPv4-mapped IPv6 peers match IPv4 ranges). */
 export function inSubnet(address: string, cidr: string): boolean {
-  const toInt = (a: string): number | null => {
-    const parts = a.replace(/^::ffff:/i, '').split('.');
-    if (parts.length !== 4) return null;
-    let n = 0;
-    for (const p of parts) {
-      const v = Number(p);
-      if (!/^\d{1,3}$/.test(p) || v > 255) return null;
-      n = n * 256 + v;
-    }
-    return n;
-  };
-  const [base = '', bitsText = '32'] = cidr.split('/');
-  const bits = Number(bitsText);
-  const a = toInt(address);
-  const b = toInt(base);
-  if (a === null || b === null || !(bits >= 0 && bits <= 32)) return false;
-  const size = 2 ** (32 - bits);
-  return Math.floor(a / size) === Math.floor(b / size);
+  const [base = '', bitsText] = cidr.split('/');
+  const family = isIP(base);
+  const peer = isIP(address);
+  if (!family || !peer) return false;
+  const bits = bitsText === undefined ? (family === 4 ? 32 : 128) : Number(bitsText);
+  if (!Number.isInteger(bits) || bits < 0 || bits > (family === 4 ? 32 : 128)) return false;
+  const list = new BlockList();
+  list.addSubnet(base, bits, family === 4 ? 'ipv4' : 'ipv6');
+  return list.check(address, peer === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** A host as it goes into a URL: an IPv6 address in brackets. */
+export function urlHost(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host;
 }

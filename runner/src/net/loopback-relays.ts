@@ -5,7 +5,7 @@
 // Here one relay per distinct target port listens on the gateway and forwards to
 // 127.0.0.1:PORT, and the URL is rewritten to the relay's port.
 import { HOST_GATEWAY_ALIAS as HOST_ALIAS } from '../env/container-env.js';
-import { inSubnet, type BridgeNetwork } from './gateway.js';
+import { inSubnet, urlHost, type BridgeNetwork } from './gateway.js';
 import { startTcpRelay, type TcpRelay } from './tcp-relay.js';
 
 const LOOPBACK_HOSTS = new Set([HOST_ALIAS, '127.0.0.1', 'localhost', '[::1]']);
@@ -48,7 +48,7 @@ function relayTarget(value: string): { url: URL; port: number } | null {
 function pointAt(value: string, host: string, port: number): string {
   const authority = /^(\w+:\/\/(?:[^@/]*@)?)([^/?#]*)/.exec(value);
   if (!authority) return value;
-  return `${authority[1]}${host.includes(':') ? `[${host}]` : host}:${port}${value.slice(authority[0].length)}`;
+  return `${authority[1]}${urlHost(host)}:${port}${value.slice(authority[0].length)}`;
 }
 
 /**

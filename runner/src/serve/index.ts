@@ -6,6 +6,7 @@ import { buildViewerDetailed } from '../viewer/index.js';
 import { LiveHub } from './live-hub.js';
 import { watchAndRebuild } from './rebuild-watcher.js';
 import { serveFile } from './static-files.js';
+import { urlHost } from '../net/gateway.js';
 
 export interface ServeOptions {
   /** Default 127.0.0.1. */
@@ -62,7 +63,7 @@ export async function serve(dir: string, opts: ServeOptions = {}): Promise<Serve
     throw new Error(opts.port !== undefined ? `serve: port ${opts.port} on ${host} is in use` : `serve: no free port on ${host}`);
   }
   const watcher = watchAndRebuild(root, (pages) => hub.publish(pages), { debounceMs: opts.debounceMs });
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const shownHost = urlHost(host);
   return {
     url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost}:${port}/`,
     async close() {

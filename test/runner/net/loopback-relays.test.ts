@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { inSubnet, startLoopbackRelays, type LoopbackRelays } from '../../../runner/src/net/index.js';
+import { inSubnet, startLoopbackRelays, urlHost, type LoopbackRelays } from '../../../runner/src/net/index.js';
 
 // The bridge lookup is asked only when a relay is needed; one that fails exercises the notice.
 const noBridge = async (): Promise<never> => {
@@ -95,5 +95,18 @@ describe('inSubnet', () => {
     ['172.17.0.2', '172.17.0.0/16', true],
     ['fe80::1', '10.88.0.0/16', false],
     ['10.88.0.5', 'nonsense', false],
+    // a remote engine host on IPv6 (the relay admits exactly that address)
+    ['2001:db8::2', '2001:db8::2/128', true],
+    ['2001:db8::3', '2001:db8::2/128', false],
+    ['10.88.0.5', '2001:db8::/32', false],
   ])('%s in %s → %s', (a, cidr, want) => expect(inSubnet(a, cidr)).toBe(want));
+});
+
+describe('urlHost', () => {
+  it('brackets IPv6 addresses only, so a URL built from it parses back to the same host', () => {
+    expect(urlHost('2001:db8::2')).toBe('[2001:db8::2]');
+    expect(urlHost('10.1.2.3')).toBe('10.1.2.3');
+    expect(urlHost('engine.example')).toBe('engine.example');
+    expect(new URL(`http://${urlHost('2001:db8::2')}:41234`).hostname).toBe('[2001:db8::2]');
+  });
 });

@@ -4,6 +4,7 @@
 // cluster); the runner hands the scenario to the adapter itself (POST /files).
 import type { V1Pod } from '@kubernetes/client-node';
 import { acceptsConnections } from '../../net/accepts-connections.js';
+import { urlHost } from '../../net/gateway.js';
 import { EngineError } from '../errors.js';
 import type { AdapterEndpoint, ContainerHandle, UnitState } from '../types.js';
 import { apiStatus, kubeError, proxyCredentials, type KubeAccess } from './client.js';
@@ -54,7 +55,7 @@ export class KubernetesPod implements ContainerHandle {
     if (access.inCluster) {
       const ip = this.podIP ?? this.o.watch.get(this.name)?.status?.podIP;
       if (!ip) throw new EngineError('container_start_failed', `Pod ${this.name} has no IP yet`);
-      const host = ip.includes(':') ? `[${ip}]` : ip;
+      const host = urlHost(ip);
       return { url: `http://${host}:${port}`, tokenHeader: 'own', accepting: () => acceptsConnections(ip, port) };
     }
     // The API server's credentials, exactly as the client library applies them; its TLS

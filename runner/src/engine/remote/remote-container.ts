@@ -3,6 +3,7 @@
 // a connect look that allows for a slow link, or a local forward of the SSH connection, closed
 // with the container).
 import { acceptsConnections } from '../../net/accepts-connections.js';
+import { urlHost } from '../../net/gateway.js';
 import type { AdapterEndpoint, ContainerHandle, UnitState } from '../types.js';
 import type { SshConnection } from './ssh-connection.js';
 
@@ -14,7 +15,7 @@ const REMOTE_ACCEPT_TIMEOUT_MS = 3000;
 
 /** TCP engines publish on their own address: connect there directly. */
 export const directReach: Reach = async (host, port) => ({
-  endpoint: { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, accepting: () => acceptsConnections(host, port, REMOTE_ACCEPT_TIMEOUT_MS) },
+  endpoint: { url: `http://${urlHost(host)}:${port}`, accepting: () => acceptsConnections(host, port, REMOTE_ACCEPT_TIMEOUT_MS) },
 });
 
 /** SSH engines publish on their loopback: a local listener forwards through the connection. */

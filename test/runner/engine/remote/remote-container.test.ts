@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { EngineError, type AdapterEndpoint, type ContainerHandle } from '../../../../runner/src/engine/index.js';
 import { directReach, RemoteContainer, type Reach } from '../../../../runner/src/engine/remote/remote-container.js';
 import { freePort } from '../../../helpers/free-port.js';
+import { DockerContainer } from '../../../../runner/src/engine/docker-container.js';
+import type Docker from 'dockerode';
 
 /** The part of a handle these tests drive: the engine's own answer for the published port. */
 function innerAt(url: string, calls: string[]): ContainerHandle {
@@ -31,6 +33,16 @@ describe('RemoteContainer', () => {
     server.close();
     const closed = await freePort();
     expect(await (await new RemoteContainer(innerAt(`http://127.0.0.1:${closed}`, []), directReach).adapter(8090)).accepting!()).toBe(false);
+  });
+
+  it('an engine on IPv6: the published address survives the trip through the URL', async () => {
+    // what DockerContainer answers for a port the engine published on its IPv6 address
+    const inner = new DockerContainer({ id: 'c6' } as unknown as Docker.Container, 'n6', () => {}, { containerPort: 8090, endpoint: { host: '2001:db8::2', port: 41234 } });
+    const seen: string[] = [];
+    const reach: Reach = async (host, port) => (seen.push(`${host} ${port}`), directReach(host, port));
+    const ep = await new RemoteContainer(inner, reach).adapter(8090);
+    expect(seen).toEqual(['2001:db8::2 41234']);
+    expect(ep.url).toBe('http://[2001:db8::2]:41234');
   });
 
   it('asks the engine and the reach once per port, and closes what the reach opened before removal', async () => {
