@@ -24,5 +24,6 @@ export async function writeManifests(plan: RunPlan, ds: ResolvedDataset, dir: st
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  if (writer.problems.size) throw new ConfigError(`the cluster would refuse these scenario runs: ${[...writer.problems].join('; ')}`);
   io.out(`Manifests: ${writer.written.length} file(s) in ${dir} (secret values replaced by "redacted"; uids are the API server's)\n`);
 }

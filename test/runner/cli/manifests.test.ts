@@ -20,13 +20,13 @@ beforeEach(() => {
   writeScenario(join(dir, 'data/time/s2.json'), 's2');
 });
 
-async function dryRun(extra = '') {
+async function dryRun(extra = '', hostEnv: Record<string, string> = {}) {
   writeFileSync(
     join(dir, 'c.toml'),
     `[target]\ndataset_root = "data"\n[agent]\nprovider = "openai"\nmodel = "m"\napi_key_env = "CANARY"\nimage = "registry.example/gaia2-agent:1"\n${extra}` +
       `[run]\nbackend = "kubernetes"\npass_at = 2\noutput_dir = "out"\n[kubernetes]\nnamespace = "eval"\nimage_pull_policy = "Always"\n`,
   );
-  const env = { CANARY };
+  const env = { CANARY, ...hostEnv };
   const plan = loadRunConfig(join(dir, 'c.toml'), env);
   const ds = await resolveDataset(plan.target, { env, log: () => {} });
   const out: string[] = [];
@@ -55,6 +55,12 @@ describe('--dry-run --manifests', () => {
       expect(pod.spec!.containers[0]!.env!.map((e) => e.name)).not.toContain('API_KEY');
     }
     expect(readdirSync(dir)).not.toContain('out'); // a dry run leaves no run outputs
+  });
+
+  it('refuses what the cluster would refuse (a CA bundle to copy into the Pods), instead of writing manifests for it', async () => {
+    const ca = join(dir, 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nabc\n');
+    await expect(dryRun('', { GAIA2_CA_BUNDLE: ca })).rejects.toThrow(/the cluster would refuse these scenario runs: the kubernetes backend cannot copy files into a Pod \(\/etc\/ssl\/certs\/gaia2-host-ca-bundle\.crt\).*GAIA2_CA_BUNDLE/);
   });
 
   it('refuses a loopback base URL, naming the option', async () => {

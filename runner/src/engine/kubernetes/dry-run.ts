@@ -12,7 +12,7 @@ import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
 import type { ContainerEngine, ContainerHandle, ContainerSpec, EngineDescription, HostServices } from '../types.js';
 import { checkNoLoopback } from './host-services.js';
-import { runSecretManifest, splitEnv, unitManifests } from './manifests.js';
+import { runSecretManifest, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 
 /** The API server assigns uids; manifests show this one where an owner's uid goes. */
 export const PLACEHOLDER_UID = '00000000-0000-0000-0000-000000000000';
@@ -39,6 +39,8 @@ export class ManifestWriter implements ContainerEngine {
   readonly capabilities = { publishPorts: false, archives: false, build: false, hostNetwork: false };
   /** Files written, in order. */
   readonly written: string[] = [];
+  /** Why units could not be written (what the live backend would refuse). */
+  readonly problems = new Set<string>();
 
   constructor(
     private readonly dir: string,
@@ -46,6 +48,11 @@ export class ManifestWriter implements ContainerEngine {
   ) {}
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
+    const problem = unitSpecProblem(spec);
+    if (problem) {
+      this.problems.add(problem);
+      throw new EngineError('container_start_failed', problem);
+    }
     const namespace = this.settings.namespace ?? 'default';
     const runId = spec.labels[LABELS.runId] ?? 'run';
     const shared = splitEnv(spec.env, null).run;

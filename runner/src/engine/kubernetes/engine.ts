@@ -2,7 +2,6 @@
 // one Secret (parent of every object the run creates), one watch per run for Pod phases.
 // Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
 import type { V1Secret } from '@kubernetes/client-node';
-import { ENV } from '../../../../agent-image/src/contract/paths.js';
 import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
 import type { KubernetesSettings } from '../../config/backend.js';
 import { EngineError } from '../errors.js';
@@ -10,7 +9,7 @@ import { LABELS } from '../labels.js';
 import type { ContainerEngine, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
 import { checkNoLoopback } from './host-services.js';
-import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests } from './manifests.js';
+import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 import { KubernetesPod } from './pod-handle.js';
 import { PodWatch } from './pod-watch.js';
 
@@ -66,14 +65,8 @@ export class KubernetesEngine implements ContainerEngine {
   }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    if (spec.network === 'host') throw new EngineError('container_start_failed', 'the kubernetes backend has no host networking ([run].network = "host")');
-    if (spec.files?.length)
-      throw new EngineError(
-        'container_start_failed',
-        `the kubernetes backend cannot copy files into a Pod (${spec.files.map((f) => f.path).join(', ')}); only files under /var/gaia2/ reach it, through the adapter (GAIA2_CA_BUNDLE is not supported here)`,
-      );
-    if (!spec.env[ENV.scenarioReady])
-      throw new EngineError('container_start_failed', 'the kubernetes backend needs an image that takes the scenario after start (one built by `gaia2-runner build-image`)');
+    const problem = unitSpecProblem(spec);
+    if (problem) throw new EngineError('container_start_failed', problem);
     const runId = spec.labels[LABELS.runId];
     if (!runId) throw new EngineError('internal_error', `a unit for the kubernetes backend needs the ${LABELS.runId} label`);
     const run = await this.runObjects(runId, spec.env);
