@@ -10,6 +10,11 @@ import { startTcpRelay, type TcpRelay } from './tcp-relay.js';
 
 const LOOPBACK_HOSTS = new Set([HOST_ALIAS, '127.0.0.1', 'localhost', '[::1]']);
 
+/** Whether a URL's host (`URL.hostname`) names this machine's loopback, or the host alias. */
+export function isHostLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
+}
+
 export interface LoopbackRelays {
   /** The environment with every relayed URL pointing at its relay. */
   env: Record<string, string>;
@@ -39,7 +44,7 @@ function relayTarget(value: string): { url: URL; port: number } | null {
   } catch {
     return null;
   }
-  if (!LOOPBACK_HOSTS.has(url.hostname.toLowerCase())) return null;
+  if (!isHostLoopbackHost(url.hostname)) return null;
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   return { url, port };
 }

@@ -2,9 +2,7 @@
 // configuration is refused with the variable and the option that set it.
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
 import { ConfigError } from '../../config/errors.js';
-import { HOST_GATEWAY_ALIAS } from '../../env/container-env.js';
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1', HOST_GATEWAY_ALIAS]);
+import { isHostLoopbackHost } from '../../net/loopback-relays.js';
 
 /** Where a variable comes from, for the message. */
 function optionOf(name: string): string {
@@ -19,11 +17,12 @@ export function checkNoLoopback(env: Record<string, string>): void {
     if (!/^https?:\/\//i.test(v)) continue;
     let host: string;
     try {
-      host = new URL(v).hostname.toLowerCase();
+      host = new URL(v).hostname;
     } catch {
       continue;
     }
-    if (LOOPBACK.has(host) || host.startsWith('127.'))
+    // (any 127.x address too: a Pod cannot reach one, where a relay serves 127.0.0.1 only)
+    if (isHostLoopbackHost(host) || host.startsWith('127.'))
       throw new ConfigError(
         `${k} points at the runner's own machine (${new URL(v).origin}), which Pods of the kubernetes backend cannot reach: ` +
           `set ${optionOf(k)} to an address reachable from inside the cluster (a Service, an ingress, a public endpoint)`,
