@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeReport } from '../report/index.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fsutil/atomic.js';
-import type { GroupStats, Report } from '../report/index.js';
+import type { GroupStats, Report, ReportOptions } from '../report/index.js';
 import { redact } from '../secrets/redact.js';
 import type { PhaseName } from './definitions.js';
 
@@ -104,7 +104,7 @@ export function readPhasesReport(root: string): PhasesReport | null {
  * `report` on a gaia2-run root: every phase's report again from its result files, then the
  * table (a plain report over the root would mix the phases and replace the table).
  */
-export async function rewritePhasesReport(root: string, previous: PhasesReport, warn: (l: string) => void, o: { errorsAsFailures?: boolean } = {}): Promise<PhasesReport> {
+export async function rewritePhasesReport(root: string, previous: PhasesReport, warn: (l: string) => void, o: ReportOptions = {}): Promise<PhasesReport> {
   for (const p of previous.phases) if (p.status !== 'error' && existsSync(join(root, p.phase))) await writeReport(join(root, p.phase), { numRuns: previous.runs_per_scenario, warn, ...o });
   const outcomes = previous.phases.map((p) => ({ phase: p.phase, error: p.status === 'error' ? (p.error ?? 'not run') : null }));
   const r = buildPhasesReport(root, previous.runs_per_scenario, outcomes, previous.mini_subset ?? null);

@@ -136,5 +136,11 @@ describe('gaia2-run phases', () => {
     expect(after.kind).toBe('gaia2-run');
     expect(after.phases.map((p) => [p.phase, p.status, p.overall?.passed])).toEqual(before.phases.map((p) => [p.phase, p.status, p.overall?.passed]));
     expect(existsSync(join(root, 'noise', 'report.json'))).toBe(true);
+    // --prices reaches every phase's report
+    const cost = () => JSON.parse(readFileSync(join(root, 'standard', 'report.json'), 'utf8')).overall.usage.cost.total_usd as number;
+    const listPrice = cost();
+    writeFileSync(join(root, 'prices.json'), JSON.stringify({ models: { 'claude-sonnet-4': { input: 3000, output: 15000, cache_read: 300, cache_write: 3750 } } }));
+    expect((await runCliInProcess(['report', '--output-dir', root, '--prices', join(root, 'prices.json')], root)).code).toBe(0);
+    expect(cost()).toBeCloseTo(listPrice * 1000, 6);
   });
 });

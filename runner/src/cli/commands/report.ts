@@ -29,16 +29,16 @@ export function register(program: Command): void {
     .action(async (f: ReportFlags) => {
       const dir = resolve(f.outputDir);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`--output-dir is not a directory: ${dir}`);
+      const prices = loadPriceTable(f.prices);
+      const options = { prices, ...(f.errorsAsFailures !== undefined ? { errorsAsFailures: f.errorsAsFailures } : {}) };
       // A gaia2-run root: one report per phase and the overall table (Markdown or JSON).
-      const policy = f.errorsAsFailures !== undefined ? { errorsAsFailures: f.errorsAsFailures } : {};
       const phases = readPhasesReport(dir);
       if (phases) {
-        const r = await rewritePhasesReport(dir, phases, (l) => process.stderr.write(l + '\n'), policy);
+        const r = await rewritePhasesReport(dir, phases, (l) => process.stderr.write(l + '\n'), options);
         process.stdout.write(redact(f.json || f.format === 'json' ? JSON.stringify(r, null, 2) + '\n' : renderPhasesMarkdown(r)));
         return;
       }
-      const prices = loadPriceTable(f.prices);
-      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), prices, ...policy });
+      const { report, text } = await writeReport(dir, { warn: (l) => process.stderr.write(l + '\n'), ...options });
       if (report.overall.runs === 0) process.stderr.write(`No result.json found under ${dir}\n`);
       const format = f.json ? 'json' : (f.format ?? 'text');
       const out = format === 'json' ? JSON.stringify(report, null, 2) + '\n' : format === 'csv' ? renderCsv(report) : format === 'md' ? renderMarkdown(report) : text;
