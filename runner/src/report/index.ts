@@ -4,7 +4,7 @@ import { redact } from '../secrets/redact.js';
 import { writeFileAtomic } from '../fsutil/atomic.js';
 import { buildReport, type Report, type ReportOptions } from './build.js';
 import { loadRunRecords } from './collect.js';
-import { readReportMeta, recordedErrorsAsFailures } from './meta.js';
+import { readReportMeta } from './meta.js';
 import { renderMarkdown, renderText } from './render.js';
 
 export { buildReport, groupStats, type Report, type GroupStats, type ReportOptions, type ErrorsPolicy } from './build.js';
@@ -24,8 +24,9 @@ export async function saveReport(outputDir: string, report: Report): Promise<str
 }
 
 export async function writeReport(outputDir: string, o: { numRuns?: number; warn?: (l: string) => void } & ReportOptions = {}): Promise<{ report: Report; text: string }> {
+  const meta = readReportMeta(outputDir);
   // Unless told otherwise, a report keeps the error policy its run was started with.
-  const errorsAsFailures = o.errorsAsFailures ?? recordedErrorsAsFailures(outputDir);
-  const report = buildReport(loadRunRecords(outputDir, o.warn), outputDir, o.numRuns, { meta: readReportMeta(outputDir), ...o, errorsAsFailures });
+  const errorsAsFailures = o.errorsAsFailures ?? meta?.errors_as_failures ?? false;
+  const report = buildReport(loadRunRecords(outputDir, o.warn), outputDir, o.numRuns, { meta, ...o, errorsAsFailures });
   return { report, text: await saveReport(outputDir, report) };
 }

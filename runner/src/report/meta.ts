@@ -15,6 +15,8 @@ export interface ReportMeta {
   started_at: string | null;
   image: string | null;
   runner_version: string | null;
+  /** The error policy the run was started with (`--errors-as-failures`, [run].errors_as_failures). */
+  errors_as_failures: boolean;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -47,14 +49,8 @@ export function readReportMeta(dir: string): ReportMeta | null {
     started_at: str(c.started_at),
     image: str(c.image) ? `${c.image}${str(c.image_id) ? ` (${String(c.image_id).slice(0, 19)}…)` : ''}` : null,
     runner_version: str(runner.version),
+    errors_as_failures: (c.run_options as Record<string, unknown> | undefined)?.errors_as_failures === true,
   };
-}
-
-/** The error policy the run was started with (`--errors-as-failures`, [run].errors_as_failures). */
-export function recordedErrorsAsFailures(dir: string): boolean {
-  const c = readJson(join(dir, 'run_config.json')) ?? readJson(join(dir, 'run_1', 'run_config.json'));
-  const o = c?.run_options;
-  return Boolean(o && typeof o === 'object' && (o as Record<string, unknown>).errors_as_failures === true);
 }
 
 /** One line per fact, "Label: value", leaving out what is unknown. */
