@@ -5,14 +5,14 @@
 // under the expert_agent line of events.jsonl. Calls are matched in order.
 import { EXPERT_COMMAND, EXPERT_FN } from '../../../../agent-image/src/a2a/expert-command.js';
 import type { EventLine } from '../../../../agent-image/src/contract/index.js';
-import { parseTraceJsonl } from '../trace/index.js';
+import { traceFromRows } from '../trace/index.js';
 import { isObj } from '../trace/json-util.js';
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { AppAgentView, TimelineItem } from './types.js';
 
 /** The app agents' conversations, by expert_agent call number. */
 export function appAgentViews(traceText: string, events: readonly EventLine[]): AppAgentView[] {
-  const byCall = new Map<number, { app: string; cli: string; lines: string[] }>();
+  const byCall = new Map<number, { app: string; cli: string; rows: Record<string, unknown>[] }>();
   for (const line of traceText.split('\n')) {
     if (!line.trim()) continue;
     let row: unknown;
@@ -23,16 +23,16 @@ export function appAgentViews(traceText: string, events: readonly EventLine[]): 
     }
     const tag = isObj(row) && isObj(row.app_agent) ? row.app_agent : null;
     if (!tag || typeof tag.call !== 'number') continue;
-    const g = byCall.get(tag.call) ?? { app: String(tag.app ?? ''), cli: String(tag.cli ?? ''), lines: [] };
-    g.lines.push(line);
+    const g = byCall.get(tag.call) ?? { app: String(tag.app ?? ''), cli: String(tag.cli ?? ''), rows: [] };
+    g.rows.push(row as Record<string, unknown>);
     byCall.set(tag.call, g);
   }
   const expertLines = events.filter((e) => e.fn === EXPERT_FN);
   return [...byCall.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([call, g], i) => {
-      const parsed = parseTraceJsonl(g.lines.join('\n'));
-      const totals = callTotals(parsed.calls);
+      const calls = traceFromRows(g.rows);
+      const totals = callTotals(calls);
       const done = expertLines[i];
       return {
         call,
@@ -44,7 +44,7 @@ export function appAgentViews(traceText: string, events: readonly EventLine[]): 
         tokensIn: totals.tokensIn,
         tokensOut: totals.tokensOut,
         costUsd: totals.costUsd,
-        items: conversationGroups(parsed.calls).flatMap((grp) => grp.items),
+        items: conversationGroups(calls).flatMap((grp) => grp.items),
       };
     });
 }

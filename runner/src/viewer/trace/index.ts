@@ -21,9 +21,8 @@ export interface ParsedTrace {
 }
 
 export function parseTraceJsonl(text: string): ParsedTrace {
-  const calls: CanonicalCall[] = [];
+  const rows: Record<string, unknown>[] = [];
   const badLines: ParsedTrace['badLines'] = [];
-  let ignoredRows = 0;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
@@ -36,11 +35,18 @@ export function parseTraceJsonl(text: string): ParsedTrace {
       continue;
     }
     if (!isObj(row)) badLines.push({ line: i + 1, text: line.slice(0, 2000) });
-    else if (!isRenderableRow(row)) ignoredRows++;
-    else calls.push(canonicalizeRow(row, calls.length));
+    else rows.push(row);
   }
+  const calls = traceFromRows(rows);
+  return { calls, badLines, ignoredRows: rows.length - calls.length };
+}
+
+/** Calls from rows already parsed (trace lines grouped by a caller), as parseTraceJsonl reads them. */
+export function traceFromRows(rows: readonly Record<string, unknown>[]): CanonicalCall[] {
+  const calls: CanonicalCall[] = [];
+  for (const row of rows) if (isRenderableRow(row)) calls.push(canonicalizeRow(row, calls.length));
   markRetries(calls);
-  return { calls, badLines, ignoredRows };
+  return calls;
 }
 
 /** A failed attempt followed by a call with the same request is a retry, not a new step. */
