@@ -4,7 +4,7 @@
 // other subcommand is unknown. The expert_agent call itself is logged once it has finished
 // (read-only, its answer as `ret`), after the app agent's own actions — the order in which
 // ARE's event log records them.
-import { appForCli } from '../apps/catalog.js';
+import { appForCli, cliName } from '../apps/catalog.js';
 import { runAppCli, type CommandResult } from '../apps/framework/dispatch.js';
 import type { AppDef } from '../apps/framework/types.js';
 import type { StepInfo } from '../agents/default/session.js';
@@ -55,11 +55,11 @@ export class AppAgents {
   }
 
   handles(argv: readonly string[]): boolean {
-    return this.byCli.has(cliOf(argv));
+    return this.byCli.has(cliName(argv));
   }
 
   async run(argv: readonly string[], host: AppAgentHost): Promise<CommandResult> {
-    const cli = cliOf(argv);
+    const cli = cliName(argv);
     const entry = this.byCli.get(cli);
     if (!entry) throw new Error(`${cli} is not operated by an app agent`);
     const { stateDir, fsRoot, ids } = this.o;
@@ -93,4 +93,3 @@ export class AppAgents {
   }
 }
 
-const cliOf = (argv: readonly string[]): string => (argv[0] ?? '').split('/').pop() ?? '';

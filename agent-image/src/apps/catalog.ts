@@ -14,3 +14,6 @@ import { shoppingApp } from './shopping/index.js';
 export const APPS: AppDef[] = [calendarApp, contactsApp, emailsApp, messagesApp, chatsApp, rentAFlatApp, shoppingApp, cabsApp, cityApp, cloudDriveApp];
 
 export const appForCli = (cli: string): AppDef | undefined => APPS.find((a) => a.cli === cli);
+
+/** The app binary a command line calls: a full path (/usr/local/bin/calendar) names the same one. */
+export const cliName = (argv: readonly string[]): string => (argv[0] ?? '').split('/').pop() ?? '';

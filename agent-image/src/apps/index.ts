@@ -3,7 +3,7 @@
 // appends them with appendEventLines (the daemon is the single writer).
 import type { EventLine } from '../contract/events.js';
 import { pyDumps } from '../contract/pyjson.js';
-import { APPS, appForCli } from './catalog.js';
+import { APPS, appForCli, cliName } from './catalog.js';
 import { runAppCli, type CommandResult, type WorldContext } from './framework/dispatch.js';
 import { pyStr } from './framework/python.js';
 import type { AppDef, OptionType } from './framework/types.js';
@@ -18,8 +18,7 @@ const failure = (stderr: string, exitCode: number): CommandResult => ({ stdout: 
 
 /** Runs one app command line; argv[0] is the binary (calendar, emails, …). */
 export async function runCli(argv: readonly string[], ctx: WorldContext): Promise<CommandResult> {
-  // A full path (/usr/local/bin/calendar) names the same binary.
-  const cli = (argv[0] ?? '').split('/').pop() ?? '';
+  const cli = cliName(argv);
   const found = appForCli(cli);
   const app = found && ctx.surface ? ctx.surface(found) : found;
   if (!app) {

@@ -12,7 +12,7 @@ import type { DaemonLog } from './daemon-log.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
 import type { RunStatus } from './run-status.js';
 import type { AppAgents } from '../a2a/index.js';
-import { appForCli } from '../apps/catalog.js';
+import { appForCli, cliName } from '../apps/catalog.js';
 import type { AppliedNoise } from '../noise/index.js';
 
 export interface ReplyInfo {
@@ -150,7 +150,7 @@ export class AgentLink {
     const h = this.host;
     h.activity();
     const tools = h.noise?.tools ?? null;
-    const failed = tools?.draw(argv, appForCli((argv[0] ?? '').split('/').pop() ?? '') ?? null, renamed);
+    const failed = tools?.draw(argv, appForCli(cliName(argv)) ?? null, renamed);
     if (failed) {
       // Fails before the app runs: no state change and no event line, so the judge never sees it.
       h.log.info(`NOISE tool failure: ${failed.tool}`);

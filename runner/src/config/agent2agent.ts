@@ -3,7 +3,7 @@
 // value, as ARE's a2a_model / a2a_model_provider / a2a_endpoint do; with a non-LLM main agent
 // (oracle, scripted) the app agents' provider and model must be given.
 import { ConfigError } from './errors.js';
-import type { AgentSettings, AgentToAgentPlan, RunPlan, SecretRef } from './plan.js';
+import type { AgentSettings, AgentToAgentPlan, SecretRef } from './plan.js';
 import { resolveSecret } from './resolve-parts.js';
 
 export interface AgentToAgentInput {
@@ -74,17 +74,4 @@ export function resolveAgentToAgent(
     baseUrl: i.baseUrl?.trim() || (sameProvider ? agent.baseUrl : null),
     apiKey,
   };
-}
-
-/** ARE's Agent2Agent phase of a Gaia2 submission runs every eligible app as an app agent. */
-export const ARE_A2A_PHASE_APP_PROP = 1;
-
-/**
- * The base plan's Agent2Agent settings for a phase (e.g. the multi-phase command): its own
- * `agent2agent` when it has one (with app_prop replaced), else the main agent's model.
- * Errors like the TOML when the main agent has no model to share.
- */
-export function agentToAgentForPhase(base: RunPlan, appProp = ARE_A2A_PHASE_APP_PROP, env: Record<string, string | undefined> = process.env): AgentToAgentPlan | null {
-  if (base.agent2agent) return appProp > 0 ? { ...base.agent2agent, appProp } : null;
-  return resolveAgentToAgent({ appProp }, base.agent, TOML_A2A_NAMES, env);
 }

@@ -13,13 +13,6 @@ export const DEFAULT_PHASE_RUNS = 3;
 /** The reference's a2a_app_prop of the agent2agent phase: every app gets an app agent. */
 export const AGENT2AGENT_APP_PROP = 1.0;
 
-export interface PhasesSettings {
-  phases: PhaseName[];
-  runs: number;
-  /** Subset manifest of the `mini` scenarios (augmented phases); null = the standard selection. */
-  miniSubset: string | null;
-}
-
 export const PhasesTable = z.strictObject({
   phases: z.array(z.string({ error: 'must be a list of phase names' }), { error: 'must be a list of phase names' }).optional(),
   runs: int,

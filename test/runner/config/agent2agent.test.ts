@@ -8,7 +8,8 @@ import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cl
 import { loadRunConfig, withA2aAppProp } from '../../../runner/src/config/resolve-toml.js';
 import { formatSummary } from '../../../runner/src/config/summary.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
-import { agentToAgentForPhase, ARE_A2A_PHASE_APP_PROP } from '../../../runner/src/config/agent2agent.js';
+import { AGENT2AGENT_APP_PROP } from '../../../runner/src/phases/definitions.js';
+import { phasePlan } from '../../../runner/src/phases/phase-plans.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gaia2-a2a-config-'));
 const scenario = join(dir, 's.json');
@@ -97,14 +98,21 @@ describe('--a2a-* flags and the container environment', () => {
   });
 });
 
-describe('agentToAgentForPhase (for the multi-phase command)', () => {
-  it("uses the base plan's settings with ARE's phase app_prop, or the main agent's model", () => {
-    const withTable = toml(`${LLM_AGENT}[agent2agent]\napp_prop = 0.5\nmodel = "small"\n`, { MAIN_KEY: 'k' });
-    expect(agentToAgentForPhase(withTable)).toMatchObject({ appProp: 1, model: 'small', provider: 'anthropic' });
-    const plain = toml(LLM_AGENT, { MAIN_KEY: 'k' });
-    expect(plain.agent2agent).toBeNull();
-    expect(agentToAgentForPhase(plain)).toMatchObject({ appProp: ARE_A2A_PHASE_APP_PROP, model: 'claude-x', apiKey: { source: 'MAIN_KEY' } });
-    expect(agentToAgentForPhase(plain, 0)).toBeNull();
-    expect(() => agentToAgentForPhase(toml('[agent]\nname = "oracle"\n'))).toThrow(/\[agent2agent\]\.provider/);
+describe("gaia2-run's agent2agent phase", () => {
+  const phase = (body: string, env: Record<string, string> = {}) => {
+    const file = join(dir, `p${Math.random().toString(36).slice(2)}.toml`);
+    writeFileSync(file, `[target]\ndataset_root = "${dir}"\n${body}`);
+    const settings = { root: join(dir, 'phases'), runs: 1, miniSubset: null, retry: false };
+    return (name: 'standard' | 'agent2agent') => phasePlan(name, { kind: 'toml', file, env }, settings).agent2agent ?? null;
+  };
+
+  it("uses the config's settings with ARE's phase app_prop, or the main agent's model", () => {
+    const withTable = phase(`${LLM_AGENT}[agent2agent]\napp_prop = 0.5\nmodel = "small"\n`, { MAIN_KEY: 'k' });
+    expect(withTable('agent2agent')).toMatchObject({ appProp: AGENT2AGENT_APP_PROP, model: 'small', provider: 'anthropic' });
+    expect(AGENT2AGENT_APP_PROP).toBe(1);
+    const plain = phase(LLM_AGENT, { MAIN_KEY: 'k' });
+    expect(plain('agent2agent')).toMatchObject({ appProp: 1, model: 'claude-x', apiKey: { source: 'MAIN_KEY' } });
+    expect(plain('standard')).toBeNull();
+    expect(() => phase('[agent]\nname = "oracle"\n')('agent2agent')).toThrow(/\[agent2agent\]\.provider/);
   });
 });

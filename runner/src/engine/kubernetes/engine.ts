@@ -160,9 +160,4 @@ export class KubernetesEngine implements ContainerEngine {
       }),
     );
   }
-
-  /** Watch and list counts of every run so far (bench/). */
-  watchStats(): Array<PodWatch['stats']> {
-    return [...this.runs.values()].map((r) => r.watch.stats);
-  }
 }

@@ -14,8 +14,6 @@ export class PodWatch {
   private controller: AbortController | null = null;
   private closed = false;
   private ready: Promise<void> | null = null;
-  /** Watch (re)connections and lists made, for bench/. */
-  readonly stats = { lists: 0, watches: 0, events: 0 };
 
   constructor(
     private readonly kc: KubeConfig,
@@ -84,7 +82,6 @@ export class PodWatch {
   private async relist(): Promise<void> {
     try {
       const list = await this.core.listNamespacedPod({ namespace: this.namespace, labelSelector: this.labelSelector });
-      this.stats.lists++;
       const seen = new Set<string>();
       for (const p of list.items) {
         seen.add(p.metadata!.name!);
@@ -101,13 +98,11 @@ export class PodWatch {
 
   private async watch(): Promise<void> {
     if (this.closed) return;
-    this.stats.watches++;
     let gone = false;
     this.controller = await new Watch(this.kc).watch(
       `/api/v1/namespaces/${this.namespace}/pods`,
       { labelSelector: this.labelSelector, resourceVersion: this.resourceVersion, allowWatchBookmarks: true },
       (type: string, obj: V1Pod & { code?: number }) => {
-        this.stats.events++;
         if (type === 'ERROR') {
           if (obj.code === 410) gone = true;
           return;
