@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { writeReport } from '../report/index.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../fsutil/atomic.js';
-import type { GroupStats, Report, ReportOptions } from '../report/index.js';
+import { pct, rateText, type GroupStats, type Report, type ReportOptions } from '../report/index.js';
 import { redact } from '../secrets/redact.js';
 import type { PhaseName } from './definitions.js';
 
@@ -26,8 +26,6 @@ export interface PhasesReport {
   /** Mean of the phases' overall success rates (phases with judged runs only). */
   mean_success_rate: number | null;
 }
-
-const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '–' : `${(x * 100).toFixed(1)}%`);
 
 function readPhaseReport(root: string, phase: PhaseName): Report | null {
   const f = join(root, phase, 'report.json');
@@ -61,12 +59,12 @@ export function buildPhasesReport(root: string, runs: number, outcomes: readonly
 
 export function renderPhasesMarkdown(r: PhasesReport): string {
   const k = String(r.runs_per_scenario);
-  const head = ['Phase', 'Scenarios', 'Runs', 'Pass', 'Fail', 'Errors', 'Success ± SE', 'pass@1', `pass@${k}`, `pass^${k}`];
+  // The same rate text as each phase's own report.md (clustered SE and 95% interval).
+  const head = ['Phase', 'Scenarios', 'Runs', 'Pass', 'Fail', 'Errors', 'Success ± SE [95% CI]', 'pass@1', `pass@${k}`, `pass^${k}`];
   const rows = r.phases.map((p) => {
     const g = p.overall;
     if (!g) return [p.phase, '', '', '', '', '', p.status === 'error' ? `not run: ${p.error}` : 'no report', '', '', ''];
-    const se = g.success_rate_se !== null && g.per_run.length > 1 ? ` ± ${pct(g.success_rate_se)}` : '';
-    return [p.phase, g.scenarios, g.runs, g.passed, g.failed, g.errors, `${pct(g.success_rate)}${se}`, pct(g.pass_at_k['1']?.value), pct(g.pass_at_k[k]?.value), pct(g.pass_hat_k[k]?.value)];
+    return [p.phase, g.scenarios, g.runs, g.passed, g.failed, g.errors, g.success_rate_ci ? rateText(g.success_rate, g.success_rate_ci) : pct(g.success_rate), pct(g.pass_at_k['1']?.value), pct(g.pass_at_k[k]?.value), pct(g.pass_hat_k[k]?.value)];
   });
   const line = (cells: unknown[]) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`;
   return [

@@ -9,6 +9,7 @@ import { OUR_IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../../../agent-image/s
 import type { DatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { EXIT } from '../../../runner/src/orchestrator/session.js';
+import { rateText } from '../../../runner/src/report/index.js';
 import { runPhases } from '../../../runner/src/phases/run-phases.js';
 import type { PhaseSource } from '../../../runner/src/phases/phase-plans.js';
 import type { PhasesReport } from '../../../runner/src/phases/overall-report.js';
@@ -64,6 +65,12 @@ describe('gaia2-run phases', () => {
     expect(r.mean_success_rate).toBe(1);
     const md = readFileSync(join(root, 'report.md'), 'utf8');
     expect(md).toMatch(/\| standard \| 3 \| 9 \| 9 \| 0 \| 0 \| 100\.0%/);
+    // the phase's rate as its own report.md states it (clustered SE and interval)
+    const own = JSON.parse(readFileSync(join(root, 'standard', 'report.json'), 'utf8')).overall;
+    const rate = rateText(own.success_rate, own.success_rate_ci);
+    expect(rate).toMatch(/\[.*\]/);
+    expect(readFileSync(join(root, 'standard', 'report.md'), 'utf8')).toContain(rate);
+    expect(md).toContain(`| ${rate} |`);
     expect(md).toMatch(/\| agent2agent \|.*not run: The app agents need a model/);
     expect(t.err.join('')).toMatch(/Phase agent2agent not run/);
   });
