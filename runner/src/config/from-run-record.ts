@@ -8,6 +8,7 @@ import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, typ
 import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
 import { NoiseSettingsError, parseNoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import type { BackendSettings } from './backend.js';
 
 type Obj = Record<string, unknown>;
 
@@ -116,7 +117,13 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
       adapterPort: num(r.adapter_port, RUN_DEFAULTS.adapterPort),
       enableCaching: r.enable_caching === true,
       errorsAsFailures: r.errors_as_failures === true,
+      backend: isBackend(r.backend) ? r.backend : RUN_DEFAULTS.backend,
       outputDir,
     },
   };
+}
+
+/** A recorded backend: the local engine, or a cluster with the settings the run used. */
+function isBackend(v: unknown): v is BackendSettings {
+  return typeof v === 'object' && v !== null && ((v as { kind?: unknown }).kind === 'local' || (v as { kind?: unknown }).kind === 'kubernetes');
 }

@@ -59,6 +59,8 @@ export function planOptions(plan: RunPlan): Record<string, unknown> {
       timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, concurrency: r.concurrency,
       pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
       adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
+      // where the units ran (the [kubernetes] table names a kubeconfig file, never a credential)
+      backend: r.backend,
     },
     // Nothing in the runner draws random numbers (scenario order and queues are deterministic);
     // sampling randomness is the model provider's.

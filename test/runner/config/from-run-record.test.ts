@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromDatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { planFromRunRecord, readRunRecord } from '../../../runner/src/config/from-run-record.js';
+import type { RunPlan } from '../../../runner/src/config/plan.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';
@@ -85,6 +86,20 @@ describe('run_config.json: the complete run record', () => {
     const same = await runCliInProcess(['rerun', join(dir, 'out'), '--output-dir', join(dir, 'out')], dir, env);
     expect(same.code).toBe(2);
     expect(same.err).toContain('--output-dir must differ from the recorded run');
+  });
+
+  it('a run on a Kubernetes cluster is repeated on the same cluster settings, not on the local engine', async () => {
+    const { dir, env, plan } = setup();
+    const backend: RunPlan['run']['backend'] = {
+      kind: 'kubernetes', kubeconfig: join(dir, 'kubeconfig'), context: 'lab', namespace: 'eval', imagePullPolicy: 'Always', pendingTimeout: 300,
+      resources: { requests: { cpu: '1' }, limits: { memory: '2Gi' } }, nodeSelector: { pool: 'eval' }, tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      serviceAccount: 'gaia2-runner', labels: { team: 'agents' },
+    };
+    plan.run.backend = backend;
+    await runWithFakes(plan, env);
+    const { file, rec } = readRunRecord(join(dir, 'out'));
+    expect(JSON.stringify(rec)).not.toContain('sk-agent-secret');
+    expect(planFromRunRecord(rec, file, env, { outputDir: join(dir, 'out') }).run.backend).toEqual(plan.run.backend);
   });
 
   it('an Agent2Agent run is repeated with the same app-agent settings', async () => {
