@@ -138,9 +138,12 @@ describe('remote engine over TCP', () => {
     }
   });
 
-  it('refuses host networking with a message naming the option', async () => {
-    const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
-    await expect(e.reachHostServices({}, { network: 'host' })).rejects.toThrow(/network = "host".*remote engine \(DOCKER_HOST=tcp:\/\/10\.213\.7\.2:2375\).*bridge/);
+  it('refuses host networking with a message naming the option, before any container', () => {
+    const out = mkdtempSync(join(tmpdir(), 'gaia2-remote-hostnet-'));
+    const r = cli(['run', '-s', bottle, '--agent', 'oracle', '-i', image, '--network', 'host', '--output-dir', out], { DOCKER_HOST: s.DOCKER_HOST_TCP });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/network = "host" \(--network host\) is not possible on the remote podman backend at tcp:\/\/10\.213\.7\.2:2375.*use network = "bridge"/);
+    expect(readdirSync(out)).not.toContain('result.json');
   });
 
   describe('bad DOCKER_HOST values', () => {
