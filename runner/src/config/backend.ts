@@ -2,7 +2,7 @@
 // or DOCKER_HOST) or a Kubernetes cluster. `[run] backend` picks one; `[kubernetes]` holds the
 // cluster settings. Everything is validated here so the backend only sees checked values.
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../plan/errors.js';
 
 export const BACKENDS = ['local', 'kubernetes'] as const;
 export type BackendKind = (typeof BACKENDS)[number];

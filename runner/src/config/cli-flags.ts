@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_IMAGE } from '../image/index.js';
 import { isHfId } from '../dataset/index.js';
-import { ConfigError } from './errors.js';
-import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
+import { ConfigError } from '../plan/errors.js';
+import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from '../plan/plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
-import { normaliseSplits } from './splits.js';
+import { normaliseSplits } from '../plan/splits.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags, type NoiseFlags } from './noise.js';
 

@@ -3,8 +3,8 @@
 // the environment; a literal key falls back to the provider's variables, like an absent one.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError } from './errors.js';
-import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, type SecretRef, type Target } from './plan.js';
+import { ConfigError } from '../plan/errors.js';
+import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, type SecretRef, type Target } from '../plan/plan.js';
 import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
 import { NoiseSettingsError, parseNoiseSettings } from '../../../agent-image/src/contract/noise.js';

@@ -3,8 +3,8 @@
 // `[agent].provider` for TOML or `--provider` for flags.
 import { detectProfile } from '../env/profiles.js';
 import { registerSecret } from '../secrets/redact.js';
-import { ConfigError } from './errors.js';
-import type { AgentName, AgentSettings, JudgeSettings, SecretRef } from './plan.js';
+import { ConfigError } from '../plan/errors.js';
+import type { AgentName, AgentSettings, JudgeSettings, SecretRef } from '../plan/plan.js';
 
 export interface SecretInput {
   value?: string | undefined;

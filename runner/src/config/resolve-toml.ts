@@ -4,13 +4,13 @@ import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { DEFAULT_IMAGE } from '../image/index.js';
 import { resolveBackend } from './backend.js';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../plan/errors.js';
 import { readConfigFile } from './load-toml.js';
 import type { ConfigFileData } from './toml-schema.js';
 import { resolveConfigPath } from './paths.js';
-import { RUN_DEFAULTS, type RunPlan, type Target } from './plan.js';
+import { RUN_DEFAULTS, type RunPlan, type Target } from '../plan/plan.js';
 import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
-import { normaliseSplits } from './splits.js';
+import { normaliseSplits } from '../plan/splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 import { noiseFromTable } from './noise.js';
 

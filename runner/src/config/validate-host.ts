@@ -5,9 +5,9 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PROVIDERS } from '../../../agent-image/src/llm/config.js';
 import { keyLookupVars, knownKeyProviders, lookupProviderKey } from '../env/providers.js';
-import { ConfigError } from './errors.js';
-import type { RunPlan } from './plan.js';
-import { nearestName } from './suggest.js';
+import { ConfigError } from '../plan/errors.js';
+import type { RunPlan } from '../plan/plan.js';
+import { nearestName } from '../plan/suggest.js';
 
 /** Every provider name some image or the runner understands. */
 export const KNOWN_PROVIDERS: readonly string[] = [...new Set<string>([...PROVIDERS, ...knownKeyProviders()])].sort();

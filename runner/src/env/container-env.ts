@@ -3,7 +3,7 @@
 // bridged container can reach a service on the host).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
-import type { RunPlan, SecretRef } from '../config/plan.js';
+import type { RunPlan, SecretRef } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';
 import { keyExportVars, lookupProviderKey } from './providers.js';

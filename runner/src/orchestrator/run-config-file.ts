@@ -3,7 +3,7 @@
 // first started_at and adds resumed_at; num_scenarios is always the full selection.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunPlan, SecretRef } from '../config/plan.js';
+import type { RunPlan, SecretRef } from '../plan/plan.js';
 import { sha256File, type Provenance } from '../provenance/index.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';

@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
-import type { RunPlan } from '../config/plan.js';
+import type { RunPlan } from '../plan/plan.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { sha256File } from '../provenance/index.js';
 import type { RunScenarioFn } from '../orchestrator/execute.js';

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PhasesReport } from '../phases/overall-report.js';
 import { readPhasesReport, renderPhasesMarkdown } from '../phases/overall-report.js';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
 import { configName, dataFilePath, validateRows, type SubmissionRow } from './format.js';
 import { collectRows } from './rows.js';
 import { rowsToParquet } from './parquet.js';

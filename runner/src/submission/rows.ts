@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
-import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../phases/definitions.js';
+import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../plan/phases.js';
 import { loadRunRecords, type RunRecord } from '../report/index.js';
 import type { SubmissionRow } from './format.js';
 

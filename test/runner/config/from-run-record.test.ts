@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromDatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { planFromRunRecord, readRunRecord } from '../../../runner/src/config/from-run-record.js';
-import type { RunPlan } from '../../../runner/src/config/plan.js';
+import type { RunPlan } from '../../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { connectEngine } from '../../engine/index.js';
-import { ConfigError } from '../../config/errors.js';
+import { ConfigError } from '../../plan/errors.js';
 import { buildImage, ensureImage, DEFAULT_IMAGE, projectRoot } from '../../image/index.js';
 import { registerSecret } from '../../secrets/redact.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { loadRunConfig } from '../../config/resolve-toml.js';
-import { DEFAULT_HF_DATASET, type RunPlan } from '../../config/plan.js';
+import { DEFAULT_HF_DATASET, type RunPlan } from '../../plan/plan.js';
 import { hfDatasetDir, isHfId } from '../../dataset/index.js';
 import type { BackendSettings } from '../../config/backend.js';
 import { connectBackend } from '../../engine/connect.js';

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
+import { ConfigError } from '../../plan/errors.js';
 import { renderCsv, renderMarkdown, writeReport } from '../../report/index.js';
 import { loadPriceTable } from '../../pricing/index.js';
 import { redact } from '../../secrets/redact.js';

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
+import { ConfigError } from '../../plan/errors.js';
 import { planFromRunRecord, readRunRecord } from '../../config/from-run-record.js';
 import { runPlanCommand } from '../../orchestrator/session.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
+import { ConfigError } from '../../plan/errors.js';
 import { loadRunConfig, withA2aAppProp } from '../../config/resolve-toml.js';
 import { runPlanCommand } from '../../orchestrator/session.js';
 import { writeManifests } from '../manifests.js';
