@@ -8,7 +8,7 @@ import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, typ
 import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
 import { NoiseSettingsError, parseNoiseSettings } from '../../../agent-image/src/contract/noise.js';
-import type { BackendSettings } from './backend.js';
+import type { BackendSettings } from '../plan/backend.js';
 
 type Obj = Record<string, unknown>;
 

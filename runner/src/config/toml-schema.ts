@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { NoiseTable } from './noise.js';
 import { PhasesTable } from '../plan/phases.js';
 import { bool, choice, int, num, optStr, strList } from '../plan/toml-values.js';
-import { BACKENDS, KubernetesTable, ResourcesTable, TolerationTable } from './backend.js';
+import { KubernetesTable, ResourcesTable, TolerationTable } from '../engine/kubernetes/settings.js';
+import { BACKENDS } from '../plan/backend.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from '../plan/plan.js';
 
 export const TargetTable = z.strictObject({

@@ -1,6 +1,6 @@
 // The resolved run plan: what `run`, `run-dataset` and `run-config` all reduce to before
 // anything is launched. Paths are absolute, secrets are values (registered for redaction).
-import type { BackendSettings } from '../config/backend.js';
+import type { BackendSettings } from './backend.js';
 
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { loadRunConfig } from '../../config/resolve-toml.js';
 import { DEFAULT_HF_DATASET, type RunPlan } from '../../plan/plan.js';
 import { hfDatasetDir, isHfId } from '../../dataset/index.js';
-import type { BackendSettings } from '../../config/backend.js';
+import type { BackendSettings } from '../../plan/backend.js';
 import { connectBackend } from '../../engine/connect.js';
 import type { ContainerEngine } from '../../engine/index.js';
 import { DEFAULT_IMAGE } from '../../image/index.js';
