@@ -5,8 +5,8 @@
 // under the expert_agent line of events.jsonl. Calls are matched in order.
 import { EXPERT_COMMAND, EXPERT_FN } from '../../../../agent-image/src/a2a/expert-command.js';
 import type { EventLine } from '../../../../agent-image/src/contract/index.js';
-import { traceFromRows } from '../trace/index.js';
-import { isObj } from '../trace/json-util.js';
+import { traceFromRows } from '../../trace/index.js';
+import { isObj } from '../../trace/json-util.js';
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { AppAgentView, TimelineItem } from './types.js';
 
