@@ -8,9 +8,9 @@ import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';
 import { keyExportVars, lookupProviderKey } from './providers.js';
 import { addAgentToAgentEnv } from './a2a-env.js';
+import { HOST_GATEWAY_ALIAS } from '../net/gateway.js';
 
-/** The engine adds this alias to every container; it resolves to the host. */
-export const HOST_GATEWAY_ALIAS = 'host.containers.internal';
+export { HOST_GATEWAY_ALIAS };
 export const CA_BUNDLE_PATH = '/etc/ssl/certs/gaia2-host-ca-bundle.crt';
 const PROXY_VARS = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'] as const;
 export const CA_ENV_VARS = ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE'] as const;

@@ -16,7 +16,7 @@ import { buildBaseEnv } from '../env/container-env.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
-import type { ScenarioRunOptions } from '../run/index.js';
+import type { RunScenarioFn } from '../run/index.js';
 import { BackgroundWork } from '../run/background-work.js';
 import { redact } from '../secrets/redact.js';
 import { runPool } from './pool.js';
@@ -27,7 +27,6 @@ import { configKey, resultCacheRoot, withResultCache } from '../result-cache/ind
 import { previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 
-export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
 
 export interface ExecuteDeps {
   engine: ContainerEngine;

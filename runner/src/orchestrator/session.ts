@@ -14,7 +14,8 @@ import { loadEnvForCli } from '../env/cli-env.js';
 import { redact } from '../secrets/redact.js';
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
-import { executePlan, type ExecuteOutcome, type RunScenarioFn } from './execute.js';
+import { executePlan, type ExecuteOutcome } from './execute.js';
+import type { RunScenarioFn } from '../run/index.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, errors: 3, interrupted: 130 } as const;
 

@@ -11,7 +11,7 @@ import type { ScenarioResult } from '../../../agent-image/src/contract/index.js'
 import type { RunPlan } from '../plan/plan.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { sha256File } from '../provenance/index.js';
-import type { RunScenarioFn } from '../orchestrator/execute.js';
+import type { RunScenarioFn } from '../run/index.js';
 
 export const RESULT_CACHE_ENV = 'GAIA2_RESULT_CACHE';
 
