@@ -4,7 +4,7 @@ import type { LoadedScenario } from '../scenario/index.js';
 import type { ClockMode } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { TurnJudge } from './judging.js';
-import type { AppAgents } from '../a2a/index.js';
+import type { DelegatedApps } from './delegated-apps.js';
 import type { AppliedNoise } from '../noise/index.js';
 
 export interface WorldDaemonOptions {
@@ -28,7 +28,7 @@ export interface WorldDaemonOptions {
   ids?: () => string;
   fsRoot?: string;
   /** Agent2Agent: the apps operated by app agents (null/absent: none). */
-  appAgents?: AppAgents | null;
+  appAgents?: DelegatedApps | null;
   /** The runtime chosen to play and what chose it, reported in daemon_status.json. */
   agentRuntime?: { name: string; chosenBy: string };
   /** Noise phase: background event ids, tool augmentation, the noise.jsonl recorder. */
