@@ -8,11 +8,11 @@ import { Judge, type JudgeLlm } from '../judge/index.js';
 import { loadScenario, type LoadedScenario } from '../scenario/index.js';
 import { parsePyJson } from '../contract/pyjson.js';
 import { OracleAgent } from '../agents/oracle/oracle-agent.js';
-import { WorldDaemon, type WorldDaemonOptions } from './daemon.js';
-import { DaemonLog } from './daemon-log.js';
-import { SettingsError, type DaemonSettings } from './config.js';
-import { readUserDetails, writeUserDetails } from './user-details.js';
-import { parseSimTime } from './clock.js';
+import { WorldDaemon, type WorldDaemonOptions } from '../world/daemon.js';
+import { DaemonLog } from '../world/daemon-log.js';
+import { SettingsError, type DaemonSettings } from '../world/config.js';
+import { readUserDetails, writeUserDetails } from '../world/user-details.js';
+import { parseSimTime } from '../world/clock.js';
 import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../a2a/index.js';
 import { applyNoise, type AppliedNoise } from '../noise/index.js';
 
