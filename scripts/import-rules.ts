@@ -5,6 +5,7 @@
 // in docs/architecture.md, or the check fails. Run by test/architecture/imports.test.ts
 // (so by `npm test`); by hand: `npx tsx scripts/import-rules.ts`.
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -140,16 +141,18 @@ export function folderCycles(result: ICruiseResult): string[] {
   return cycles(edges).map((c) => c.join(' ⇄ '));
 }
 
-export async function checkImports(): Promise<ImportCheck> {
+/** Checks the two source trees under root (the project; tests pass a fixture tree). */
+export async function checkImports(root: string = ROOT): Promise<ImportCheck> {
   const cwd = process.cwd();
-  process.chdir(ROOT);
+  process.chdir(root);
   try {
-    const r = await cruise(['runner/src', 'agent-image/src'], {
+    const trees = ['runner/src', 'agent-image/src'].filter((t) => existsSync(join(root, t)));
+    const r = await cruise(trees, {
       validate: true,
       ruleSet: { forbidden: layerRules() },
       // Type-only imports are dependencies too (a type cycle is still a cycle of ideas).
       tsPreCompilationDeps: true,
-      tsConfig: { fileName: 'tsconfig.json' },
+      ...(existsSync(join(root, 'tsconfig.json')) ? { tsConfig: { fileName: 'tsconfig.json' } } : {}),
       doNotFollow: { path: 'node_modules' },
       exclude: { path: 'node_modules' },
       moduleSystems: ['es6', 'cjs'],
@@ -159,6 +162,12 @@ export async function checkImports(): Promise<ImportCheck> {
       const via = v.cycle?.length ? ` (cycle: ${v.cycle.map((c) => c.name).join(' → ')})` : '';
       return `${v.rule.name}: ${v.from} → ${v.to}${via}`;
     });
+    // A folder that imports nothing still needs a layer: its importers are judged by it.
+    for (const side of trees) {
+      const known = new Set<string>(LAYERS[side as keyof typeof LAYERS].flat());
+      for (const d of readdirSync(join(root, side), { withFileTypes: true }))
+        if (d.isDirectory() && !known.has(d.name)) violations.push(`${side}: folder without a layer: ${side}/${d.name}/`);
+    }
     return { violations, folderCycles: folderCycles(result), modules: result.modules.length };
   } finally {
     process.chdir(cwd);
