@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 export const LAYERS = {
   'runner/src': [
     ['plan', 'secrets', 'fsutil'],
-    ['net', 'pricing', 'progress', 'dataset'],
+    ['net', 'pricing', 'progress', 'dataset', 'record'],
     ['trace', 'env', 'engine'],
     ['usage', 'image', 'report'],
     ['run', 'provenance', 'config'],

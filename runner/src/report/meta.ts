@@ -1,7 +1,6 @@
 // What a run was, read from its run_config.json, for the report's header: the facts a paper
 // states next to a number (model, judge, dataset and revision, runs per scenario, date).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { findRunRecord } from '../record/index.js';
 
 export interface ReportMeta {
   agent: string | null;
@@ -21,19 +20,9 @@ export interface ReportMeta {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-function readJson(file: string): Record<string, unknown> | null {
-  if (!existsSync(file)) return null;
-  try {
-    const v = JSON.parse(readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** From <dir>/run_config.json, or the first run's of a pass@N root; null when neither exists. */
 export function readReportMeta(dir: string): ReportMeta | null {
-  const c = readJson(join(dir, 'run_config.json')) ?? readJson(join(dir, 'run_1', 'run_config.json'));
+  const c = findRunRecord(dir);
   if (!c) return null;
   const runner = (c.runner ?? {}) as Record<string, unknown>;
   const judgeModel = str(c.judge_model);

@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../plan/errors.js';
-import { planFromRunRecord, readRunRecord } from '../../config/from-run-record.js';
+import { planFromRunRecord } from '../../config/from-run-record.js';
+import { readRunRecord } from '../../record/index.js';
 import { runPlanCommand } from '../../orchestrator/session.js';
 
 export function register(program: Command): void {
