@@ -23,7 +23,7 @@ import {
   type AdapterBackend,
 } from '../adapter/index.js';
 import { writeUpload } from '../adapter/upload.js';
-import { composeWorld } from './compose.js';
+import { composeWorld } from './compose/compose-world.js';
 import { settingsFromEnv } from '../world/config.js';
 import { DaemonLog } from '../world/daemon-log.js';
 import { serveAgentSocket, serveCliSocket } from '../world/sockets.js';
