@@ -18,6 +18,9 @@ export type NetworkMode = (typeof NETWORK_MODES)[number];
 /** Canonical split order; `all` expands to this. */
 export const CANONICAL_SPLITS = ['execution', 'search', 'ambiguity', 'adaptability', 'time'] as const;
 
+/** The agent image this project builds (`build-image`). */
+export const DEFAULT_IMAGE = 'localhost/gaia2-agent:latest';
+
 export const DEFAULT_HF_DATASET = 'meta-agents-research-environments/gaia2-cli';
 
 export interface SecretRef {

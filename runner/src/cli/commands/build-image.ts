@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { connectEngine } from '../../engine/index.js';
 import { ConfigError } from '../../plan/errors.js';
-import { buildImage, ensureImage, DEFAULT_IMAGE, projectRoot } from '../../image/index.js';
+import { DEFAULT_IMAGE } from '../../plan/plan.js';
 import { registerSecret } from '../../secrets/redact.js';
 
 /** Registry credentials from the environment (both or neither). */
@@ -27,6 +26,7 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
     .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean }) => {
       const auth = registryAuth(process.env);
+      const [{ connectEngine }, { buildImage, ensureImage, projectRoot }] = await Promise.all([import('../../engine/index.js'), import('../../image/index.js')]);
       const engine = await connectEngine();
       try {
         const log = o.quiet ? () => {} : (l: string) => process.stdout.write(`  ${l}\n`);
