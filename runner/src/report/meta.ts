@@ -2,9 +2,15 @@
 // states next to a number (model, judge, dataset and revision, runs per scenario, date).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { agentIdentity, type AgentIdentity } from './agent-identity.js';
 
 export interface ReportMeta {
+  /** The agent program's name (agent-identity.ts: recorded, a reference image's, or the runner's agent name). */
   agent: string | null;
+  agent_version: string | null;
+  agent_source: AgentIdentity['source'];
+  /** standard, noise, agent2agent (or noise+agent2agent): the Gaia2 setting the run used. */
+  setting: string;
   model: string | null;
   provider: string | null;
   judge: string;
@@ -38,8 +44,12 @@ export function readReportMeta(dir: string): ReportMeta | null {
   const runner = (c.runner ?? {}) as Record<string, unknown>;
   const judgeModel = str(c.judge_model);
   const judgeProvider = str(c.judge_provider);
+  const agent = agentIdentity(c);
   return {
-    agent: str(c.agent),
+    agent: agent.name,
+    agent_version: agent.version,
+    agent_source: agent.source,
+    setting: settingOf(c),
     model: str(c.model),
     provider: str(c.provider),
     judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}` : 'hard checks only (no judge LLM)',
@@ -51,6 +61,12 @@ export function readReportMeta(dir: string): ReportMeta | null {
     runner_version: str(runner.version),
     errors_as_failures: (c.run_options as Record<string, unknown> | undefined)?.errors_as_failures === true,
   };
+}
+
+/** The Gaia2 setting a run record describes: Noise and Agent2Agent are recorded as their settings. */
+export function settingOf(c: Record<string, unknown>): string {
+  const parts = [c.a2a_app_prop !== undefined && c.a2a_app_prop !== null ? 'agent2agent' : null, c.noise ? 'noise' : null].filter(Boolean);
+  return parts.length ? parts.join('+') : 'standard';
 }
 
 /** One line per fact, "Label: value", leaving out what is unknown. */
