@@ -1,0 +1,35 @@
+// Which agent a run evaluated, from what its record holds: the recorded {name, version}
+// (newer runs), a reference image's own agent, else the runner's agent name.
+import { describe, expect, it } from 'vitest';
+import { agentIdentity } from '../../../runner/src/report/agent-identity.js';
+import { readReportMeta } from '../../../runner/src/report/index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('agentIdentity', () => {
+  it('takes a recorded agent {name, version} first, whatever the image', () => {
+    expect(agentIdentity({ agent: { name: 'claude-code', version: '2.0.14' }, image: 'localhost/gaia2-oc:x' })).toEqual({ name: 'claude-code', version: '2.0.14', source: 'recorded' });
+    expect(agentIdentity({ agent: { name: 'codex' } })).toEqual({ name: 'codex', version: null, source: 'recorded' });
+  });
+
+  it("names a reference image's own agent (it plays it whatever --agent said)", () => {
+    expect(agentIdentity({ agent: 'default', image: 'ghcr.io/meta/gaia2-oc:latest' })).toEqual({ name: 'openclaw', version: null, source: 'image' });
+    expect(agentIdentity({ agent: 'default', image: 'gaia2-hermes:1' })).toMatchObject({ name: 'hermes', source: 'image' });
+  });
+
+  it("falls back to the runner's agent name (run_config's agent, or agent_options.name), then to unknown", () => {
+    expect(agentIdentity({ agent: 'default', image: 'localhost/gaia2-agent:latest' })).toEqual({ name: 'default', version: null, source: 'agent-option' });
+    expect(agentIdentity({ agent_options: { name: 'scripted' } })).toEqual({ name: 'scripted', version: null, source: 'agent-option' });
+    expect(agentIdentity({ agent: { version: '1' } })).toEqual({ name: null, version: null, source: 'unknown' });
+    expect(agentIdentity({})).toEqual({ name: null, version: null, source: 'unknown' });
+  });
+
+  it("is the report header's agent, with the run's setting", () => {
+    const d = mkdtempSync(join(tmpdir(), 'agent-id-'));
+    writeFileSync(join(d, 'run_config.json'), JSON.stringify({ agent: { name: 'gemini-cli', version: '0.9.0' }, model: 'gemini-2.5-pro', noise: { tool_failure_probability: 0.1 }, a2a_app_prop: 1 }));
+    expect(readReportMeta(d)).toMatchObject({ agent: 'gemini-cli', agent_version: '0.9.0', agent_source: 'recorded', setting: 'agent2agent+noise' });
+    writeFileSync(join(d, 'run_config.json'), JSON.stringify({ agent: 'default', noise: null }));
+    expect(readReportMeta(d)).toMatchObject({ agent: 'default', agent_version: null, setting: 'standard' });
+  });
+});
