@@ -9,7 +9,7 @@ import { methodsText, sectionHeading } from './text.js';
 import { sectionNotes, sectionTables, type Cell, type Table } from './table.js';
 
 const LEADERBOARD_CSS = `${VIEWER_CSS}
-table.grid td .d{color:var(--muted);font-size:12px;white-space:nowrap}table.grid td.num{white-space:nowrap}
+table.grid td .d{color:var(--muted);font-size:12px;white-space:nowrap}table.grid td.num{white-space:nowrap}table.grid th.num{text-align:right}
 .notes p{margin:4px 0}.notes p.warn{color:var(--error)}section.setting{margin-bottom:28px}.methods{color:var(--muted);max-width:70em}
 `;
 
@@ -28,7 +28,7 @@ function table(t: Table, setting: string): string {
   return [
     `<h3>${e(t.title)}</h3>`,
     `<table class="grid" data-setting="${e(setting)}">`,
-    `<thead><tr>${t.head.map((h) => `<th scope="col">${e(h)}</th>`).join('')}</tr></thead>`,
+    `<thead><tr>${t.head.map((h, i) => `<th scope="col"${t.rows[0]?.[i]?.num ? ' class="num"' : ''}>${e(h)}</th>`).join('')}</tr></thead>`,
     `<tbody>${t.rows.map((r) => `<tr>${r.map(cell).join('')}</tr>`).join('\n')}</tbody>`,
     '</table>',
   ].join('\n');

@@ -6,8 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import { PHASE_NAMES } from '../phases/definitions.js';
 import { readPhasesReport } from '../phases/overall-report.js';
-import { isCollectionRoot } from '../viewer/build/collection.js';
-import { runDirsOf } from '../viewer/build/fs-util.js';
+import { isCollectionRoot, isPassAtNRoot } from '../viewer/index.js';
 
 export interface LeaderboardSource {
   /** The run directory whose result.json files make the row. */
@@ -22,7 +21,7 @@ export interface LeaderboardSource {
   viewerRoot: string;
 }
 
-const isRun = (dir: string): boolean => existsSync(join(dir, 'run_config.json')) || runDirsOf(dir).length > 0;
+const isRun = (dir: string): boolean => existsSync(join(dir, 'run_config.json')) || isPassAtNRoot(dir);
 
 /** The phases of a gaia2-run root (finished: from its report; running: its phase folders), else null. */
 function phasesOf(root: string): Array<{ dir: string; phase: string; numRuns?: number }> | null {

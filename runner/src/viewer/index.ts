@@ -8,6 +8,7 @@ import { buildRun } from './build/run.js';
 import { buildCollection, isCollectionRoot } from './build/collection.js';
 
 export { buildComparison } from './build/compare-page.js';
+export { isCollectionRoot } from './build/collection.js';
 export { parseTraceJsonl } from './trace/index.js';
 export type { CanonicalCall, ParsedTrace } from './trace/index.js';
 

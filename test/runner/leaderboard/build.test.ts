@@ -1,10 +1,10 @@
 // The leaderboard's rows on runs written by the real orchestrator and phase runner: every
 // number is the run's own report (as the `report` command writes it), rows are grouped by
 // setting and ordered, different scenario sets are stated and can be restricted.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLeaderboard, headline, type Leaderboard, type LeaderboardRow } from '../../../runner/src/leaderboard/index.js';
 import { sectionNotes } from '../../../runner/src/leaderboard/table.js';
 import { buildViewer } from '../../../runner/src/viewer/index.js';
@@ -29,6 +29,10 @@ beforeAll(async () => {
     g: await finishedRoot((id, r) => (id === 'a' || r === 1 ? 'pass' : 'fail')),
   };
 }, 120_000);
+
+afterAll(() => {
+  for (const d of [root, dirname(runs.g)]) rmSync(d, { recursive: true, force: true });
+});
 
 const site = () => join(root, 'site');
 const build = (o: Partial<Parameters<typeof buildLeaderboard>[1]> = {}, dirs = [runs.a, runs.b, runs.c, runs.g]): Leaderboard => buildLeaderboard(dirs, { outDir: site(), ...o });

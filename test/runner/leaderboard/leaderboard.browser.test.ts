@@ -3,7 +3,7 @@
 // under the page's strict policy, and no request beyond the page itself.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { datasetRun, writeDatasets } from './runs.js';
 
 const CANARY = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 let root: string;
+let phasesRoot: string;
 let site: string;
 let browser: Awaited<ReturnType<typeof launchBrowserLazily>>;
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
   // a run whose folder and model are hostile
   const x = await datasetRun({ dataset: d.part, out: join(root, 'x <img src=x onerror="window.__xss=3">'), model: CANARY, provider: 'openai', decide: () => 'fail' });
   const g = await finishedRoot((id, r) => (id === 'a' || r === 1 ? 'pass' : 'fail'));
+  phasesRoot = dirname(g);
   site = join(root, 'site');
   const r = await runCliInProcess(['leaderboard', a, x, g, '--out', site, '--title', CANARY, '--format', 'none'], root);
   if (r.code !== 0) throw new Error(r.err);
@@ -32,7 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  rmSync(root, { recursive: true, force: true });
+  for (const d of [root, phasesRoot]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
 async function open(): Promise<{ page: Page; errors: string[]; requests: string[] }> {

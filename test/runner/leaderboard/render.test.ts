@@ -1,22 +1,27 @@
 // The Markdown and the page render the same cells; hostile names (a run folder, a model, the
 // title) stay text in both, and the page's only style is allowed by its hash.
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLeaderboard, LEADERBOARD_CSP, mdText, renderLeaderboardHtml, renderLeaderboardMarkdown, type Leaderboard } from '../../../runner/src/leaderboard/index.js';
 import { datasetRun, writeDatasets } from './runs.js';
 
 const CANARY = '</td><script>window.__xss=1</script>|[x](javascript:alert(1))';
 let lb: Leaderboard;
+let root: string;
 
 beforeAll(async () => {
-  const root = mkdtempSync(join(tmpdir(), 'leaderboard-render-'));
+  root = mkdtempSync(join(tmpdir(), 'leaderboard-render-'));
   const d = writeDatasets(root);
   const dir = await datasetRun({ dataset: d.part, out: join(root, 'run <b>|1'), model: CANARY, provider: 'openai', decide: (id) => (id === 'b' ? 'fail' : 'pass') });
   lb = buildLeaderboard([dir], { outDir: join(root, 'site'), title: `Title ${CANARY}` });
 }, 60_000);
+
+afterAll(() => {
+  for (const d of [root]) rmSync(d, { recursive: true, force: true });
+});
 
 describe('leaderboard pages', () => {
   it('Markdown: one line per row in each table, names escaped so they stay text', () => {

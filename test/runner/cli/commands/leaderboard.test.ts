@@ -1,9 +1,9 @@
 // `gaia2-runner leaderboard` end to end in process: the three files, the viewers it builds for
 // the links, what it prints, and bad input refused with exit code 2 before anything is written.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../../config/in-process-cli.js';
 import { finishedRoot } from '../../submission/phase-root.js';
 import { datasetRun, writeDatasets } from '../../leaderboard/runs.js';
@@ -18,6 +18,10 @@ beforeAll(async () => {
   a = await datasetRun({ dataset: d.part, out: join(root, 'a'), model: 'gpt-4.1', provider: 'openai', decide: (id) => (id === 'c' ? 'fail' : 'pass') });
   g = await finishedRoot(() => 'pass', ['standard'], 2);
 }, 120_000);
+
+afterAll(() => {
+  for (const d of [root, dirname(g)]) rmSync(d, { recursive: true, force: true });
+});
 
 describe('leaderboard command', () => {
   it('writes leaderboard.json, .md and .html, builds the viewers it links, prints the chosen format', async () => {
