@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ConfigError } from '../config/errors.js';
 import { PHASE_NAMES } from '../phases/definitions.js';
-import { dirReport, loadRunRecords, orderSplits, type Report, type ReportOptions, type RunRecord } from '../report/index.js';
+import { agentIdentity, agentUsageOf, dirReport, loadRunRecords, orderSplits, type Report, type ReportOptions, type RunRecord } from '../report/index.js';
 import { defaultPriceTable } from '../pricing/index.js';
 import { resolveSources, type LeaderboardSource } from './sources.js';
 import { scenarioSets, type ScenarioSets } from './scenario-sets.js';
@@ -103,15 +103,25 @@ interface Loaded {
   setting: string;
 }
 
+/** The run record's agent; without one (no run_config.json, or it names none), a result.json's. */
+function identity(l: Loaded): { agent: LeaderboardRow['agent']; model: string | null } {
+  const m = l.report.meta;
+  if (m?.agent) return { agent: { name: m.agent, version: m.agent_version, source: m.agent_source }, model: m.model };
+  // The model the agent's calls were billed for (result.json's usage), as the report reads it.
+  const model = m?.model ?? l.records.map((r) => agentUsageOf(r)?.model).find((x) => x) ?? null;
+  return { agent: agentIdentity(l.records[0]!.result), model };
+}
+
 function row(l: Loaded, report: Report, outDir: string): LeaderboardRow {
   const m = report.meta;
   const { num_runs, errors_policy, judge_mode, overall, splits, macro, reused_from_cache } = report;
+  const who = identity(l);
   return {
     run: l.source.label,
     dir: l.source.dir,
     viewer: viewerHref(outDir, l.source.dir),
-    agent: { name: m?.agent ?? null, version: m?.agent_version ?? null, source: m?.agent_source ?? 'unknown' },
-    model: m?.model ?? null,
+    agent: who.agent,
+    model: who.model,
     provider: m?.provider ?? null,
     judge: m?.judge ?? null,
     setting: l.setting,

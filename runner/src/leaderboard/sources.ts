@@ -38,20 +38,30 @@ function phasesOf(root: string): Array<{ dir: string; phase: string; numRuns?: n
 
 export function resolveSources(args: readonly string[]): LeaderboardSource[] {
   const out: LeaderboardSource[] = [];
+  // Two runs of the same name (runs/a/out, runs/b/out) are told apart by the path as given.
+  const given = new Map<LeaderboardSource, string>();
   for (const arg of args) {
     const dir = resolve(arg);
+    const shown = arg.replace(/\/+$/, '') || arg;
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`leaderboard: not a directory: ${dir}`);
     if (out.some((s) => s.viewerRoot === dir)) throw new ConfigError(`leaderboard: ${dir} is given twice`);
     const phases = phasesOf(dir);
     if (phases) {
-      for (const p of phases) out.push({ dir: p.dir, label: `${basename(dir)}/${p.phase}`, phase: p.phase, viewerRoot: dir, ...(p.numRuns ? { numRuns: p.numRuns } : {}) });
+      for (const p of phases) {
+        const source: LeaderboardSource = { dir: p.dir, label: `${basename(dir)}/${p.phase}`, phase: p.phase, viewerRoot: dir, ...(p.numRuns ? { numRuns: p.numRuns } : {}) };
+        out.push(source);
+        given.set(source, `${shown}/${p.phase}`);
+      }
     } else if (isCollectionRoot(dir)) {
-      throw new ConfigError(`leaderboard: ${dir} holds several runs, not one: name each run (e.g. ${arg.replace(/\/+$/, '')}/*)`);
-    } else out.push({ dir, label: basename(dir), viewerRoot: dir });
+      throw new ConfigError(`leaderboard: ${dir} holds several runs, not one: name each run (e.g. ${shown}/*)`);
+    } else {
+      const source: LeaderboardSource = { dir, label: basename(dir), viewerRoot: dir };
+      out.push(source);
+      given.set(source, shown);
+    }
   }
-  // Two runs of the same name (runs/a/out, runs/b/out) are told apart by the path given.
   const taken = (label: string) => out.filter((o) => o.label === label).length > 1;
   const clashing = out.filter((s) => taken(s.label));
-  for (const s of clashing) s.label = s.dir;
+  for (const s of clashing) s.label = given.get(s)!;
   return out;
 }

@@ -15,7 +15,7 @@ export { renderCsv } from './render-csv.js';
 export { readReportMeta, type ReportMeta } from './meta.js';
 export { agentIdentity, type AgentIdentity } from './agent-identity.js';
 export { orderSplits } from './build.js';
-export { usageTotals, type UsageTotals, type TokenTotals } from './usage.js';
+export { usageTotals, agentUsageOf, type UsageTotals, type TokenTotals } from './usage.js';
 export { clusteredInterval, macroInterval, type RateInterval } from './uncertainty.js';
 export { passAtK, passHatK, choose, standardError } from './metrics.js';
 

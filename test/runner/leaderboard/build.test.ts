@@ -1,7 +1,7 @@
 // The leaderboard's rows on runs written by the real orchestrator and phase runner: every
 // number is the run's own report (as the `report` command writes it), rows are grouped by
 // setting and ordered, different scenario sets are stated and can be restricted.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +124,23 @@ describe('leaderboard rows', () => {
     const href = rowOf(build({}, [runs.a]), runs.a).viewer!;
     expect(href).toBe('../a/index.html');
     expect(existsSync(resolve(site(), href))).toBe(true);
+  });
+
+  it('without a run record, the agent comes from result.json and the model from its billed usage', () => {
+    const bare = join(root, 'c-bare');
+    cpSync(runs.c, bare, { recursive: true });
+    rmSync(join(bare, 'run_config.json'));
+    const row = rowOf(build({}, [bare]), bare);
+    // result.json's image is the reference's OpenClaw image; the fake runs' usage was billed to claude-sonnet-4
+    expect(row.agent).toEqual({ name: 'openclaw', version: null, source: 'image' });
+    expect(row.model).toBe('claude-sonnet-4-20250514');
+  });
+
+  it('runs of the same name are told apart by the path given', async () => {
+    for (const p of ['p/same', 'q/same']) cpSync(runs.b, join(root, p), { recursive: true });
+    const r = await runCliInProcess(['leaderboard', 'p/same', 'q/same/', '--out', 'site-same', '--no-viewer', '--format', 'json'], root);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).sections[0].rows.map((x: LeaderboardRow) => x.run)).toEqual(['p/same', 'q/same']);
   });
 
   it('refuses what is not a run, naming the directory', () => {
