@@ -143,6 +143,20 @@ describe('leaderboard rows', () => {
     expect(JSON.parse(r.out).sections[0].rows.map((x: LeaderboardRow) => x.run)).toEqual(['p/same', 'q/same']);
   });
 
+  it('notes rows judged differently, or counting errors differently', async () => {
+    const d = writeDatasets(join(root, 'judged'));
+    const judged = await datasetRun({ dataset: d.part, out: join(root, 'judged/run'), judge: 'gpt-4.1', errorsAsFailures: true, decide: () => 'pass' });
+    const [standard] = build({}, [runs.b, judged]).sections;
+    // in row order: the judged run passed everything and comes first
+    expect(sectionNotes(standard!)).toEqual([
+      'All 2 rows ran the same 3 scenario(s).',
+      'The rows were judged differently (gpt-4.1 (openai); hard checks only (no judge LLM)): their verdicts are not strictly comparable.',
+      'The rows count errors differently (as-failures, excluded): pass --errors-as-failures or --no-errors-as-failures to apply one rule to all.',
+    ]);
+    // one rule for all: the note goes
+    expect(sectionNotes(build({ errorsAsFailures: false }, [runs.b, judged]).sections[0]!)).toHaveLength(2);
+  });
+
   it('refuses what is not a run, naming the directory', () => {
     expect(() => build({}, [join(root, 'nope')])).toThrow(`leaderboard: not a directory: ${join(root, 'nope')}`);
     mkdirSync(join(root, 'empty'), { recursive: true });

@@ -24,6 +24,9 @@ export interface RunSpec {
   provider?: string | null;
   model?: string | null;
   passAt?: number;
+  /** A judge model (its key given literally: never recorded). */
+  judge?: string;
+  errorsAsFailures?: boolean;
   decide: (id: string, run: number) => Outcome;
 }
 
@@ -37,8 +40,8 @@ export async function datasetRun(s: RunSpec): Promise<string> {
       name: s.agent ?? 'default', image: s.image ?? 'localhost/gaia2-agent:test', runtime: 'podman', provider: s.provider ?? null, model: s.model ?? null,
       apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null,
     },
-    judge: null,
-    run: { ...RUN_DEFAULTS, outputDir: s.out, passAt: s.passAt ?? 1 },
+    judge: s.judge ? { provider: 'openai', model: s.judge, baseUrl: null, apiKey: { value: 'k', source: 'explicit' } } : null,
+    run: { ...RUN_DEFAULTS, outputDir: s.out, passAt: s.passAt ?? 1, errorsAsFailures: s.errorsAsFailures ?? false },
   };
   const runs = fakeRuns((id, run) => s.decide(id, run), { ms: 1 });
   await executePlan(plan, await resolveDataset(plan.target, { env: {} }), { engine: fakeEngine(), runScenario: runs.fn, progress: recordingProgress(), hostEnv: {} });
