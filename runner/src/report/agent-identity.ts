@@ -32,5 +32,6 @@ export function agentIdentity(record: Record<string, unknown>): AgentIdentity {
   if (profile && profile !== 'gaia2-runner') return { name: profile, version: null, source: 'image' };
   const options = record.agent_options as Record<string, unknown> | undefined;
   const name = str(record.agent) ?? str(options?.name);
-  return name ? { name, version: null, source: 'agent-option' } : { name: null, version: null, source: 'unknown' };
+  // A record that keeps `agent` a plain name may state the version beside it.
+  return name ? { name, version: str(record.agent_version), source: 'agent-option' } : { name: null, version: null, source: 'unknown' };
 }

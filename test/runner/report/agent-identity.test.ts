@@ -20,6 +20,7 @@ describe('agentIdentity', () => {
 
   it("falls back to the runner's agent name (run_config's agent, or agent_options.name), then to unknown", () => {
     expect(agentIdentity({ agent: 'default', image: 'localhost/gaia2-agent:latest' })).toEqual({ name: 'default', version: null, source: 'agent-option' });
+    expect(agentIdentity({ agent: 'codex', agent_version: '0.46.0' })).toEqual({ name: 'codex', version: '0.46.0', source: 'agent-option' });
     expect(agentIdentity({ agent_options: { name: 'scripted' } })).toEqual({ name: 'scripted', version: null, source: 'agent-option' });
     expect(agentIdentity({ agent: { version: '1' } })).toEqual({ name: null, version: null, source: 'unknown' });
     expect(agentIdentity({})).toEqual({ name: null, version: null, source: 'unknown' });
