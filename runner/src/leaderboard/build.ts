@@ -106,7 +106,7 @@ interface Loaded {
 /** The run record's agent; without one (no run_config.json, or it names none), a result.json's. */
 function identity(l: Loaded): { agent: LeaderboardRow['agent']; model: string | null } {
   const m = l.report.meta;
-  if (m?.agent) return { agent: { name: m.agent, version: m.agent_version, source: m.agent_source }, model: m.model };
+  if (m?.agent_identity.name) return { agent: m.agent_identity, model: m.model };
   // The model the agent's calls were billed for (result.json's usage), as the report reads it.
   const model = m?.model ?? l.records.map((r) => agentUsageOf(r)?.model).find((x) => x) ?? null;
   return { agent: agentIdentity(l.records[0]!.result), model };

@@ -5,12 +5,7 @@ import { join } from 'node:path';
 import { agentIdentity, type AgentIdentity } from './agent-identity.js';
 
 export interface ReportMeta {
-  /** The agent program's name (agent-identity.ts: recorded, a reference image's, or the runner's agent name). */
   agent: string | null;
-  agent_version: string | null;
-  agent_source: AgentIdentity['source'];
-  /** standard, noise, agent2agent (or noise+agent2agent): the Gaia2 setting the run used. */
-  setting: string;
   model: string | null;
   provider: string | null;
   judge: string;
@@ -23,6 +18,10 @@ export interface ReportMeta {
   runner_version: string | null;
   /** The error policy the run was started with (`--errors-as-failures`, [run].errors_as_failures). */
   errors_as_failures: boolean;
+  /** The agent program, with how it was known (agent-identity.ts: recorded, a reference image's, the agent option). */
+  agent_identity: AgentIdentity;
+  /** standard, noise, agent2agent (or agent2agent+noise): the Gaia2 setting the run used. */
+  setting: string;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -44,12 +43,8 @@ export function readReportMeta(dir: string): ReportMeta | null {
   const runner = (c.runner ?? {}) as Record<string, unknown>;
   const judgeModel = str(c.judge_model);
   const judgeProvider = str(c.judge_provider);
-  const agent = agentIdentity(c);
   return {
-    agent: agent.name,
-    agent_version: agent.version,
-    agent_source: agent.source,
-    setting: settingOf(c),
+    agent: str(c.agent),
     model: str(c.model),
     provider: str(c.provider),
     judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}` : 'hard checks only (no judge LLM)',
@@ -60,6 +55,8 @@ export function readReportMeta(dir: string): ReportMeta | null {
     image: str(c.image) ? `${c.image}${str(c.image_id) ? ` (${String(c.image_id).slice(0, 19)}…)` : ''}` : null,
     runner_version: str(runner.version),
     errors_as_failures: (c.run_options as Record<string, unknown> | undefined)?.errors_as_failures === true,
+    agent_identity: agentIdentity(c),
+    setting: settingOf(c),
   };
 }
 
