@@ -1,8 +1,8 @@
 // What a run was, read from its run_config.json, for the report's header: the facts a paper
 // states next to a number (model, judge, dataset and revision, runs per scenario, date).
+import { agentIdentity, type AgentIdentity } from './agent-identity.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentIdentity, type AgentIdentity } from './agent-identity.js';
 
 export interface ReportMeta {
   agent: string | null;

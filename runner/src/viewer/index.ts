@@ -8,7 +8,6 @@ import { buildRun } from './build/run.js';
 import { buildCollection, isCollectionRoot } from './build/collection.js';
 
 export { buildComparison } from './build/compare-page.js';
-export { isCollectionRoot } from './build/collection.js';
 export { parseTraceJsonl } from './trace/index.js';
 export type { CanonicalCall, ParsedTrace } from './trace/index.js';
 
@@ -22,6 +21,7 @@ export interface ViewerOptions {
 }
 
 export const isPassAtNRoot = (dir: string): boolean => runDirsOf(dir).length > 0;
+export { isCollectionRoot };
 
 /** Pages written and the absolute paths of those whose content changed. */
 export function buildViewerDetailed(outputDir: string, opts: ViewerOptions = {}): BuildOutcome {
