@@ -20,7 +20,7 @@ export const LAYERS = {
     ['result-cache', 'viewer'],
     ['orchestrator', 'compare', 'serve'],
     ['phases'],
-    ['submission'],
+    ['submission', 'leaderboard'],
     ['cli'],
   ],
   'agent-image/src': [
