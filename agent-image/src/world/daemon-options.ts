@@ -1,4 +1,4 @@
-// What composeWorld (compose.ts) and tests configure a WorldDaemon with: the scenario, where
+// What composeWorld (main/compose/compose-world.ts) and tests configure a WorldDaemon with: the scenario, where
 // state goes, the clock, the judge, the reference-behaviour switches and the timeouts.
 import type { LoadedScenario } from '../scenario/index.js';
 import type { ClockMode } from './clock.js';
