@@ -230,7 +230,7 @@ class Generator:
             yield argv, self.env_for(cmd)
 
     def env_for(self, cmd: click.Command):
-        if cmd.hidden and self.rng.random() < 0.5:
+        if self.rng.random() < (0.5 if cmd.hidden else 0.05):
             return {"GAIA2_EVENT_ID": "Event-ENV-" + format(self.rng.getrandbits(32), "08x")}
         return None
 
