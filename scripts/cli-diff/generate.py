@@ -163,7 +163,7 @@ class Generator:
             return ["not json", "[]", '"str"', "{", "{}", '{"age": "x"}', '{"email": "nope"}'] + MALFORMED[:2]
         if name == "options":
             return ["[]", "not json", '"x"', "{"]
-        vals = [v for x in self.pool(name)[:4] for v in case_variants(str(x))[1:]]
+        vals = [v for x in (self.pool(name) or self.pool("words"))[:4] for v in case_variants(str(x))[1:]]
         return vals + MALFORMED
 
     # ---- commands --------------------------------------------------------------------------
@@ -233,6 +233,22 @@ class Generator:
         if self.rng.random() < (0.5 if cmd.hidden else 0.05):
             return {"GAIA2_EVENT_ID": "Event-ENV-" + format(self.rng.getrandbits(32), "08x")}
         return None
+
+    def after_prelude(self, bin_name: str, pre: list[list[str]], per_command: int):
+        """A few commands of every kind run after `pre`: its base form plus random combinations."""
+        for name, cmd in self.group.commands.items():
+            if name == "schema":
+                continue
+            opts = self.options(cmd)
+            cases = [[bin_name, name] + self.base(cmd)]
+            for _ in range(per_command):
+                argv = [bin_name, name]
+                for o in opts:
+                    if o.required or self.rng.random() < 0.4:
+                        argv += self.pick(o, bad_rate=0.15)
+                cases.append(argv)
+            for argv in cases:
+                yield argv, self.env_for(cmd), pre
 
     def for_group(self, bin_name: str):
         """Mistyped command names: prefixes, case variants, underscores, near misses, nothing."""

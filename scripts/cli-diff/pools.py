@@ -58,6 +58,10 @@ def collect_pools(state_dir: str) -> dict[str, list[str]]:
                 add("user_name", k)
             for k in (state.get("crime_data") or {}):
                 add("zip_code", k)
+            for codes in (state.get("discount_codes") or {}).values():
+                for code in codes if isinstance(codes, dict) else []:
+                    add("discount_code", code)
+                    add("discount_code", code.lower())
             for i, _ in enumerate(state.get("ride_history") or []):
                 add("idx", i)
     firsts, lasts = pools.get("first_name", []), pools.get("last_name", [])

@@ -30,6 +30,7 @@ import uuid
 from datetime import datetime, timezone
 
 from generate import Generator
+from preludes import preludes, with_generated_ids
 from pools import collect_pools
 from normalise import normalise
 
@@ -104,7 +105,7 @@ class Reference:
             f.write(clock)
         self.now = datetime.strptime(clock, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc).timestamp()
 
-    def run(self, argv, env, state_dir):
+    def run(self, argv, env, state_dir, keep_ids=False):
         bin_name = argv[0]
         mod = self.mods[bin_name]
         os.environ["GAIA2_STATE_DIR"] = state_dir
@@ -114,7 +115,8 @@ class Reference:
             os.environ[k] = v
         self.shared._APP_CLASS_MAP = None
         self.shared.set_app(mod.APP_NAME)
-        self.ids = 0
+        if not keep_ids:
+            self.ids = 0
         ev = os.path.join(state_dir, "events.jsonl")
         before = os.path.getsize(ev) if os.path.exists(ev) else 0
         out, err = io.StringIO(), io.StringIO()
@@ -165,12 +167,21 @@ def main():
             for name, cmd in ref.mods[b].cli.commands.items():
                 if name != "schema":
                     cmds += list(gen.for_command(b, name, cmd, a.per_command))
-            for argv, env in cmds:
+            cmds = [(argv, env, None) for argv, env in cmds]
+            gen_after = Generator(ref.mods[b].cli, with_generated_ids(pools), rng)
+            for pre in preludes(b, pools):
+                cmds += list(gen_after.after_prelude(b, pre, 3))
+            for argv, env, pre in cmds:
                 state = os.path.join(work, "run")
                 shutil.rmtree(state, ignore_errors=True)
                 shutil.copytree(pristine, state, symlinks=True)
-                code, out, err, lines = ref.run(argv, env, state)
+                ref.ids = 0
+                for p in pre or []:
+                    ref.run(p, None, state, keep_ids=True)
+                code, out, err, lines = ref.run(argv, env, state, keep_ids=True)
                 rec = {"s": si, "argv": argv}
+                if pre:
+                    rec["pre"] = pre
                 if env:
                     rec["env"] = env
                 rec.update(normalise(code, out, err, lines, state))

@@ -26,6 +26,8 @@ export interface CommandRecord {
   s: number;
   argv: string[];
   env?: Record<string, string>;
+  /** Commands run first (outcome not recorded): a ride in progress, a filled cart, … */
+  pre?: string[][];
   code: number;
   out: string;
   /** Last non-blank stderr line. */
@@ -120,16 +122,14 @@ export class SeedWorld {
   /** Runs one command and resets the world; the outcome normalised like the corpus. */
   async run(rec: CommandRecord, ids: ReturnType<typeof idCounter>): Promise<Outcome> {
     ids.reset();
-    const r = await runCli(rec.argv, {
-      stateDir: this.stateDir,
-      simTime: this.clock,
-      eventId: rec.env?.GAIA2_EVENT_ID,
-      ids: ids.next,
-    });
+    const ctx = { stateDir: this.stateDir, simTime: this.clock, ids: ids.next };
+    for (const argv of rec.pre ?? []) await runCli(argv, ctx);
+    const r = await runCli(rec.argv, { ...ctx, eventId: rec.env?.GAIA2_EVENT_ID });
     // Usage errors never reach state; other failures must not save (city and cabs save even
     // on reads and failed calls). A command that wrongly saved shows up in the next ones.
-    const saves = r.exitCode === 0 || (r.exitCode === 1 && (rec.argv[0] === 'city' || rec.argv[0] === 'cabs'));
-    const touchesDrive = r.exitCode !== 2 && (rec.argv[0] === 'cloud-drive' || rec.argv.some((a) => a.startsWith('download')));
+    const pre = (rec.pre ?? []).length > 0;
+    const saves = pre || r.exitCode === 0 || (r.exitCode === 1 && (rec.argv[0] === 'city' || rec.argv[0] === 'cabs'));
+    const touchesDrive = (pre || r.exitCode !== 2) && (rec.argv[0] === 'cloud-drive' || rec.argv.some((a) => a.startsWith('download')));
     if (saves || touchesDrive) restore(this.stateDir, this.snap, touchesDrive);
     return {
       code: r.exitCode,

@@ -17,6 +17,17 @@ export const DELIBERATE: DeliberateRule[] = [
     covers: (ref, ours) =>
       !!ref.crash && ours.code === 1 && ours.ev.length === 0 && ours.out === '' && ours.err !== '' && !ours.err.startsWith('Traceback'),
   },
+  {
+    id: 'drive-root',
+    reason: 'cloud-drive rm --recursive / (and rmdir /) refuse to delete the drive root; the reference empties it',
+    covers: (ref, ours) =>
+      ref.argv[0] === 'cloud-drive' &&
+      ['rm', 'rmdir'].includes(ref.argv[1] ?? '') &&
+      ref.code === 0 &&
+      ours.code === 1 &&
+      ours.ev.length === 0 &&
+      ours.err === 'Cannot remove the drive root',
+  },
 ];
 
 export function deliberateRule(ref: CommandRecord, ours: Outcome): DeliberateRule | undefined {
