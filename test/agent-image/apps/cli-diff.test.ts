@@ -5,6 +5,7 @@
 // from deliberate.ts (docs/apps.md). CLI_DIFF_REPORT=<file> writes every unexplained one.
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { APPS } from '../../../agent-image/src/apps/catalog.js';
 import { type CommandRecord, type Outcome, SeedWorld, idCounter, readCorpus } from './cli-diff/corpus.js';
 import { DELIBERATE, deliberateRule } from './cli-diff/deliberate.js';
 
@@ -17,6 +18,22 @@ describe('CLI differential corpus (reference gaia2-cli vs ours)', () => {
   it('covers at least 10,000 commands of all ten apps', () => {
     expect(commands.length).toBeGreaterThanOrEqual(10_000);
     expect(new Set(commands.map((c) => c.argv[0])).size).toBe(10);
+  });
+
+  it('exercises every command with every flag and alias, to success and to failure', () => {
+    // No seed has a messages (MessagingAppV2 by name) message with an attachment; chats has.
+    const neverSucceeds = new Set(['messages download-attachment']);
+    for (const app of APPS) {
+      for (const cmd of app.commands.filter((c) => !c.extension)) {
+        const key = `${app.cli} ${cmd.name}`;
+        const runs = commands.filter((c) => c.argv[0] === app.cli && c.argv[1] === cmd.name);
+        const codes = new Set(runs.map((r) => r.code));
+        expect(codes.has(1) || codes.has(2), key).toBe(true);
+        expect(codes.has(0), key).toBe(!neverSucceeds.has(key));
+        const used = new Set(runs.flatMap((r) => r.argv.slice(2).map((a) => a.split('=')[0])));
+        for (const flag of cmd.options.flatMap((o) => o.flags)) expect(used.has(flag), `${key} ${flag}`).toBe(true);
+      }
+    }
   });
 
   it('every command behaves like the reference or differs deliberately', async () => {
