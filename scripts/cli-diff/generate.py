@@ -20,7 +20,7 @@ DATES = ["2024-10-15 09:00:00", "2024-10-15 07:00:00", "2025-10-09 09:00:00", "2
          "2024-10-14 00:00:00", "2026-01-01 00:00:00", "1970-01-01 00:00:00", "2024-10-15 9:00:00"]
 FOLDERS = ["INBOX", "inbox", "Inbox", "SENT", "sent", "Sent", "DRAFT", "draft", "TRASH", "trash", "Trash",
            "ARCHIVE", "Spam", "", "INBOX ", "drafts"]
-STATUSES = ["DELIVERED", "delivered", "Delivered", "IN_PROGRESS", "in_progress", "BOOKED", "booked",
+STATUSES = ["DELAYED", "IN_PROGRESS", "ARRIVED_AT_PICKUP", "delayed", "Arrived_At_Pickup", "DELIVERED", "delivered", "Delivered", "IN_PROGRESS", "in_progress", "BOOKED", "booked",
             "ARRIVED_AT_PICKUP", "CANCELLED", "cancelled", "shipped", "SHIPPED", "processing", "Processing",
             "refunded", "unknown", ""]
 SERVICE_TYPES = ["Default", "default", "DEFAULT", "Premium", "premium", "Van", "VAN", "van", "Luxury", ""]
@@ -90,7 +90,7 @@ class Generator:
             return self.pool("file_paths")[:4] or ["/nope.txt"]
         if "folder" in name:
             return FOLDERS[:3]
-        if name == "status":
+        if name.endswith("status"):
             return STATUSES[:4]
         if name == "service_type":
             return SERVICE_TYPES[:6]
@@ -147,7 +147,7 @@ class Generator:
             return [f for p in self.pool("file_paths")[:3] for f in path_forms(p)] + ["", "/", "~", "../x"]
         if "folder" in name:
             return FOLDERS[3:]
-        if name == "status":
+        if name.endswith("status"):
             return STATUSES[4:]
         if name == "service_type":
             return SERVICE_TYPES[6:]
