@@ -3,7 +3,7 @@
 
 Usage (Python 3.11+ with click 8.4, PYTHONHASHSEED=0):
     PYTHONHASHSEED=0 python3 scripts/cli-diff/record.py --upstream /tmp/upstream/gaia2-cli \
-        --out test/fixtures/cli-diff/corpus.jsonl.gz [--per-command 24]
+        --out test/fixtures/cli-diff/corpus.jsonl.gz [--per-command 12]
 
 For every seed (the golden CLI transcripts' seeds and examples/scenarios) the reference
 `gaia2-init` seeds a state dir once; every generated command then runs in-process against a
@@ -145,7 +145,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--upstream", required=True, help="gaia2-cli folder of the reference's source")
     ap.add_argument("--out", default=os.path.join(ROOT, "test/fixtures/cli-diff/corpus.jsonl.gz"))
-    ap.add_argument("--per-command", type=int, default=24, help="random commands per command and seed")
+    ap.add_argument("--per-command", type=int, default=12, help="random commands per command and seed")
     ap.add_argument("--seed", type=int, default=2024)
     a = ap.parse_args()
     if os.environ.get("PYTHONHASHSEED") != "0":
