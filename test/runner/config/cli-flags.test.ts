@@ -16,7 +16,7 @@ describe('run flags', () => {
   it('CLI judge values beat GAIA2_JUDGE_* env values; the key is passed through', () => {
     const env = { GAIA2_JUDGE_MODEL: 'env-m', GAIA2_JUDGE_PROVIDER: 'env-p', GAIA2_JUDGE_BASE_URL: 'http://env', GAIA2_JUDGE_API_KEY: 'env-key-123' };
     const p = planFromRunFlags({ ...oracle, judgeModel: 'cli-m', judgeProvider: 'cli-p', judgeBaseUrl: 'http://cli', judgeApiKey: 'cli-key-123' }, env);
-    expect(p.judge).toEqual({ model: 'cli-m', provider: 'cli-p', baseUrl: 'http://cli', apiKey: { value: 'cli-key-123', source: 'explicit' } });
+    expect(p.judge).toEqual({ model: 'cli-m', provider: 'cli-p', baseUrl: 'http://cli', apiKey: { value: 'cli-key-123', source: 'explicit' }, promptVersion: null, extraBody: null });
     const q = planFromRunFlags(oracle, env);
     expect(q.judge).toMatchObject({ model: 'env-m', provider: 'env-p', baseUrl: 'http://env', apiKey: { value: 'env-key-123' } });
   });
