@@ -118,15 +118,16 @@ describe('LLM judge in the container (real containers)', () => {
     });
     expect(result.status).toBe('pass');
     expect(fake.requests.length).toBeGreaterThan(0);
-    const omni = new Set(Object.values(OMNILINGUAL_PROMPTS).map((p) => p!.system));
-    const defaults = new Set(Object.values(PROMPTS).map((p) => p!.system));
+    // a template as a pattern: its {{slots}} match whatever the judge filled in
+    const pattern = (t: string) => new RegExp(`^${t.split(/\{\{\s*\w+\s*\}\}/).map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^]*')}$`);
+    const matchesAny = (set: object, text: string) => Object.values(set).some((p: { system: string }) => pattern(p.system).test(text));
     for (const r of fake.requests) {
       expect(r.body.reasoning_effort).toBe('low');
       expect(r.body.chat_template_kwargs).toEqual({ enable_thinking: true });
       const system = (r.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'system')!.content;
       // the chat message's check is one of the six the set changes: its text is the omnilingual one
-      expect(omni.has(system)).toBe(true);
-      expect(defaults.has(system)).toBe(false);
+      expect(matchesAny(OMNILINGUAL_PROMPTS, system)).toBe(true);
+      expect(matchesAny(PROMPTS, system)).toBe(false);
     }
   }, 240_000);
 
