@@ -15,6 +15,7 @@ import { connectEngine, type ContainerEngine } from '../../runner/src/engine/ind
 import { buildBaseEnv } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
+import { KENJI_REWORDED as SCRIPT } from './helpers/kenji-script.js';
 import { fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -22,25 +23,6 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const scenario = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
 const KEY_VAR = 'JUDGE_E2E_API_KEY';
 const KEY = 'sk-judge-e2e-0123456789abcdef';
-const KENJI = '+819055553412';
-
-// The golden oracle's actions, turn 1 reworded (the oracle says "Hi Kenji, does our sync
-// today at 14:00 still work for you?").
-const SCRIPT = [
-  {
-    commands: [['chats', 'send-message', '--user-id', KENJI, '--content', 'Hello Kenji - is 2pm today still fine for our sync?']],
-    reply: "I asked Kenji whether 14:00 still works; I'll adjust once he answers.",
-  },
-  {
-    commands: [
-      ['calendar', 'delete-event', '--event-id', '418a3a83b10a5f26fb14f2e92decb19d'],
-      ['calendar', 'add-event', '--title', 'Sync with Kenji', '--start-datetime', '2025-10-10 10:00:00', '--end-datetime', '2025-10-10 10:30:00', '--attendees', '["Kenji Watanabe"]'],
-      ['chats', 'send-message', '--user-id', KENJI, '--content', 'Done - I moved our sync to tomorrow 10:00-10:30.'],
-    ],
-    reply: 'Kenji proposed tomorrow 10:00-10:30; I moved the event and confirmed with him.',
-  },
-];
-
 let engine: ContainerEngine;
 beforeAll(async () => {
   engine = await connectEngine();

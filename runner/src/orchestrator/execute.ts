@@ -18,7 +18,7 @@ import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
 import type { ScenarioRunOptions } from '../run/index.js';
 import { BackgroundWork } from '../run/background-work.js';
-import { redact } from '../secrets/redact.js';
+import { redact, redactValue } from '../secrets/redact.js';
 import { runPool } from './pool.js';
 import { allocatePort } from './ports.js';
 import { ResultsBook } from './results-file.js';
@@ -185,7 +185,8 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
         });
         const patch: Partial<ScenarioResult> = { ...(!result.judge_mode && classify(result) !== 'error' ? { judge_mode: plan.judge ? 'llm' : 'hard-only' } : {}), ...judgeSettingsRecord(plan) };
         if (Object.keys(patch).length) {
-          result = { ...result, ...patch };
+          // the run's own result may hold secrets its writer redacted on disk: redact again here
+          result = redactValue({ ...result, ...patch });
           if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
         }
       } catch (e) {
