@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { isHfId } from '../dataset/index.js';
 import { ConfigError } from '../plan/errors.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from '../plan/plan.js';
-import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
 import { normaliseSplits } from '../plan/splits.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags } from './noise.js';
@@ -26,6 +27,15 @@ function num(v: string | undefined, flag: string): number | undefined {
   const n = Number(v.trim());
   if (v.trim() === '' || !Number.isFinite(n)) throw new ConfigError(`${flag} must be a number (got ${JSON.stringify(v)})`);
   return n;
+}
+
+/** A JSON object given as text (a flag or a variable); unset or blank = none. */
+function jsonObject(v: string | undefined, where: string): Record<string, unknown> | undefined {
+  try {
+    return parseExtraBody(v, where);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 function existing(p: string, flag: string): string {
@@ -51,8 +61,14 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       model: f.judgeModel?.trim() || env.GAIA2_JUDGE_MODEL?.trim() || undefined,
       baseUrl: f.judgeBaseUrl?.trim() || env.GAIA2_JUDGE_BASE_URL?.trim() || undefined,
       apiKey: judgeKey,
+      promptVersion: f.judgePromptVersion?.trim() || env.GAIA2_JUDGE_PROMPT_VERSION?.trim() || undefined,
+      extraBody: jsonObject(f.judgeExtraBody ?? env.GAIA2_JUDGE_EXTRA_BODY, f.judgeExtraBody !== undefined ? '--judge-extra-body' : 'GAIA2_JUDGE_EXTRA_BODY'),
     },
-    { provider: '--judge-provider / GAIA2_JUDGE_PROVIDER', model: '--judge-model / GAIA2_JUDGE_MODEL' },
+    {
+      provider: '--judge-provider / GAIA2_JUDGE_PROVIDER',
+      model: '--judge-model / GAIA2_JUDGE_MODEL',
+      promptVersion: f.judgePromptVersion?.trim() ? '--judge-prompt-version' : 'GAIA2_JUDGE_PROMPT_VERSION',
+    },
   );
   const agent2agent = resolveAgentToAgent(
     {
@@ -69,6 +85,8 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
   );
   const timeSpeed = f.timeSpeed === undefined ? null : Number(f.timeSpeed);
   if (timeSpeed !== null) checkMin(timeSpeed, 0, '--time-speed', true);
+  const idleTimeout = num(f.idleTimeout, '--idle-timeout') ?? null;
+  if (idleTimeout !== null) checkMin(idleTimeout, 0, '--idle-timeout', true);
   return {
     configPath: null,
     agent,
@@ -80,6 +98,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       timeout: int(f.timeout, '--timeout')!,
       healthTimeout: int(f.healthTimeout, '--health-timeout')!,
       activityTimeout: int(f.activityTimeout, '--activity-timeout')!,
+      idleTimeout,
       adapterPort: int(f.adapterPort, '--adapter-port')!,
       outputDir: f.outputDir ? resolve(f.outputDir) : null,
       logLevel: f.logLevel,
@@ -99,12 +118,17 @@ export function planFromRunFlags(f: AgentFlags & { scenario: string }, env: Reco
 
 export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string | undefined>): RunPlan {
   const common = commonPlan(f, env);
-  const splits = f.splits === undefined ? null : normaliseSplits(f.splits.split(','), '--splits');
+  const language = checkLanguage(f.language, '--language', { scenario: false });
+  const splits = normaliseSplits(f.splits === undefined ? [] : f.splits.split(','), '--splits', language);
+  const lang = language ? { language } : {};
   const limit = int(f.limit, '--limit') ?? null;
   const subset = f.subset ? existing(f.subset, '--subset') : null;
   let target: Target;
-  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...(f.refreshDataset ? { refresh: true } : {}) };
-  else target = { kind: 'local', path: existing(f.dataset, '--dataset'), recursive: !f.nonRecursive, splits, subset, limit };
+  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...lang, ...(f.refreshDataset ? { refresh: true } : {}) };
+  else {
+    const path = existing(f.dataset, '--dataset');
+    target = { kind: 'local', path: language ? languageRoot(path, language) : path, recursive: !f.nonRecursive, splits, subset, limit, ...lang };
+  }
   const run = {
     ...common.run,
     concurrency: int(f.concurrency, '--concurrency')!,

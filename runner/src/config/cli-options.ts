@@ -26,6 +26,9 @@ export interface AgentFlags extends NoiseFlags {
   judgeBaseUrl?: string;
   judgeApiKey?: string;
   judgeApiKeyEnv?: string;
+  judgePromptVersion?: string;
+  judgeExtraBody?: string;
+  idleTimeout?: string;
   volume?: string[];
   outputDir?: string;
   logLevel: string;
@@ -54,6 +57,7 @@ export interface DatasetFlags extends AgentFlags {
   subset?: string;
   revision: string;
   refreshDataset?: boolean;
+  language?: string;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -81,6 +85,9 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--judge-base-url <url>', 'judge base URL (default $GAIA2_JUDGE_BASE_URL)')
     .option('--judge-api-key <key>', 'judge API key (prefer --judge-api-key-env)')
     .option('--judge-api-key-env <VAR>', 'name of the variable holding the judge API key')
+    .option('--judge-prompt-version <name>', 'prompt set of the soft checks: default or omnilingual-gaia2 (default $GAIA2_JUDGE_PROMPT_VERSION)')
+    .option('--judge-extra-body <json>', 'JSON object merged into every judge request, e.g. \'{"reasoning_effort":"low"}\' (default $GAIA2_JUDGE_EXTRA_BODY)')
+    .option('--idle-timeout <seconds>', "the world daemon's idle timeout (> 0; default: the daemon's 300 s)")
     .option('--volume <spec>', 'recorded for compatibility; the engine API copies files instead of bind mounts', collect)
     .option('--output-dir <dir>', 'artifact root (result.json, events, traces, reports)')
     .option('--log-level <level>', 'log level', 'INFO')
@@ -108,6 +115,7 @@ export function addDatasetOptions(cmd: Command, o: { datasetRequired?: boolean }
     .addOption(o.datasetRequired === false ? dataset : dataset.makeOptionMandatory())
     .option('--splits <list>', 'comma-separated splits (execution,search,ambiguity,adaptability,time or all)')
     .option('--revision <rev>', 'Hugging Face revision (branch, tag or commit)', 'main')
+    .option('--language <code>', 'per-language dataset (Omnilingual-Gaia2), e.g. spa_Latn: Hugging Face configs <code>_<split>, splits without time')
     .option('--refresh-dataset', 'download the Hugging Face dataset again even when cached (records the commit it now points to)')
     .option('--limit <n>', 'run only the first N scenarios (after --subset)')
     .option('-j, --concurrency <n>', 'containers in parallel', '1')

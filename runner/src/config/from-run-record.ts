@@ -43,7 +43,9 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
     volumes: a.volumes,
     script: a.script,
   };
-  const judge: JudgeSettings | null = j ? { provider: j.provider, model: j.model, baseUrl: j.base_url, apiKey: key(j, 'judge_options', env) } : null;
+  const judge: JudgeSettings | null = j
+    ? { provider: j.provider, model: j.model, baseUrl: j.base_url, apiKey: key(j, 'judge_options', env), promptVersion: j.prompt_version, extraBody: j.extra_body }
+    : null;
   const x = opts.agent2agent_options;
   const at = (f: string) => `agent2agent_options.${f} in ${file}`;
   const agent2agent = x
@@ -74,6 +76,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
       timeout: r.timeout,
       healthTimeout: r.health_timeout,
       activityTimeout: r.activity_timeout,
+      idleTimeout: r.idle_timeout,
       concurrency: r.concurrency,
       passAt: r.pass_at,
       logLevel: r.log_level,

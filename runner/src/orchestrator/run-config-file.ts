@@ -44,6 +44,10 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     judge_provider: plan.judge?.provider ?? null,
     judge_base_url: plan.judge?.baseUrl ?? null,
     judge_mode: plan.judge ? 'llm' : 'hard-only',
+    // the reference's names: the prompt set and extra body of the judge, the daemon's idle timeout
+    judge_prompt_version: plan.judge?.promptVersion ?? null,
+    judge_extra_body: plan.judge?.extraBody ?? null,
+    idle_timeout: plan.run.idleTimeout ?? null,
     timeout: plan.run.timeout,
     health_timeout: plan.run.healthTimeout,
     activity_timeout: plan.run.activityTimeout,
@@ -62,6 +66,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     rec.revision = t.revision;
     rec.dataset_cache_dir = ds?.cacheDir;
   } else if (t.kind === 'local') rec.dataset = t.path;
+  if (t.kind !== 'scenario') rec.language = t.language ?? null;
   else rec.scenario = t.scenario;
   if (t.kind !== 'scenario') {
     if (t.subset) rec.subset = t.subset;
@@ -90,4 +95,11 @@ export function previousRunIds(dir: string, passAt: number): string[] {
     if (typeof id === 'string') ids.add(id);
   }
   return [...ids];
+}
+
+/** What result.json records of the judge's configuration (none without a judge LLM). */
+export function judgeSettingsRecord(plan: RunPlan): { judge_prompt_version?: string; judge_extra_body?: Record<string, unknown> } {
+  const j = plan.judge;
+  if (!j) return {};
+  return { judge_prompt_version: j.promptVersion ?? 'default', ...(j.extraBody ? { judge_extra_body: j.extraBody } : {}) };
 }

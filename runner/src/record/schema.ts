@@ -14,8 +14,8 @@ const keySource = { api_key_env: optStr, api_key: optStr };
 
 export const TargetRecord = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('scenario'), scenario: str }),
-  z.object({ kind: z.literal('local'), path: str, recursive: z.boolean().default(true), splits, subset: optStr, limit }),
-  z.object({ kind: z.literal('hf'), repo: str, revision: str, splits, subset: optStr, limit, refresh: z.boolean().optional() }),
+  z.object({ kind: z.literal('local'), path: str, recursive: z.boolean().default(true), splits, subset: optStr, limit, language: optStr.optional() }),
+  z.object({ kind: z.literal('hf'), repo: str, revision: str, splits, subset: optStr, limit, refresh: z.boolean().optional(), language: optStr.optional() }),
 ]);
 
 export const AgentRecord = z.object({
@@ -35,7 +35,16 @@ export const AgentRecord = z.object({
   ...keySource,
 });
 
-export const JudgeRecord = z.object({ provider: str, model: str, base_url: optStr, ...keySource });
+export const JudgeRecord = z.object({
+  provider: str,
+  model: str,
+  base_url: optStr,
+  /** Prompt set of the soft checks; null: the default set. */
+  prompt_version: optStr,
+  /** JSON object merged into every judge request; null: none. */
+  extra_body: z.record(z.string(), z.unknown()).nullable().default(null),
+  ...keySource,
+});
 
 export const AgentToAgentRecord = z.object({ app_prop: z.number(), seed: z.number().int().nullable().default(null), provider: str, model: str, base_url: optStr, ...keySource });
 
@@ -44,6 +53,8 @@ export const RunOptionsRecord = z.object({
   timeout: z.number().default(d.timeout),
   health_timeout: z.number().default(d.healthTimeout),
   activity_timeout: z.number().default(d.activityTimeout),
+  /** The daemon's idle timeout; null: the daemon's own default. */
+  idle_timeout: z.number().nullable().default(null),
   concurrency: z.number().int().default(1),
   pass_at: z.number().int().default(1),
   log_level: str.default(d.logLevel),

@@ -27,10 +27,12 @@ export function toRecord(plan: RunPlan): RecordedOptions {
       ...(a.script && existsSync(a.script) ? { script_sha256: sha256File(a.script) } : {}),
       ...keySource(a.apiKey),
     },
-    judge_options: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl, ...keySource(j.apiKey) } : null,
+    judge_options: j
+      ? { provider: j.provider, model: j.model, base_url: j.baseUrl, prompt_version: j.promptVersion ?? null, extra_body: j.extraBody ?? null, ...keySource(j.apiKey) }
+      : null,
     agent2agent_options: x ? { app_prop: x.appProp, seed: x.seed, provider: x.provider, model: x.model, base_url: x.baseUrl, ...keySource(x.apiKey) } : null,
     run_options: {
-      timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, concurrency: r.concurrency,
+      timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, idle_timeout: r.idleTimeout ?? null, concurrency: r.concurrency,
       pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
       adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
       backend: r.backend,

@@ -21,7 +21,7 @@ const env = { AGENT_KEY: 'sk-agent-0123456789', JUDGE_KEY: 'sk-judge-0123456789'
 // Every setting differs from its default, so a setting the rerun drops (and so falls back to
 // its default) shows up as a difference.
 const run: Required<RunSettings> = {
-  timeout: 301, healthTimeout: 47, activityTimeout: 203, concurrency: 3, passAt: 2,
+  timeout: 301, healthTimeout: 47, activityTimeout: 203, idleTimeout: 400, concurrency: 3, passAt: 2,
   retry: false, outputDir: join(dir, 'out'), output: null,
   logLevel: 'DEBUG', notificationMode: 'native', timeSpeed: 2.5, network: 'host', adapterPort: 8091,
   enableCaching: true, errorsAsFailures: true,
@@ -41,13 +41,16 @@ const NOT_FROM_RECORD = {
 const full: Required<RunPlan> = {
   command: 'run-config',
   configPath: join(dir, 'run.toml'),
-  target: { kind: 'hf', repo: 'org/data', revision: 'v2', splits: ['search', 'time'], subset: join(dir, 'mini.txt'), limit: 7 },
+  target: { kind: 'hf', repo: 'org/data', revision: 'v2', splits: ['search', 'execution'], subset: join(dir, 'mini.txt'), limit: 7, language: 'spa_Latn' },
   agent: {
     name: 'scripted', image: 'localhost/gaia2-agent:x', runtime: 'docker', provider: 'anthropic', model: 'claude-x',
     apiKey: { value: env.AGENT_KEY, source: 'AGENT_KEY' }, baseUrl: 'http://127.0.0.1:9/v1', thinking: 'high', tools: 'functions',
     maxTokens: 4096, volumes: ['/data:/data:ro'], script,
   },
-  judge: { provider: 'openai', model: 'gpt-j', baseUrl: 'https://judge.example/v1', apiKey: { value: env.JUDGE_KEY, source: 'JUDGE_KEY' } },
+  judge: {
+    provider: 'openai', model: 'gpt-j', baseUrl: 'https://judge.example/v1', apiKey: { value: env.JUDGE_KEY, source: 'JUDGE_KEY' },
+    promptVersion: 'omnilingual-gaia2', extraBody: { reasoning_effort: 'low' },
+  },
   run,
   agent2agent: { appProp: 0.5, seed: 9, provider: 'openai', model: 'gpt-a2a', baseUrl: 'https://a2a.example/v1', apiKey: { value: env.A2A_KEY, source: 'A2A_KEY' } },
   noise: {

@@ -17,6 +17,8 @@ export function register(program: Command): void {
     .option('--judge-model <model>', 'judge LLM model; without it the judge runs hard checks only')
     .option('--judge-base-url <url>', 'judge LLM base URL')
     .option('--judge-api-key-env <VAR>', "name of the variable holding the judge's API key (default: the provider's usual one)")
+    .option('--judge-prompt-version <name>', 'prompt set of the soft checks: default or omnilingual-gaia2 (default: the run\'s, from its run_config.json)')
+    .option('--judge-extra-body <json>', 'JSON object merged into every judge request, e.g. \'{"reasoning_effort":"low"}\'')
     .option('--json', 'print JSON')
     .addHelpText(
       'after',
