@@ -14,8 +14,8 @@ const keySource = { api_key_env: optStr, api_key: optStr };
 
 export const TargetRecord = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('scenario'), scenario: str }),
-  z.object({ kind: z.literal('local'), path: str, recursive: z.boolean().default(true), splits, subset: optStr, limit, language: optStr.optional() }),
-  z.object({ kind: z.literal('hf'), repo: str, revision: str, splits, subset: optStr, limit, refresh: z.boolean().optional(), language: optStr.optional() }),
+  z.object({ kind: z.literal('local'), path: str, recursive: z.boolean().default(true), splits, subset: optStr, limit, language: str.nullable().optional() }),
+  z.object({ kind: z.literal('hf'), repo: str, revision: str, splits, subset: optStr, limit, refresh: z.boolean().optional(), language: str.nullable().optional() }),
 ]);
 
 export const AgentRecord = z.object({
