@@ -50,3 +50,10 @@ describe('launchTurn', () => {
     expect(r.reply).toBe('');
   });
 });
+
+describe('launchTurn with an unwritable log', () => {
+  it('still runs the turn', async () => {
+    const r = await launchTurn({ launcher: launcher('ok', 'echo fine'), cwd: dir, env: { PATH: process.env.PATH }, message: '', stderrLog: join(dir, 'no/such/dir/x.log') }).done;
+    expect(r).toMatchObject({ exitCode: 0, reply: 'fine' });
+  });
+});
