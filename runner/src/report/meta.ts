@@ -3,12 +3,10 @@
 import { agentIdentity, type AgentIdentity } from './agent-identity.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordedAgentLabel, recordedAgentName } from '../../../agent-image/src/contract/result.js';
+import { recordedAgentName } from '../../../agent-image/src/contract/result.js';
 
 export interface ReportMeta {
   agent: string | null;
-  /** "claude-code 2.1.332": the agent's name and exact version (run_config.json `agent`). */
-  agent_label: string | null;
   model: string | null;
   provider: string | null;
   judge: string;
@@ -48,7 +46,6 @@ export function readReportMeta(dir: string): ReportMeta | null {
   const judgeProvider = str(c.judge_provider);
   return {
     agent: str(recordedAgentName(c.agent)),
-    agent_label: str(recordedAgentLabel(c.agent)),
     model: str(c.model),
     provider: str(c.provider),
     judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}` : 'hard checks only (no judge LLM)',
@@ -75,7 +72,8 @@ export function metaLines(m: ReportMeta | null): string[] {
   if (!m) return ['Run: no run_config.json found (model, judge and dataset unknown)'];
   const model = m.model ? `${m.model}${m.provider ? ` (${m.provider})` : ''}` : m.agent ? `${m.agent} agent (no LLM)` : null;
   const rows: Array<[string, string | number | null]> = [
-    ['Agent', m.agent_label ?? null],
+    // "claude-code 2.1.332": who played, with its exact version (agent-identity.ts)
+    ['Agent', m.agent_identity.name ? [m.agent_identity.name, m.agent_identity.version].filter(Boolean).join(' ') : null],
     ['Model', model],
     ['Judge', m.judge],
     ['Dataset', m.dataset ? `${m.dataset}${m.revision ? ` @ ${m.revision}` : ''}` : null],
