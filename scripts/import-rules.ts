@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 /** Layers of each side, lowest first; a folder may import folders of lower layers only. */
 export const LAYERS = {
   'runner/src': [
-    ['plan', 'secrets', 'fsutil'],
+    ['plan', 'secrets', 'fsutil', 'agents'],
     ['net', 'pricing', 'progress', 'dataset', 'record'],
     ['trace', 'env', 'engine'],
     ['usage', 'image', 'report'],

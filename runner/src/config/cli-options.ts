@@ -1,12 +1,15 @@
 // The options of `run`, `run-dataset` and the commands built on them (the flags only, for
 // registering commands cheaply; cli-flags.ts turns parsed flags into a RunPlan).
 import { Option, type Command } from 'commander';
-import { AGENT_NAMES, AGENT_TOOL_MODES, DEFAULT_IMAGE, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
+import { AGENT_TOOL_MODES, DEFAULT_IMAGE, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
+import { knownAgentNames } from '../agents/index.js';
 import type { NoiseFlags } from './noise.js';
 
 export interface AgentFlags extends NoiseFlags {
   image: string;
-  agent?: (typeof AGENT_NAMES)[number];
+  agent?: string;
+  agentVersion?: string;
+  agentOption?: string[];
   script?: string;
   runtime: string;
   adapterPort: string;
@@ -65,7 +68,9 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function addAgentOptions(cmd: Command): Command {
   return cmd
     .option('-i, --image <image>', 'agent image', DEFAULT_IMAGE)
-    .addOption(new Option('--agent <name>', 'who plays: oracle (replays the answer), default (LLM agent), scripted (--script)').choices(AGENT_NAMES))
+    .option('--agent <name>', `who plays: oracle (replays the answer), default (our LLM agent), scripted (--script), a third-party agent, or external (the agent layer of --image); known: ${knownAgentNames().join(', ')}`)
+    .option('--agent-version <version>', "a third-party agent's package version (default: the one the runner pins)")
+    .option('--agent-option <key=value>', "an agent layer's option (repeatable; docs/agents.md)", collect)
     .option('--script <file>', 'JSON command list for --agent scripted')
     .option('--runtime <cli>', 'container CLI of the reference runner (podman|docker); recorded in run_config.json', 'podman')
     .option('--adapter-port <port>', 'adapter port inside the container (host networking)', String(RUN_DEFAULTS.adapterPort))

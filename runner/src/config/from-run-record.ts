@@ -42,6 +42,8 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
     maxTokens: a.max_tokens,
     volumes: a.volumes,
     script: a.script,
+    version: a.version ?? null,
+    options: a.options ?? {},
   };
   const judge: JudgeSettings | null = j
     ? { provider: j.provider, model: j.model, baseUrl: j.base_url, apiKey: key(j, 'judge_options', env), promptVersion: j.prompt_version, extraBody: j.extra_body }

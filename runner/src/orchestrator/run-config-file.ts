@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { RunPlan } from '../plan/plan.js';
 import type { Provenance } from '../provenance/index.js';
 import { findRunRecord, toRecord } from '../record/index.js';
+import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redactValue } from '../secrets/redact.js';
@@ -17,6 +18,8 @@ export function readRunConfig(dir: string): Record<string, unknown> | null {
 
 export interface RunConfigExtras {
   runId: string;
+  /** Who plays, with its exact version (orchestrator/agent-image.ts); default: the plan's name. */
+  agent?: AgentRecord;
   numScenarios: number;
   retryCount: number | null;
   runNumber?: number;
@@ -36,7 +39,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     user: env.USER ?? '',
     image: plan.agent.image,
     runtime: plan.agent.runtime,
-    agent: plan.agent.name,
+    agent: x.agent ?? { name: plan.agent.name, version: plan.agent.version ?? null },
     provider: plan.agent.provider,
     model: plan.agent.model,
     base_url: plan.agent.baseUrl,

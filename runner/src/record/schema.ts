@@ -3,7 +3,7 @@
 // (fromRecord); records written before a field existed read with that field's default.
 import { z } from 'zod';
 import { BACKENDS, type BackendSettings } from '../plan/backend.js';
-import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
+import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
 
 const str = z.string();
 const optStr = str.nullable().default(null);
@@ -19,7 +19,8 @@ export const TargetRecord = z.discriminatedUnion('kind', [
 ]);
 
 export const AgentRecord = z.object({
-  name: z.enum(AGENT_NAMES),
+  /** oracle, default, scripted or an agent layer's name (agents/). */
+  name: str,
   image: str,
   runtime: str.default('podman'),
   provider: optStr,
@@ -32,6 +33,10 @@ export const AgentRecord = z.object({
   script: optStr,
   /** The script's content, so a changed script is a different run. */
   script_sha256: str.optional(),
+  /** An agent layer's package version; null: the layer's default. */
+  version: str.nullable().optional(),
+  /** An agent layer's options (--agent-option); absent: none. */
+  options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   ...keySource,
 });
 

@@ -8,6 +8,7 @@ import { connectBackend } from '../../engine/connect.js';
 import type { ContainerEngine } from '../../engine/index.js';
 import { keyLookupVars, loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { redact } from '../../secrets/redact.js';
+import { AGENT_LABELS } from '../../../../agent-image/src/contract/agent-layer.js';
 
 interface Check {
   name: string;
@@ -42,6 +43,17 @@ async function checkImage(engine: ContainerEngine | null, image: string): Promis
   return ok ? { name: 'image', ok, detail: `${image} present` } : { name: 'image', ok, detail: `${image} not found`, fix: `gaia2-runner build-image --tag ${image}` };
 }
 
+/** The agent layers the engine holds (docs/agents.md): informational, never a failure. */
+async function agentImages(engine: ContainerEngine | null): Promise<Check | null> {
+  if (!engine?.imagesWithLabel) return null;
+  const list = await engine.imagesWithLabel(AGENT_LABELS.name).catch(() => null);
+  if (!list) return null;
+  const rows = list
+    .map((i) => `${i.tags[0] ?? '(untagged)'} (${i.labels[AGENT_LABELS.name]} ${i.labels[AGENT_LABELS.version] ?? 'unknown version'})`)
+    .sort();
+  return { name: 'agent images', ok: true, detail: rows.length ? rows.join(', ') : 'none (gaia2-runner build-image --agent NAME, or a run with --agent NAME, builds one)' };
+}
+
 function checkKey(role: 'agent' | 'judge', provider: string | null, explicit: { source: string } | null): Check {
   if (!provider) return { name: `${role} key`, ok: true, detail: role === 'agent' ? 'not needed (oracle/scripted agent)' : 'no judge LLM: hard checks only' };
   if (explicit) return { name: `${role} key`, ok: true, detail: `from ${explicit.source === 'explicit' ? 'the config' : '$' + explicit.source}` };
@@ -69,11 +81,7 @@ async function checkDataset(dataset: string): Promise<Check> {
   }
 }
 
-export interface DoctorFlags {
-  config?: string;
-  image: string;
-  dataset: string;
-}
+export type DoctorFlags = { config?: string; image: string; dataset: string };
 
 export async function doctor(f: DoctorFlags, envFile: string | undefined): Promise<void> {
   loadEnvForCli(envFile, (l) => process.stderr.write(l + '\n'));
@@ -91,6 +99,8 @@ export async function doctor(f: DoctorFlags, envFile: string | undefined): Promi
   checks.push(check);
   try {
     checks.push(await checkImage(engine, plan?.agent.image ?? f.image));
+    const agents = await agentImages(engine);
+    if (agents) checks.push(agents);
   } finally {
     await engine?.close();
   }
