@@ -45,7 +45,7 @@ const full: Required<RunPlan> = {
   agent: {
     name: 'scripted', image: 'localhost/gaia2-agent:x', runtime: 'docker', provider: 'anthropic', model: 'claude-x',
     apiKey: { value: env.AGENT_KEY, source: 'AGENT_KEY' }, baseUrl: 'http://127.0.0.1:9/v1', thinking: 'high', tools: 'functions',
-    maxTokens: 4096, volumes: ['/data:/data:ro'], script,
+    maxTokens: 4096, volumes: ['/data:/data:ro'], script, version: '1.2.3', options: { effort: 'high', verbose: true },
   },
   judge: {
     provider: 'openai', model: 'gpt-j', baseUrl: 'https://judge.example/v1', apiKey: { value: env.JUDGE_KEY, source: 'JUDGE_KEY' },
