@@ -49,6 +49,9 @@ export interface AgentAdapter {
   options?: Readonly<Record<string, AgentOption>>;
 }
 
+/** Exact versions only: the version is a label of the image and a field of every result. */
+export const EXACT_VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+
 /** The agent's npm spec for a version. */
 export function packageSpec(pkg: AgentPackage, version: string): string {
   return pkg.spec ? pkg.spec(version) : `${pkg.name}@${version}`;

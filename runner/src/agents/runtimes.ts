@@ -12,3 +12,6 @@ export const EXTERNAL_AGENT = 'external';
 export const LAUNCHER_RUNTIME = 'external';
 
 export const isOwnAgent = (name: string): name is OwnAgent => (OWN_AGENTS as readonly string[]).includes(name);
+
+/** GAIA2_AGENT for an agent: ours by name, everything else runs its layer's launcher. */
+export const agentRuntime = (name: string): string => (isOwnAgent(name) ? name : LAUNCHER_RUNTIME);

@@ -3,7 +3,7 @@
 // engine behaves like a local one.
 import Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, relative, posix } from 'node:path';
 import type {
   BuildOptions,
@@ -286,6 +286,8 @@ async function walkContext(dir: string): Promise<TarEntry[]> {
     for (const ent of await readdir(d, { withFileTypes: true })) {
       const p = join(d, ent.name);
       if (ent.isDirectory()) await walk(p);
+      // (an agent package's node_modules/.bin holds links)
+      else if (ent.isSymbolicLink()) out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: '', linkname: await readlink(p) });
       else if (ent.isFile()) {
         const st = await stat(p);
         out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: await readFile(p), mode: st.mode & 0o777 });

@@ -2,9 +2,12 @@
 // states next to a number (model, judge, dataset and revision, runs per scenario, date).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordedAgentLabel, recordedAgentName } from '../../../agent-image/src/contract/result.js';
 
 export interface ReportMeta {
   agent: string | null;
+  /** "claude-code 2.1.332": the agent's name and exact version (run_config.json `agent`). */
+  agent_label: string | null;
   model: string | null;
   provider: string | null;
   judge: string;
@@ -39,7 +42,8 @@ export function readReportMeta(dir: string): ReportMeta | null {
   const judgeModel = str(c.judge_model);
   const judgeProvider = str(c.judge_provider);
   return {
-    agent: str(c.agent),
+    agent: str(recordedAgentName(c.agent)),
+    agent_label: str(recordedAgentLabel(c.agent)),
     model: str(c.model),
     provider: str(c.provider),
     judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}` : 'hard checks only (no judge LLM)',
@@ -58,6 +62,7 @@ export function metaLines(m: ReportMeta | null): string[] {
   if (!m) return ['Run: no run_config.json found (model, judge and dataset unknown)'];
   const model = m.model ? `${m.model}${m.provider ? ` (${m.provider})` : ''}` : m.agent ? `${m.agent} agent (no LLM)` : null;
   const rows: Array<[string, string | number | null]> = [
+    ['Agent', m.agent_label ?? null],
     ['Model', model],
     ['Judge', m.judge],
     ['Dataset', m.dataset ? `${m.dataset}${m.revision ? ` @ ${m.revision}` : ''}` : null],

@@ -11,6 +11,7 @@ import { renderPage } from '../pages/html.js';
 import { renderPages } from './page-pool.js';
 import { pageSignature, up, type PageJob } from './scenario-page.js';
 import { asArr, asNum, asStr } from '../trace/json-util.js';
+import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
 import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { orderSplits } from '../../report/build.js';
 import { loadManifest, saveManifest, VIEWER_FORMAT, type Manifest } from './manifest.js';
@@ -141,7 +142,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
   const expectedRaw = asNum(config.num_scenarios);
   const expected = expectedRaw > 0 ? expectedRaw : null;
   const crumbs: Crumb[] = [...(opts.parentCrumbs ?? []), { label: name }];
-  const subtitle = [asStr(config.model), asStr(config.provider), asStr(config.agent), asStr(config.image).replace(/^localhost\//, '')].filter(Boolean).join(' • ') || 'Gaia2 run';
+  const subtitle = [asStr(config.model), asStr(config.provider), recordedAgentLabel(config.agent), asStr(config.image).replace(/^localhost\//, '')].filter(Boolean).join(' • ') || 'Gaia2 run';
   const indexPath = join(runDir, 'index.html');
   const page = ids.length
     ? renderPage(`${name} — Gaia2 run`, {
@@ -153,7 +154,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
         splits: orderedSplits(rows, configSplits).map((s) => ({ name: s, expected: null })),
         rows,
       })
-    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: asStr(config.agent), startedAt: asStr(config.started_at) });
+    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: recordedAgentLabel(config.agent), startedAt: asStr(config.started_at) });
   if (writeIfChanged(indexPath, page)) written.push(indexPath);
   saveManifest(runDir, next);
   return { name, rows, expected, pages: ids.length + 1, written, config };
