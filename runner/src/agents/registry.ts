@@ -11,8 +11,17 @@ const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli];
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 
-/** Checks the adapters once: names well-formed, unique, and not one of ours. */
-export function checkAdapters(list: readonly AgentAdapter[]): Map<string, AgentAdapter> {
+export interface AgentRegistry {
+  /** The adapter of a third-party agent; null for our own runtimes, `external` and unknown names. */
+  find(name: string): AgentAdapter | null;
+  /** All adapters, sorted by name. */
+  adapters(): AgentAdapter[];
+  /** Every valid --agent value: ours, the adapters, then `external`. */
+  names(): string[];
+}
+
+/** A registry of these adapters, checked: names well-formed, unique, not one of ours; providers listed. */
+export function createRegistry(list: readonly AgentAdapter[]): AgentRegistry {
   const byName = new Map<string, AgentAdapter>();
   const reserved = new Set<string>([...OWN_AGENTS, EXTERNAL_AGENT]);
   for (const a of list) {
@@ -21,32 +30,23 @@ export function checkAdapters(list: readonly AgentAdapter[]): Map<string, AgentA
     if (a.providers.length === 0) throw new Error(`agent adapter ${a.name} lists no providers`);
     byName.set(a.name, a);
   }
-  return byName;
+  const sorted = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    find: (name) => byName.get(name) ?? null,
+    adapters: () => [...sorted],
+    names: () => [...OWN_AGENTS, ...sorted.map((a) => a.name), EXTERNAL_AGENT],
+  };
 }
 
-let registry: Map<string, AgentAdapter> | null = null;
-const adapters = (): Map<string, AgentAdapter> => (registry ??= checkAdapters(ADAPTERS));
+let registry: AgentRegistry | null = null;
+/** The runner's registry (ADAPTERS above). */
+export const agentRegistry = (): AgentRegistry => (registry ??= createRegistry(ADAPTERS));
 
-/** The adapter of a third-party agent; null for our own runtimes, `external` and unknown names. */
-export function findAdapter(name: string): AgentAdapter | null {
-  return adapters().get(name) ?? null;
-}
-
-/** All registered adapters, by name. */
-export function listAdapters(): AgentAdapter[] {
-  return [...adapters().values()].sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** Every valid --agent value: ours, the adapters, then `external`. */
-export function knownAgentNames(): string[] {
-  return [...OWN_AGENTS, ...listAdapters().map((a) => a.name), EXTERNAL_AGENT];
-}
+export const findAdapter = (name: string): AgentAdapter | null => agentRegistry().find(name);
+export const listAdapters = (): AgentAdapter[] => agentRegistry().adapters();
+export const knownAgentNames = (): string[] => agentRegistry().names();
 
 /** The message for a name that is none of them (the caller wraps it in its own error type). */
-export function unknownAgentMessage(name: string, field: string): string {
-  return `${field} = "${name}" is not a known agent; known agents: ${knownAgentNames().join(', ')}`;
-}
-
-export function isKnownAgent(name: string): boolean {
-  return knownAgentNames().includes(name);
+export function unknownAgentMessage(name: string, field: string, r: AgentRegistry = agentRegistry()): string {
+  return `${field} = "${name}" is not a known agent; known agents: ${r.names().join(', ')}`;
 }

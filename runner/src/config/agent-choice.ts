@@ -1,7 +1,7 @@
 // Which agent plays, checked against the registry (runner/src/agents): the name, the package
 // version of a third-party agent, its [agent.options] and its providers. Every error names the
 // option at fault (TOML key or flag) and lists what is allowed.
-import { EXACT_VERSION, findAdapter, isKnownAgent, unknownAgentMessage, type AgentAdapter } from '../agents/index.js';
+import { agentRegistry, EXACT_VERSION, unknownAgentMessage, type AgentAdapter, type AgentRegistry } from '../agents/index.js';
 import { ConfigError } from './errors.js';
 
 export type AgentOptionValue = string | number | boolean;
@@ -24,9 +24,10 @@ export function resolveAgentChoice(
   name: string,
   a: { version?: string | undefined; options?: Record<string, AgentOptionValue> | undefined; provider?: string | undefined },
   n: AgentChoiceNames,
+  registry: AgentRegistry = agentRegistry(),
 ): AgentChoice {
-  if (!isKnownAgent(name)) throw new ConfigError(unknownAgentMessage(name, n.name));
-  const adapter = findAdapter(name);
+  if (!registry.names().includes(name)) throw new ConfigError(unknownAgentMessage(name, n.name, registry));
+  const adapter = registry.find(name);
   const options = a.options ?? {};
   if (!adapter) {
     if (a.version) throw new ConfigError(`${n.version} applies to third-party agents only (${n.name} = ${name})`);

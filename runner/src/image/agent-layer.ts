@@ -29,6 +29,8 @@ export interface AgentLayerOptions {
   adapter: AgentAdapter;
   version: string;
   log?: (line: string) => void;
+  /** Package cache root (default: the project's .cache). */
+  cacheDir?: string;
   /** The npm client's environment (tests: a registry double). */
   npmEnv?: NodeJS.ProcessEnv;
   /** Rebuild the world image too when its content changed (build-image); a run only builds a missing one. */
@@ -85,7 +87,7 @@ export async function ensureAgentLayer(engine: ContainerEngine, o: AgentLayerOpt
   const labels = await engine.imageLabels(tag);
   if (!o.force && labels?.[LAYER_HASH_LABEL] === hash) return { tag, name: a.name, version: o.version, built: false };
   log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
-  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: join(o.projectRoot, '.cache'), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
+  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: o.cacheDir ?? join(o.projectRoot, '.cache'), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
   const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}`);
   try {
     await writeLayerContext(ctx, a, tree, dockerfile);
