@@ -5,9 +5,10 @@ import type { AgentAdapter } from './adapter.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
+import { openclaw } from './openclaw.js';
 import { EXTERNAL_AGENT, OWN_AGENTS } from './runtimes.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli];
+const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli, openclaw];
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 

@@ -24,6 +24,12 @@ export interface AgentUnderTest {
   model: string;
   /** Extra CLI flags (e.g. --thinking). */
   flags?: string[];
+  /**
+   * Simulated seconds per wall second (--time-speed). An agent that takes many wall seconds to
+   * start (a big JavaScript CLI on a busy 2-core machine) reaches the time sample's email late
+   * at speed 1; a slower clock gives it the wall time while the judge's window stays the same.
+   */
+  timeSpeed?: number;
 }
 
 export interface CliRun {
@@ -68,7 +74,8 @@ export async function runAgentSuite(engine: ContainerEngine, image: string, a: A
   const env = { ...process.env, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '' };
   const common = (fake: FakeLlm, out: string) => [
     '--image', image, '--agent', a.name, '--provider', a.provider, '--model', a.model,
-    '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', '300', ...(a.flags ?? []),
+    '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', '400',
+    ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
   ];
   const subset = join(work, 'subset.json');
   const splits: Record<string, string[]> = {};
