@@ -29,5 +29,9 @@ export const GEMINI_CLI_SHELL: AgentShell = {
   args: (command) => ({ command }),
 };
 
-/** OpenClaw: `exec {command, …}`, in whichever wire format its provider speaks. */
-export const openclawShell = (format: FakeFormat): AgentShell => ({ format, tool: 'exec', args: (command) => ({ command }) });
+/**
+ * OpenClaw: `exec {command, yieldMs?, background?, timeout?, …}`, in whichever wire format its
+ * provider speaks. A command still running after `yieldMs` (default 10 s) goes on in the
+ * background, so a waiting command asks for a long one.
+ */
+export const openclawShell = (format: FakeFormat): AgentShell => ({ format, tool: 'exec', args: (command) => ({ command, yieldMs: 240_000 }) });
