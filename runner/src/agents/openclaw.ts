@@ -26,7 +26,7 @@ esac
 reasoning=true
 [ "\${THINKING:-}" = off ] && reasoning=false
 export GAIA2_OPENCLAW_KEY="$key"
-# Nothing but the model endpoint: no update check, mDNS, channels, cron or respawn.
+# Nothing but the model endpoint: no update check, plugins, mDNS, channels, cron or respawn.
 export OPENCLAW_NO_AUTO_UPDATE=1 OPENCLAW_DISABLE_BONJOUR=1 OPENCLAW_SKIP_CHANNELS=1 OPENCLAW_SKIP_CRON=1 \\
   OPENCLAW_NO_RESPAWN=1 OPENCLAW_NO_ONBOARD=1 OPENCLAW_SKIP_GMAIL_WATCHER=1 OPENCLAW_SKIP_CANVAS_HOST=1
 mkdir -p "$HOME/.openclaw"
@@ -40,6 +40,8 @@ GAIA2_OC_API="$api" GAIA2_OC_BASE="$base" GAIA2_OC_REASONING="$reasoning" node -
       envelopeTimestamp: "off", envelopeElapsed: "off" } },
     tools: { allow: ["exec"], exec: { security: "full", ask: "off" } },
     update: { checkOnStart: false, auto: { enabled: false } },
+    // No plugins: the model providers and exec are built in, and loading plugins costs most of a turn's start-up.
+    plugins: { enabled: false },
   };
   require("fs").writeFileSync(e.HOME + "/.openclaw/openclaw.json", JSON.stringify(config, null, 2));
 '

@@ -27,6 +27,7 @@ describe('openclaw launcher', () => {
     expect(config.agents.defaults.model.primary).toBe('gaia2/m-1');
     expect(config.tools).toEqual({ allow: ['exec'], exec: { security: 'full', ask: 'off' } });
     expect(config.update).toEqual({ checkOnStart: false, auto: { enabled: false } });
+    expect(config.plugins).toEqual({ enabled: false });
     expect(JSON.stringify(config)).not.toContain('sk-oc-test');
     expect(layer.seen().env).toMatchObject({ GAIA2_OPENCLAW_KEY: 'sk-oc-test', OPENCLAW_NO_AUTO_UPDATE: '1', OPENCLAW_DISABLE_BONJOUR: '1' });
   });
