@@ -40,7 +40,7 @@ GAIA2_OC_API="$api" GAIA2_OC_BASE="$base" GAIA2_OC_REASONING="$reasoning" node -
       envelopeTimestamp: "off", envelopeElapsed: "off" } },
     tools: { allow: ["exec"], exec: { security: "full", ask: "off" } },
     update: { checkOnStart: false, auto: { enabled: false } },
-    // No plugins: the model providers and exec are built in, and loading plugins costs most of a turn's start-up.
+    // No plugins: the model providers and exec are built in, and loading plugins is most of the start-up of a turn.
     plugins: { enabled: false },
   };
   require("fs").writeFileSync(e.HOME + "/.openclaw/openclaw.json", JSON.stringify(config, null, 2));
