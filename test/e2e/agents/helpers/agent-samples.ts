@@ -45,5 +45,5 @@ export const timePlay = (): DriverTurn[] => samplePlay(SAMPLES.time, (c) => ['da
 /** All three samples, played right. */
 export const goodPlays = (): DriverTurn[] => [...samplePlay(SAMPLES.single), ...samplePlay(SAMPLES.multi), ...timePlay()];
 
-/** The single-turn sample with the discount code in lower case: the app takes it, the judge does not. */
+/** The single-turn sample with the discount code in lower case: the shop refuses it, so no order is placed and the judge fails the run. */
 export const wrongPlay = (): DriverTurn[] => samplePlay(SAMPLES.single, (c) => c.map((l) => l.replace("'HYDRATE5'", "'hydrate5'")));

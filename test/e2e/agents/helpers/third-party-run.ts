@@ -74,7 +74,7 @@ export async function runAgentSuite(engine: ContainerEngine, image: string, a: A
   const env = { ...process.env, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '' };
   const common = (fake: FakeLlm, out: string) => [
     '--image', image, '--agent', a.name, '--provider', a.provider, '--model', a.model,
-    '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', '400',
+    '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', a.timeSpeed ? '900' : '400',
     ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
   ];
   const subset = join(work, 'subset.json');
