@@ -18,21 +18,22 @@ import { SAMPLES, samplePlay, scenarioFile } from '../test/e2e/agents/helpers/ag
 
 const image = process.env.GAIA2_BENCH_IMAGE ?? DEFAULT_IMAGE;
 const N = Number(process.env.BENCH_N ?? 3);
-const AGENTS: Record<string, { shell: AgentShell; provider: string }> = {
-  'claude-code': { shell: CLAUDE_CODE_SHELL, provider: 'anthropic' },
-  codex: { shell: CODEX_SHELL, provider: 'openai' },
-  'gemini-cli': { shell: GEMINI_CLI_SHELL, provider: 'google' },
-  openclaw: { shell: openclawShell('openai-chat'), provider: 'openai-compat' },
+// Model names the programs know (Claude Code sends other requests for a model it does not know).
+const AGENTS: Record<string, { shell: AgentShell; provider: string; model: string }> = {
+  'claude-code': { shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' },
+  codex: { shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex' },
+  'gemini-cli': { shell: GEMINI_CLI_SHELL, provider: 'google', model: 'gemini-2.5-flash' },
+  openclaw: { shell: openclawShell('openai-chat'), provider: 'openai-compat', model: 'bench-model' },
 };
 const wanted = (process.env.BENCH_AGENTS ?? Object.keys(AGENTS).join(',')).split(',');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const engine = await connectEngine();
 
 /** Wall ms of one scenario run of `agent` (in `img`), its model a double on the host's loopback. */
-async function timeRun(agent: string, img: string, shell: AgentShell, provider: string): Promise<number> {
+async function timeRun(agent: string, img: string, shell: AgentShell, provider: string, model: string): Promise<number> {
   const driver = shellDriver(shell, samplePlay(SAMPLES.single));
   const fake = await startFakeLlm({ format: shell.format, respond: driver.respond });
-  const env = { PROVIDER: provider, MODEL: 'bench-model', API_KEY: 'sk-bench', BASE_URL: fake.url, GAIA2_AGENT_TOOLS: 'shell' };
+  const env = { PROVIDER: provider, MODEL: model, API_KEY: 'sk-bench', BASE_URL: fake.url, GAIA2_AGENT_TOOLS: 'shell' };
   const relays = await engine.reachHostServices(env, { network: 'bridge' });
   try {
     const t0 = performance.now();
@@ -62,8 +63,8 @@ try {
     const base: number[] = [];
     const agent: number[] = [];
     for (let i = -1; i < N; i++) {
-      const b = await timeRun('default', image, defaultShell, 'anthropic');
-      const x = await timeRun(name, layer.tag, a.shell, a.provider);
+      const b = await timeRun('default', image, defaultShell, 'anthropic', 'claude-sonnet-4-5');
+      const x = await timeRun(name, layer.tag, a.shell, a.provider, a.model);
       if (i < 0) continue;
       base.push(b);
       agent.push(x);
