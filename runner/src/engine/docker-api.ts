@@ -55,6 +55,13 @@ export class DockerApiEngine implements ContainerEngine {
     return (await this.imageLabels(ref)) !== null;
   }
 
+  async imagesWithLabel(label: string): Promise<Array<{ tags: string[]; labels: Record<string, string> }>> {
+    const list = await this.docker.listImages({ filters: { label: [label] } }).catch((e: unknown) => {
+      throw wrapEngineError(e, `listing images labelled ${label}`);
+    });
+    return list.map((i) => ({ tags: (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>'), labels: i.Labels ?? {} }));
+  }
+
   async imageLabels(ref: string): Promise<Record<string, string> | null> {
     const info = await this.inspectImage(ref);
     return info ? (info.Config?.Labels ?? {}) : null;

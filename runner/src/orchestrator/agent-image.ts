@@ -29,6 +29,8 @@ export async function prepareAgentImage(plan: RunPlan, engine: ContainerEngine, 
     return { plan: { ...plan, agent: { ...a, image: tag } }, agent: { name: a.name, version } };
   }
   if (a.name === EXTERNAL_AGENT) {
+    // A cluster holds no local images to read labels from: the record says what was asked.
+    if (!engine.capabilities.build) return { plan, agent: { name: EXTERNAL_AGENT, version: null } };
     const labels = await engine.imageLabels(a.image).catch(() => null);
     if (!labels) throw new ConfigError(`--agent external: image ${a.image} was not found (build your agent layer first: docs/agents.md, "Bring your own agent")`);
     const name = labels[AGENT_LABELS.name];

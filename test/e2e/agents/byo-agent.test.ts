@@ -1,4 +1,4 @@
-// The bring-your-own contract proven in real containers: examples/agents/shell-oracle (a bash
+// The bring-your-own contract proven in real containers: examples/agents/shell-agent (a bash
 // launcher FROM the world image) is built and run through the CLI as a user would
 // (`--image … --agent external`), on every e2e engine. It passes samples (one of them
 // multi-turn, resumed from its session directory); a launcher that only talks fails; a message
@@ -42,13 +42,13 @@ const results = (out: string) => readFileSync(join(out, 'results.jsonl'), 'utf8'
 
 describe.each(eachEngine())('bring your own agent on %s (real containers)', (_kind, e) => {
   let engine: ContainerEngine;
-  const good = `localhost/shell-oracle:${suffix}`;
+  const good = `localhost/shell-agent:${suffix}`;
   const talker = `localhost/shell-talker:${suffix}`;
 
   beforeAll(async () => {
     engine = await connectE2eEngine(e);
     // As docs/agents.md tells a user: build the example on the world image.
-    await engine.build({ contextDir: join(root, 'examples/agents/shell-oracle'), tag: good, buildArgs: { WORLD_IMAGE: world } });
+    await engine.build({ contextDir: join(root, 'examples/agents/shell-agent'), tag: good, buildArgs: { WORLD_IMAGE: world } });
     // A wrong agent: same contract, but it only says it did the work.
     const ctx = mkdtempSync(join(tmpdir(), 'gaia2-e2e-talker-'));
     writeFileSync(join(ctx, 'agent'), '#!/bin/bash\ncat >/dev/null\necho "Done, all taken care of."\n', { mode: 0o755 });
@@ -73,11 +73,11 @@ describe.each(eachEngine())('bring your own agent on %s (real containers)', (_ki
       ]),
     );
     expect(r.code, r.err).toBe(0);
-    const agent = { name: 'shell-oracle', version: '1.0.0' };
+    const agent = { name: 'shell-agent', version: '1.0.0' };
     expect(readJson(join(out, 'run_config.json')).agent).toEqual(agent);
     expect(readJson(join(out, 'run_config.json')).image).toBe(good);
     for (const row of rows) expect(row.agent).toEqual(agent);
-    expect(r.out).toMatch(/Agent: shell-oracle 1\.0\.0/);
+    expect(r.out).toMatch(/Agent: shell-agent 1\.0\.0/);
 
     // The second turn resumed the session of the first: its trace shows both turns, and the
     // participant was added to the group the first turn created (the judge passed it).
@@ -101,8 +101,8 @@ describe.each(eachEngine())('bring your own agent on %s (real containers)', (_ki
     const [failed] = results(out2);
     expect(failed!.status).toBe('error');
     const dir = join(out2, 'execution', 'exec_shopping_bottle_order');
-    expect(readFileSync(join(dir, 'agent-trace', 'turn-1.stderr.log'), 'utf8')).toContain('shell-oracle has no rule for this message');
-    expect(readFileSync(join(dir, 'events.jsonl'), 'utf8')).toMatch(/the agent failed \(launcher exit code 3\): shell-oracle has no rule for this message/);
+    expect(readFileSync(join(dir, 'agent-trace', 'turn-1.stderr.log'), 'utf8')).toContain('shell-agent has no rule for this message');
+    expect(failed!.error).toMatch(/agent_error\): Error: the agent failed \(launcher exit code 3\): shell-agent has no rule for this message/);
   });
 
   it('refuses, before any container, an unknown agent and an image that is no agent layer', async () => {

@@ -29,6 +29,7 @@ export interface RunningTurn {
 export function launchTurn(t: TurnLaunch): RunningTurn {
   const child = spawn(t.launcher, [], { cwd: t.cwd, env: t.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   const log = createWriteStream(t.stderrLog, { flags: 'a' });
+  log.on('error', () => undefined); // an unwritable log must not end the runtime
   const out: Buffer[] = [];
   let errTail = '';
   child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -46,10 +47,18 @@ export function launchTurn(t: TurnLaunch): RunningTurn {
     }
   };
   const done = new Promise<TurnOutcome>((resolve) => {
+    let finished = false;
     const finish = (exitCode: number, extra = '') => {
-      log.end();
+      if (finished) return;
+      finished = true;
       const lines = (errTail + extra).split('\n').map((l) => l.trim()).filter(Boolean);
-      resolve({ exitCode, reply: Buffer.concat(out).toString('utf8').trimEnd(), lastStderrLine: lines.at(-1) ?? '' });
+      const outcome = { exitCode, reply: Buffer.concat(out).toString('utf8').trimEnd(), lastStderrLine: lines.at(-1) ?? '' };
+      // The turn's log is complete on disk before the turn counts as over.
+      if (log.closed || log.destroyed) resolve(outcome);
+      else {
+        log.once('close', () => resolve(outcome));
+        log.end();
+      }
     };
     child.on('error', (e) => finish(127, `cannot run ${t.launcher}: ${e.message}`));
     child.on('close', (code, sig) => finish(code ?? (sig ? 128 : 1)));
