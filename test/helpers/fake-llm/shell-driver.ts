@@ -33,7 +33,9 @@ export interface ShellDriver {
 
 // Harness notes some agents put into user messages; they are not the user speaking.
 const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
-const spoken = (item: ConversationItem): boolean => item.kind === 'user' && item.text.replace(REMINDER, '').trim() !== '';
+/** A user message's text without the harness notes an agent put in it. */
+export const spokenText = (text: string): string => text.replace(REMINDER, '').trim();
+const spoken = (item: ConversationItem): boolean => item.kind === 'user' && spokenText(item.text) !== '';
 
 export function shellDriver(shell: AgentShell, turns: readonly DriverTurn[], otherwise: FakeReply = say('Noted.')): ShellDriver {
   const unplaced: RecordedRequest[] = [];

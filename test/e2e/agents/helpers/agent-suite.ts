@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { connectEngine, type ContainerEngine } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
-import { readRequest, shellExchanges, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
+import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
 import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
 import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest } from './third-party-run.js';
 
@@ -35,8 +35,13 @@ function exchanges(a: AgentUnderTest, requests: RecordedRequest[]): Map<string, 
   return seen;
 }
 
+/** The last thing said to the model as the user, without the notes some agents add to it. */
 const lastUserText = (a: AgentUnderTest, q: RecordedRequest): string =>
-  (readRequest(a.shell.format, q.body).items.filter((i) => i.kind === 'user').at(-1) as { text: string } | undefined)?.text ?? '';
+  readRequest(a.shell.format, q.body)
+    .items.filter((i) => i.kind === 'user')
+    .map((i) => spokenText((i as { text: string }).text))
+    .filter(Boolean)
+    .at(-1) ?? '';
 
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
   let engine: ContainerEngine;
