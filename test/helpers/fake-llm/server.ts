@@ -27,6 +27,15 @@ export interface RecordedRequest {
   stream: boolean;
 }
 
+export interface FakeBilling {
+  /** Answers sent (HTTP 200). */
+  responses: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
 export interface FakeLlmOptions {
   format: FakeFormat;
   script?: FakeScriptItem[];
@@ -55,6 +64,8 @@ export interface FakeLlm {
   push(...items: FakeScriptItem[]): void;
   /** Entries not consumed yet. */
   remaining(): number;
+  /** What the double billed: the usage of every answer it sent, summed (failures bill nothing). */
+  billing(): FakeBilling;
   close(): Promise<void>;
 }
 
@@ -73,6 +84,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   const requests: RecordedRequest[] = [];
   let responses = 0;
   let toolCallIds = 0;
+  const billed: FakeBilling = { responses: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
   const server: Server = createServer(async (req, res) => {
     const [path = '', query = ''] = (req.url ?? '').split('?', 2);
@@ -119,6 +131,11 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       n: responses,
       usage: item.usage ?? { input: 100 + responses, output: 10 + responses },
     };
+    billed.responses += 1;
+    billed.input += ctx.usage.input;
+    billed.output += ctx.usage.output;
+    billed.cacheRead += ctx.usage.cacheRead ?? 0;
+    billed.cacheWrite += ctx.usage.cacheWrite ?? 0;
     if (!stream) {
       send(200, format.json(ctx));
       return;
@@ -144,6 +161,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     requests,
     push: (...items) => void queue.push(...items),
     remaining: () => queue.length,
+    billing: () => ({ ...billed }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
