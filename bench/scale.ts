@@ -14,10 +14,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { composeWorld } from '../agent-image/src/world/compose.ts';
-import { settingsFromEnv } from '../agent-image/src/world/config.ts';
-import type { WorldDaemon } from '../agent-image/src/world/daemon.ts';
-import { universe } from './lib/universe.ts';
+import { composeWorld } from '../agent-image/src/world/compose.js';
+import { settingsFromEnv } from '../agent-image/src/world/config.js';
+import type { WorldDaemon } from '../agent-image/src/world/daemon.js';
+import { universe } from './lib/universe.js';
 
 const arg = (name: string, def: string): string => {
   const i = process.argv.indexOf(`--${name}`);

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { parsePyJson } from '../contract/pyjson.js';
 import { resolveDrivePath } from './framework/drive.js';
 import { APP_CLASS_MAP_FILE, stateFilePath, writeStateFile } from './framework/state.js';
+import { detached, type MemoryStates } from './framework/state-store.js';
 import { scenarioApps, stateNameFor } from './registry.js';
 
 export interface InitResult {
@@ -20,7 +21,16 @@ const FILES_STATE = 'Files';
  * `scenario` is the scenario JSON text (preferred: float literals such as `1728974530.0` keep
  * their ".0" in state files and outputs) or an already parsed object.
  */
-export async function initWorld(scenario: unknown, stateDir: string, opts: { fsBackingDir?: string } = {}): Promise<InitResult> {
+export interface InitOptions {
+  fsBackingDir?: string;
+  /**
+   * The world daemon's states: each app's state is seeded there (a copy, so commands never
+   * change the scenario object) and its file written when the daemon persists, not now.
+   */
+  states?: MemoryStates;
+}
+
+export async function initWorld(scenario: unknown, stateDir: string, opts: InitOptions = {}): Promise<InitResult> {
   const parsed = typeof scenario === 'string' ? parseScenarioText(scenario) : scenario;
   mkdirSync(stateDir, { recursive: true });
   const warnings: string[] = [];
@@ -38,7 +48,9 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: { fsB
     const canonical = stateNameFor(app.name);
     if (canonical !== className) classMap[canonical] = className;
     if (canonical === FILES_STATE) buildDriveTree(join(stateDir, 'filesystem'), state, opts.fsBackingDir);
-    writeStateFile(stateFilePath(stateDir, canonical), state);
+    const file = stateFilePath(stateDir, canonical);
+    if (opts.states) opts.states.seed(file, detached(state as Record<string, unknown>));
+    else writeStateFile(file, state);
     names.push(app.name);
   }
   if (Object.keys(classMap).length > 0) writeStateFile(join(stateDir, APP_CLASS_MAP_FILE), classMap);

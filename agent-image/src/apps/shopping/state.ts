@@ -14,7 +14,9 @@ export interface ShopState extends Obj {
 
 
 export function loadShopState(raw: Obj | null): ShopState {
-  const s: Obj = raw ?? {};
+  // A copy of the top level: the defaults are added for this command (and written with its
+  // save), never into the stored state by a command that does not save.
+  const s: Obj = { ...raw };
   for (const key of ['products', 'cart', 'orders', 'discount_codes']) {
     if (s[key] === undefined) s[key] = {};
     else if (!isRecord(s[key])) fail(`shopping.json: "${key}" is not an object`);
