@@ -5,6 +5,7 @@ import { PyFloat, num, pyFloat } from '../../contract/pyjson.js';
 import { BadParameter, fail } from '../framework/errors.js';
 import { pyStr } from '../framework/python.js';
 import type { AppContext } from '../framework/types.js';
+import { viewOf } from '../framework/state-views.js';
 
 export type Email = Record<string, unknown>;
 
@@ -22,6 +23,11 @@ export function loadMailbox(ctx: AppContext): Mailbox {
     view_limit: 5,
     folders: Object.fromEntries(DEFAULT_FOLDERS.map((f) => [f, { folder_name: f, emails: [] }])),
   };
+  // Built once per stored state; every write stores a new one (saveMailbox).
+  return viewOf(raw, 'mailbox', () => mailboxOf(raw));
+}
+
+function mailboxOf(raw: Record<string, unknown>): Mailbox {
   const folders = new Map<string, Email[]>();
   const src = raw.folders && typeof raw.folders === 'object' && !Array.isArray(raw.folders) ? (raw.folders as Record<string, unknown>) : {};
   for (const [name, folder] of Object.entries(src)) {

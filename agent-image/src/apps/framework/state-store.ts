@@ -5,9 +5,11 @@
 //   every later command works on that object; a save only marks the app dirty. persist()
 //   writes the dirty apps' files (the same bytes a save would have written), at the points
 //   where someone reads them: the end of the run, whatever ends it (docs/daemon.md).
-// A command runs inside begin()/end(): commands must not change state before they fail (the
-// reference's failed command never saves, so its changes vanish); MemoryStates can check
-// that (`verify`), which the tests turn on.
+// Two rules follow for commands, since their objects outlive them: a command must not change
+// state before it fails (the reference's failed command never saves, so its changes vanish),
+// and a saved state must not hold one object in two places (the file holds two copies, which
+// later commands change apart). MemoryStates checks both with `verify`, which the tests use.
+// A command runs inside begin()/end().
 import { pyDumps } from '../../contract/pyjson.js';
 import { readStateFile, writeStateFile } from './state.js';
 
@@ -40,8 +42,7 @@ interface Entry {
 
 export interface MemoryStatesOptions {
   /**
-   * Check every command against the rule above: a failed command left the states it loaded
-   * as they were. Costs a serialisation per load: tests only.
+   * Check every command against the rules above. Costs a serialisation per load: tests only.
    */
   verify?: boolean;
 }
@@ -54,6 +55,8 @@ export class MemoryStates implements StateStore {
   private readonly entries = new Map<string, Entry>();
   /** verify: the text of each state as the running command first loaded it. */
   private readonly before = new Map<string, string>();
+  /** verify: the rule a save of the running command broke. */
+  private violation: Error | null = null;
 
   constructor(private readonly opts: MemoryStatesOptions = {}) {}
 
@@ -73,15 +76,27 @@ export class MemoryStates implements StateStore {
   }
 
   save(file: string, state: AppState): void {
-    this.entries.set(file, { state: unshared(state), dirty: true });
+    if (this.opts.verify) {
+      try {
+        assertNoSharing(file, state);
+      } catch (e) {
+        this.violation ??= e as Error;
+        throw e;
+      }
+    }
+    this.entries.set(file, { state, dirty: true });
     this.before.delete(file);
   }
 
   begin(): void {
     this.before.clear();
+    this.violation = null;
   }
 
   end(ok: boolean): void {
+    const violation = this.violation;
+    this.violation = null;
+    if (violation) throw violation;
     if (this.opts.verify && !ok) {
       for (const [file, text] of this.before) {
         if (pyDumps(this.entries.get(file)?.state ?? null) !== text) {
@@ -110,33 +125,17 @@ export class MemoryStates implements StateStore {
   }
 }
 
-/**
- * The state as a reload of its file would give it: an object reachable twice (a command may
- * put one ride in two lists, as the reference's objects are within one call) becomes two
- * objects, so later commands change them apart as they would after the file round trip.
- */
-function unshared(state: AppState): AppState {
+function assertNoSharing(file: string, state: unknown): void {
   const seen = new Set<object>();
-  const walk = (v: unknown): unknown => {
+  const walk = (v: unknown, path: string): void => {
     // Only arrays and plain objects can change; PyFloats and the like are values.
-    if (!isContainer(v)) return v;
-    if (seen.has(v)) return detached(v);
+    if (!isContainer(v)) return;
+    if (seen.has(v)) throw new StateRuleError(`${file}: ${path} is the same object as another part of the state`);
     seen.add(v);
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const x = walk(v[i]);
-        if (x !== v[i]) v[i] = x;
-      }
-      return v;
-    }
-    const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) {
-      const x = walk(o[k]);
-      if (x !== o[k]) Object.defineProperty(o, k, { value: x, enumerable: true, writable: true, configurable: true });
-    }
-    return v;
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+    else for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
   };
-  return walk(state) as AppState;
+  walk(state, '$');
 }
 
 const isContainer = (v: unknown): v is object =>
