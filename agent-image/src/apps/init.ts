@@ -1,7 +1,7 @@
 // World initialisation from a scenario (reference gaia2-init): one state file per app, the
 // cloud-drive tree, app_class_map.json and an empty events.jsonl.
 import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parsePyJson } from '../contract/pyjson.js';
 import { resolveDrivePath } from './framework/drive.js';
 import { APP_CLASS_MAP_FILE, stateFilePath, writeStateFile } from './framework/state.js';
@@ -88,7 +88,8 @@ function buildDriveTree(root: string, state: object, backingDir: string | undefi
         walk(child, target.abs);
         continue;
       }
-      mkdirSync(dirname(target.abs), { recursive: true });
+      // The walk created this file's folder already, unless its name leads elsewhere ("~/x", "a/b").
+      if (dirname(target.abs) !== resolve(dir)) mkdirSync(dirname(target.abs), { recursive: true });
       const src = backingDir && typeof child.real_path === 'string' ? join(backingDir, child.real_path) : undefined;
       if (src && existsSync(src) && statSync(src).isFile()) copyFileSync(src, target.abs);
       else writeFileSync(target.abs, '');
