@@ -16,6 +16,7 @@ export const worldStates = (): MemoryStates => new MemoryStates({ verify: proces
 export class AppsGateway {
   private chain: Promise<unknown> = Promise.resolve();
   private inFlight = 0;
+  private ended = false;
 
   readonly states: MemoryStates;
 
@@ -30,6 +31,12 @@ export class AppsGateway {
   /** Writes every app state changed since the last call to its file; returns the files written. */
   persist(): string[] {
     return this.states.persist();
+  }
+
+  /** The run ended: persist now, and after every later command (an agent may still be running some). */
+  settle(): void {
+    this.ended = true;
+    this.persist();
   }
 
   get busy(): boolean {
@@ -60,6 +67,12 @@ export class AppsGateway {
       })
       .finally(() => {
         this.inFlight--;
+        if (!this.ended) return;
+        try {
+          this.persist();
+        } catch {
+          // the files keep what the end of the run wrote; the next command tries again
+        }
       });
   }
 }

@@ -354,10 +354,10 @@ export class WorldDaemon {
     if (reason) this.terminate('error', reason);
   }
 
-  /** The app state files, as they stand now, before anyone is told the run ended. */
-  persistStates(): void {
+  /** The app state files, as they stand now, before anyone is told the run ended (and after each later command). */
+  private persistStates(): void {
     try {
-      this.apps.persist();
+      this.apps.settle();
     } catch (e) {
       this.log.error(`cannot write the app state files: ${(e as Error).message}`);
     }

@@ -43,6 +43,9 @@ describe('app states of the world daemon', () => {
     world.fail('test: stopped');
     const after = JSON.parse(readFileSync(join(stateDir, 'cab_app.json'), 'utf8')) as { on_going_ride: { end_location: string } };
     expect(after.on_going_ride.end_location).toBe('Airport');
+    // A command after the end (an agent finishing its step) is persisted as it completes.
+    expect((await world.apps.cli(['cabs', 'user-cancel-ride'], SIM)).exitCode).toBe(0);
+    expect(readFileSync(join(stateDir, 'cab_app.json'), 'utf8')).toMatch(/"on_going_ride": null/);
   });
 
   it('are written when the oracle run completes, with its writes', async () => {
