@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileStates, MemoryStates, StateRuleError, detached } from '../../../agent-image/src/apps/framework/state-store.js';
 import { stateText } from '../../../agent-image/src/apps/framework/state.js';
+import { viewOf } from '../../../agent-image/src/apps/framework/state-views.js';
 import { PyFloat } from '../../../agent-image/src/contract/pyjson.js';
 import { loadTranscript, replayTranscript, type ReplayOptions } from './golden.js';
 import { makeWorld } from './world.js';
@@ -92,6 +93,22 @@ describe('app states in memory (MemoryStates)', () => {
     states.persist();
     const file = JSON.parse(readFileSync(join(w.stateDir, 'cab_app.json'), 'utf8')) as { ride_history: Array<{ status: string }>; quotation_history: Array<{ status: string }> };
     expect(file.ride_history.at(-1)!.status).not.toBe(file.quotation_history.at(-1)!.status);
+  });
+
+  it("views of a state are kept across commands, and dropped when a command that loaded it fails", () => {
+    const s = new MemoryStates();
+    s.seed('/nonexistent/a.json', { items: [1] });
+    const view = (): { n: number } => viewOf(s.load('/nonexistent/a.json')!, 'v', () => ({ n: 1 }));
+    s.begin();
+    view().n = 2;
+    s.end(true);
+    s.begin();
+    expect(view().n).toBe(2);
+    view().n = 3;
+    s.end(false);
+    s.begin();
+    expect(view().n).toBe(1);
+    s.end(true);
   });
 
   it('detached copies arrays and plain objects, keeps values such as PyFloat, and a "__proto__" key stays a key', () => {

@@ -5,7 +5,7 @@ import { PyFloat, num, pyFloat } from '../../contract/pyjson.js';
 import { BadParameter, fail } from '../framework/errors.js';
 import { pyStr } from '../framework/python.js';
 import type { AppContext } from '../framework/types.js';
-import { viewOf } from '../framework/state-views.js';
+import { setView, viewOf } from '../framework/state-views.js';
 
 export type Email = Record<string, unknown>;
 
@@ -47,8 +47,16 @@ export const newestFirst = (emails: readonly Email[]): Email[] => [...emails].so
 
 export function saveMailbox(ctx: AppContext, box: Mailbox): void {
   const folders: Record<string, unknown> = {};
-  for (const [name, emails] of box.folders) folders[name] = { folder_name: name, emails: newestFirst(emails) };
-  ctx.saveState({ ...box.raw, user_email: box.raw.user_email ?? box.userEmail, folders });
+  const lists = new Map<string, Email[]>();
+  for (const [name, emails] of box.folders) {
+    const sorted = newestFirst(emails);
+    folders[name] = { folder_name: name, emails: sorted };
+    lists.set(name, [...sorted]);
+  }
+  const raw = { ...box.raw, user_email: box.raw.user_email ?? box.userEmail, folders };
+  // The next command's mailbox is this one in file order: no need to rebuild it from the state.
+  setView(raw, 'mailbox', { raw, userEmail: box.userEmail, folders: lists });
+  ctx.saveState(raw);
 }
 
 export function folder(box: Mailbox, name: unknown): Email[] {

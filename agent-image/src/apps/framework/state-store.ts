@@ -12,6 +12,7 @@
 // A command runs inside begin()/end().
 import { pyDumps } from '../../contract/pyjson.js';
 import { readStateFile, writeStateFile } from './state.js';
+import { forgetViews } from './state-views.js';
 
 export type AppState = Record<string, unknown>;
 
@@ -55,6 +56,8 @@ export class MemoryStates implements StateStore {
   private readonly entries = new Map<string, Entry>();
   /** verify: the text of each state as the running command first loaded it. */
   private readonly before = new Map<string, string>();
+  /** The state objects the running command loaded. */
+  private readonly loaded = new Set<AppState>();
   /** verify: the rule a save of the running command broke. */
   private violation: Error | null = null;
 
@@ -71,6 +74,7 @@ export class MemoryStates implements StateStore {
       e = { state: readStateFile(file), dirty: false };
       this.entries.set(file, e);
     }
+    if (e.state) this.loaded.add(e.state);
     if (this.opts.verify && !this.before.has(file)) this.before.set(file, pyDumps(e.state));
     return e.state;
   }
@@ -90,10 +94,13 @@ export class MemoryStates implements StateStore {
 
   begin(): void {
     this.before.clear();
+    this.loaded.clear();
     this.violation = null;
   }
 
   end(ok: boolean): void {
+    if (!ok) for (const state of this.loaded) forgetViews(state);
+    this.loaded.clear();
     const violation = this.violation;
     this.violation = null;
     if (violation) throw violation;
