@@ -8,11 +8,14 @@
 //   env       an ENV event (Emails.create_and_add_email through the gateway, as the daemon fires it)
 //   search    emails search-emails matching every inbox email (5 at 1×, 5,000 at 1,000×)
 //   judge     the oracle scenario end to end with the final turn judged
-//   rss       the daemon's RSS after boot and the calls, against the scenario file size
+//   memory    what the world holds after boot and the calls (heap + buffers after a full GC),
+//             against the scenario file size
 // Goals: cli at 1,000× ≤ 1.5×, boot at 1,000× (18 MB) ≤ 2×, search 5,000 ≤ 10× search 5,
 // RSS at 1,000× ≤ 4× the file.   Usage: npx tsx bench/scale.ts [--factors 1,100,1000]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { composeWorld } from '../agent-image/src/world/compose.js';
 import { settingsFromEnv } from '../agent-image/src/world/config.js';
@@ -22,6 +25,14 @@ import { universe } from './lib/universe.js';
 const arg = (name: string, def: string): string => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : def;
+};
+// A full GC before each memory reading (bench/run.mjs starts this file without --expose-gc).
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const memory = (): number => {
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.external + m.arrayBuffers;
 };
 const factors = arg('factors', '1,100,1000').split(',').map(Number);
 const N = Number(process.env.BENCH_N ?? 20);
@@ -73,8 +84,7 @@ interface Measures {
 async function measure(factor: number): Promise<Measures> {
   const text = universe(factor);
   const settings = settingsFromEnv({ GAIA2_AGENT: 'scripted', GAIA2_SCRIPT: '[]' });
-  global.gc?.();
-  const rss0 = process.memoryUsage().rss;
+  const mem0 = memory();
   const t0 = performance.now();
   const { world } = await composeWorld({ scenario: text, stateDir: tmp(), settings });
   await call(world, ['contacts', 'get-current-user-details']);
@@ -107,7 +117,9 @@ async function measure(factor: number): Promise<Measures> {
     searches.push(performance.now() - t);
     searchHits = (JSON.parse(r.stdout) as unknown[]).length;
   }
-  const rssMb = (process.memoryUsage().rss - rss0) / 1e6;
+  // What the world holds (heap and buffers after a full GC), the scenario text aside.
+  const rssMb = (memory() - mem0) / 1e6;
+  void world;
   const judge = await judged(text);
   return { mb: text.length / 1e6, boot, cli, write: pct(writes, 0.5), env: pct(envs, 0.5), search: pct(searches, 0.5), searchHits, judge, rssMb };
 }
@@ -132,7 +144,7 @@ try {
   for (const f of factors) results.push([f, await measure(f)]);
   const [, base] = results[0]!;
   for (const [f, m] of results) {
-    console.log(`\n${f}× the samples: ${m.mb.toFixed(2)} MB scenario, daemon RSS +${m.rssMb.toFixed(0)} MB (${(m.rssMb / m.mb).toFixed(1)}× the file)`);
+    console.log(`\n${f}× the samples: ${m.mb.toFixed(2)} MB scenario, world memory ${m.rssMb.toFixed(0)} MB (${(m.rssMb / m.mb).toFixed(1)}× the file)`);
     console.log(`  boot                ${fmt(m.boot)}  ${ratio(m.boot, base.boot)}`);
     for (const [label, c] of Object.entries(m.cli)) {
       const b = base.cli[label]!;
