@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parsePyJson } from '../contract/pyjson.js';
 import { resolveDrivePath } from './framework/drive.js';
 import { APP_CLASS_MAP_FILE, stateFilePath, writeStateFile } from './framework/state.js';
-import { detached, type MemoryStates } from './framework/state-store.js';
+import type { MemoryStates } from './framework/state-store.js';
 import { scenarioApps, stateNameFor } from './registry.js';
 
 export interface InitResult {
@@ -24,8 +24,9 @@ const FILES_STATE = 'Files';
 export interface InitOptions {
   fsBackingDir?: string;
   /**
-   * The world daemon's states: each app's state is seeded there (a copy, so commands never
-   * change the scenario object) and its file written when the daemon persists, not now.
+   * The world daemon's states: each app's state object is handed over to them (commands change
+   * it from then on; nothing else reads a scenario's app states after composeWorld) and its
+   * file written when the daemon persists, not now.
    */
   states?: MemoryStates;
 }
@@ -49,7 +50,7 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: InitO
     if (canonical !== className) classMap[canonical] = className;
     if (canonical === FILES_STATE) buildDriveTree(join(stateDir, 'filesystem'), state, opts.fsBackingDir);
     const file = stateFilePath(stateDir, canonical);
-    if (opts.states) opts.states.seed(file, detached(state as Record<string, unknown>));
+    if (opts.states) opts.states.seed(file, state as Record<string, unknown>);
     else writeStateFile(file, state);
     names.push(app.name);
   }
