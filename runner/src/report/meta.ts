@@ -1,5 +1,6 @@
 // What a run was, read from its run_config.json, for the report's header: the facts a paper
 // states next to a number (model, judge, dataset and revision, runs per scenario, date).
+import { agentIdentity, type AgentIdentity } from './agent-identity.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,6 +18,10 @@ export interface ReportMeta {
   runner_version: string | null;
   /** The error policy the run was started with (`--errors-as-failures`, [run].errors_as_failures). */
   errors_as_failures: boolean;
+  /** The agent program, with how it was known (agent-identity.ts: recorded, a reference image's, the agent option). */
+  agent_identity: AgentIdentity;
+  /** standard, noise, agent2agent (or agent2agent+noise): the Gaia2 setting the run used. */
+  setting: string;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -50,7 +55,15 @@ export function readReportMeta(dir: string): ReportMeta | null {
     image: str(c.image) ? `${c.image}${str(c.image_id) ? ` (${String(c.image_id).slice(0, 19)}…)` : ''}` : null,
     runner_version: str(runner.version),
     errors_as_failures: (c.run_options as Record<string, unknown> | undefined)?.errors_as_failures === true,
+    agent_identity: agentIdentity(c),
+    setting: settingOf(c),
   };
+}
+
+/** The Gaia2 setting a run record describes: Noise and Agent2Agent are recorded as their settings. */
+export function settingOf(c: Record<string, unknown>): string {
+  const parts = [c.a2a_app_prop !== undefined && c.a2a_app_prop !== null ? 'agent2agent' : null, c.noise ? 'noise' : null].filter(Boolean);
+  return parts.length ? parts.join('+') : 'standard';
 }
 
 /** One line per fact, "Label: value", leaving out what is unknown. */

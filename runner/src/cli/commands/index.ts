@@ -12,6 +12,7 @@ import { register as doctor } from './doctor.js';
 import { register as view } from './view.js';
 import { register as serve } from './serve.js';
 import { register as compare } from './compare.js';
+import { register as leaderboard } from './leaderboard.js';
 import { register as world } from './world.js';
 import { register as judge } from './judge.js';
 import { register as gaia2Run } from './gaia2-run.js';
@@ -19,7 +20,7 @@ import { register as submission } from './submission.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);
