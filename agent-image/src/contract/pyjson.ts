@@ -38,6 +38,13 @@ export function pyFloatRepr(x: number): string {
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(x);
+  if (abs >= 1e-4 && abs < 1e16) {
+    // Where both print positional digits, JS's shortest round-trip digits are Python's; only
+    // the ".0" of integral values differs (the common case: timestamps and prices).
+    const s = String(x);
+    return Number.isInteger(x) ? s + '.0' : s;
+  }
   const [mant, expStr] = x.toExponential().split('e') as [string, string];
   const exp = Number(expStr);
   const neg = mant.startsWith('-');

@@ -7,7 +7,7 @@ import type { EventLine } from '../../contract/events.js';
 import { pyDumps } from '../../contract/pyjson.js';
 import { commandHelp, groupHelp, parseCommandArgs, resolveCommand, usageError } from './click.js';
 import { AppError, BadParameter, ClickUsageError } from './errors.js';
-import { readAppClassMap, stateFilePath } from './state.js';
+import { stateFilePath } from './state.js';
 import { FileStates, detached, type StateStore } from './state-store.js';
 import { simTimeToEpoch } from './time.js';
 import type { AppContext, AppDef, CommandDef } from './types.js';
@@ -133,7 +133,7 @@ async function runUnlocked(app: AppDef, args: readonly string[], ctx: WorldConte
   const stdout = outcome.raw ?? pyDumps(outcome.output ?? null, { indent: 2 }) + '\n';
   const line: EventLine = {
     t: now, // formatEventLine prints it as a float
-    app: logClass(app, ctx.stateDir),
+    app: logClass(app, ctx),
     fn: cmd.fn,
     args: detached(outcome.args),
     w: cmd.write,
@@ -144,8 +144,8 @@ async function runUnlocked(app: AppDef, args: readonly string[], ctx: WorldConte
   return result(stdout, '', 0, [line]);
 }
 
-function logClass(app: AppDef, stateDir: string): string {
-  return readAppClassMap(stateDir)[app.stateName] ?? app.logClass ?? app.stateName;
+function logClass(app: AppDef, ctx: WorldContext): string {
+  return (ctx.states ?? FILE_STATES).classMap(ctx.stateDir)[app.stateName] ?? app.logClass ?? app.stateName;
 }
 
 /** The reference `schema` subcommand output. */

@@ -11,13 +11,15 @@
 // later commands change apart). MemoryStates checks both with `verify`, which the tests use.
 // A command runs inside begin()/end().
 import { pyDumps } from '../../contract/pyjson.js';
-import { readStateFile, writeStateFile } from './state.js';
+import { readAppClassMap, readStateFile, writeStateFile } from './state.js';
 import { forgetViews } from './state-views.js';
 
 export type AppState = Record<string, unknown>;
 
 export interface StateStore {
   load(file: string): AppState | null;
+  /** app_class_map.json of a state dir (state name → scenario class). */
+  classMap(stateDir: string): Record<string, string>;
   save(file: string, state: AppState): void;
   /** A command starts; loads and saves until end() belong to it. */
   begin(): void;
@@ -28,6 +30,9 @@ export interface StateStore {
 export class FileStates implements StateStore {
   load(file: string): AppState | null {
     return readStateFile(file);
+  }
+  classMap(stateDir: string): Record<string, string> {
+    return readAppClassMap(stateDir);
   }
   save(file: string, state: AppState): void {
     writeStateFile(file, state);
@@ -56,6 +61,7 @@ export class MemoryStates implements StateStore {
   private readonly entries = new Map<string, Entry>();
   /** verify: the text of each state as the running command first loaded it. */
   private readonly before = new Map<string, string>();
+  private readonly classMaps = new Map<string, Record<string, string>>();
   /** The state objects the running command loaded. */
   private readonly loaded = new Set<AppState>();
   /** verify: the rule a save of the running command broke. */
@@ -66,6 +72,13 @@ export class MemoryStates implements StateStore {
   /** A state the world starts with (seeding): served from memory, written at the next persist. */
   seed(file: string, state: AppState): void {
     this.entries.set(file, { state, dirty: true });
+  }
+
+  /** Written once at seeding and never changed: read once. */
+  classMap(stateDir: string): Record<string, string> {
+    let m = this.classMaps.get(stateDir);
+    if (!m) this.classMaps.set(stateDir, (m = readAppClassMap(stateDir)));
+    return m;
   }
 
   load(file: string): AppState | null {
