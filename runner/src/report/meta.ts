@@ -10,6 +10,8 @@ export interface ReportMeta {
   provider: string | null;
   judge: string;
   dataset: string | null;
+  /** A per-language dataset's language (Omnilingual-Gaia2), else null. */
+  language: string | null;
   /** The resolved revision (a commit sha) when recorded, else the requested one. */
   revision: string | null;
   pass_at: number | null;
@@ -36,6 +38,13 @@ function readJson(file: string): Record<string, unknown> | null {
   }
 }
 
+/** ", prompts omnilingual-gaia2, extra body {…}" when the judge was configured beyond the defaults. */
+function judgeSettings(c: Record<string, unknown>): string {
+  const version = str(c.judge_prompt_version);
+  const extra = c.judge_extra_body && typeof c.judge_extra_body === 'object' ? JSON.stringify(c.judge_extra_body) : null;
+  return `${version && version !== 'default' ? `, prompts ${version}` : ''}${extra ? `, extra body ${extra}` : ''}`;
+}
+
 /** From <dir>/run_config.json, or the first run's of a pass@N root; null when neither exists. */
 export function readReportMeta(dir: string): ReportMeta | null {
   const c = readJson(join(dir, 'run_config.json')) ?? readJson(join(dir, 'run_1', 'run_config.json'));
@@ -47,8 +56,9 @@ export function readReportMeta(dir: string): ReportMeta | null {
     agent: str(c.agent),
     model: str(c.model),
     provider: str(c.provider),
-    judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}` : 'hard checks only (no judge LLM)',
+    judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}${judgeSettings(c)}` : 'hard checks only (no judge LLM)',
     dataset: str(c.dataset) ?? str(c.scenario),
+    language: str(c.language),
     revision: str(c.dataset_revision_sha) ?? str(c.revision),
     pass_at: typeof c.total_runs === 'number' ? c.total_runs : typeof c.pass_at === 'number' ? c.pass_at : null,
     started_at: str(c.started_at),
@@ -74,6 +84,7 @@ export function metaLines(m: ReportMeta | null): string[] {
     ['Model', model],
     ['Judge', m.judge],
     ['Dataset', m.dataset ? `${m.dataset}${m.revision ? ` @ ${m.revision}` : ''}` : null],
+    ['Language', m.language],
     ['Runs per scenario (N)', m.pass_at],
     ['Started', m.started_at],
     ['Image', m.image],
