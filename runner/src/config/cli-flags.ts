@@ -11,8 +11,10 @@ import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-p
 import { normaliseSplits } from './splits.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags, type NoiseFlags } from './noise.js';
+import { addGatewayOptions, gatewayFlagValues, type GatewayFlags } from './gateway-flags.js';
+import { resolveGateway } from './gateway.js';
 
-export interface AgentFlags extends NoiseFlags {
+export interface AgentFlags extends NoiseFlags, GatewayFlags {
   image: string;
   agent?: (typeof AGENT_NAMES)[number];
   script?: string;
@@ -67,7 +69,7 @@ export interface DatasetFlags extends AgentFlags {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function addAgentOptions(cmd: Command): Command {
-  return cmd
+  return addGatewayOptions(cmd)
     .option('-i, --image <image>', 'agent image', DEFAULT_IMAGE)
     .addOption(new Option('--agent <name>', 'who plays: oracle (replays the answer), default (LLM agent), scripted (--script)').choices(AGENT_NAMES))
     .option('--script <file>', 'JSON command list for --agent scripted')
@@ -188,6 +190,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
     judge,
     agent2agent,
     noise: noiseFromFlags(f),
+    gateway: resolveGateway({ flags: gatewayFlagValues(f), path: (raw) => resolve(raw) }),
     run: {
       ...RUN_DEFAULTS,
       timeout: int(f.timeout, '--timeout')!,

@@ -3,7 +3,7 @@
 // starts, the directory stays resumable with --retry), finished containers removed in the
 // background once their result is recorded (drained before returning), and the final report.
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../config/errors.js';
@@ -13,6 +13,7 @@ import type { RunPlan } from '../config/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type ContainerEngine } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
+import { gatewayDecision, startRunGateway, type GatewayRecord, type RunGateway } from '../gateway/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
@@ -26,6 +27,7 @@ import { collectProvenance } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
+import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
 
 export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
 
@@ -37,6 +39,8 @@ export interface ExecuteDeps {
   signal?: AbortSignal;
   /** Status poll interval passed to each run (tests use small values). */
   pollIntervalMs?: number;
+  /** The gateway's backoff without retry-after (tests shorten it). */
+  gatewayBackoff?: { baseDelayMs: number; maxDelayMs: number };
 }
 
 export interface ExecuteOutcome {
@@ -97,8 +101,13 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     throw new ConfigError('--retry requires --output-dir pointing to an existing run');
   if (passAt > 1 && !out) throw new ConfigError('--pass-at > 1 requires --output-dir');
   const log = (l: string) => deps.progress.log(redact(l));
-  const base = buildBaseEnv(plan, hostEnv);
+  // Model access: through the run's gateway (keys stay here, tokens go to the containers) or
+  // direct (keys in the containers' environment) when it is off or cannot serve this run.
+  let base = buildBaseEnv(plan, hostEnv, { withholdKeys: true });
+  const decision = gatewayDecision(plan, base.routes);
+  if (!decision.on) base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
+  if (!decision.on && base.routes.length) log(`Model gateway off: ${decision.reason}`);
   if (plan.noise) await requireImageFeature(deps.engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
   if (plan.run.network === 'host' && !deps.engine.capabilities.hostNetwork) {
     const d = await deps.engine.describe();
@@ -106,9 +115,30 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       `network = "host" (--network host) is not possible on the ${d.remote ? 'remote ' : ''}${d.kind} backend at ${d.endpoint}: its units do not share this machine's network; use network = "bridge"`,
     );
   }
-  // Host-loopback URLs (a local BASE_URL, a loopback proxy) are unreachable from the units
-  // as they are: the backend relays or tunnels them, or says why it cannot. Relays are
-  // unref'd, so a throw below cannot keep the process alive.
+  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
+  const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
+  try {
+    return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log });
+  } finally {
+    await gw?.close();
+  }
+}
+
+interface Access {
+  base: ReturnType<typeof buildBaseEnv>;
+  gw: RunGateway | null;
+  gatewayRecord: GatewayRecord;
+  hostEnv: Record<string, string | undefined>;
+  log: (l: string) => void;
+}
+
+async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps, a: Access): Promise<ExecuteOutcome> {
+  const { base, gw, hostEnv, log } = a;
+  const out = plan.run.outputDir;
+  const passAt = plan.run.passAt;
+  // Host-loopback URLs (a local BASE_URL, a loopback proxy, the model gateway) are unreachable
+  // from the units as they are: the backend relays or tunnels them, or says why it cannot.
+  // Relays are unref'd, so a throw below cannot keep the process alive.
   const relays = await deps.engine.reachHostServices(base.env, { network: plan.run.network, log });
   base.env = relays.env;
 
@@ -132,7 +162,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     for (const r of loadRunRecords(out)) book.set(keyOf(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
     const now = new Date();
     const provenance = await collectProvenance(deps.engine, plan.agent.image, ds);
-    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance };
+    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance, gateway: a.gatewayRecord };
     if (passAt > 1) {
       for (let k = 1; k <= passAt; k++) {
         const d = join(out, `run_${k}`);
@@ -166,7 +196,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
           image: plan.agent.image,
           scenarioFile: t.entry.file,
           outputDir: t.dir,
-          env: { ...base.env },
+          env: { ...base.env, ...gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label }) },
           ...(base.files.length ? { files: base.files } : {}),
           agent: plan.agent.name,
           network: plan.run.network,
@@ -183,11 +213,12 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
           // Lifecycle chatter only at DEBUG; failures reach the user through the result.
           ...(debug ? { log } : {}),
         });
-        if (!result.judge_mode && classify(result) !== 'error') {
-          result = { ...result, judge_mode: plan.judge ? 'llm' : 'hard-only' };
-          if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
-        }
+        const before = result;
+        if (!result.judge_mode && classify(result) !== 'error') result = { ...result, judge_mode: plan.judge ? 'llm' : 'hard-only' };
+        if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
+        if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       } catch (e) {
+        gw?.finish(t.label);
         result = crashResult(t, e, plan);
         log(`${t.label} crashed: ${result.error}`);
         if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
@@ -209,6 +240,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
         else release();
       }
       const status = classify(result);
+      if (gw) deps.progress.traffic?.(trafficCounts(gw.stats()));
       if (status === 'error') log(`${t.label}: ${result.error_kind ?? 'error'}: ${String(result.error ?? '').slice(0, 300)}`);
       deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
     },
@@ -235,6 +267,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
       result: r,
     }));
   const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null, errorsAsFailures: plan.run.errorsAsFailures });
+  if (gw) report.model_gateway = { ...a.gatewayRecord, ...gatewayTotals(gw.stats()) };
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
   return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
 }

@@ -88,6 +88,28 @@ export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: Daemo
   return { ...total, ...(agent ? { agent } : {}), ...(appAgents ? { app_agents: appAgents } : {}), ...(judge ? { judge } : {}) };
 }
 
+/**
+ * result.json's `usage` from the model gateway's record of the run (model_traffic.jsonl): the
+ * same per-call sums, split by the role stamped on each line; undefined when it holds no call.
+ */
+export function usageOfTraffic(text: string, env: Readonly<Record<string, string>>): RunUsage | undefined {
+  const byRole = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const role = /"role":"(agent|app_agent|judge)"/.exec(line)?.[1];
+    if (role) byRole.set(role, [...(byRole.get(role) ?? []), line]);
+  }
+  const sum = (role: string, model: string | null): RoleUsage | null => {
+    const u = usageOfTrace((byRole.get(role) ?? []).join('\n'), model);
+    return u ? { ...u, source: 'gateway' } : null;
+  };
+  const agent = sum('agent', env.MODEL?.trim() || null);
+  const appAgents = sum('app_agent', appAgentsModel(env));
+  const judge = sum('judge', env.GAIA2_JUDGE_MODEL?.trim() || null);
+  if (!agent && !judge && !appAgents) return undefined;
+  const total = [agent, appAgents, judge].reduce<TokenUsage>((s, u) => (u ? addTokens(s, u) : s), ZERO_TOKENS);
+  return { ...total, ...(agent ? { agent } : {}), ...(appAgents ? { app_agents: appAgents } : {}), ...(judge ? { judge } : {}) };
+}
+
 /** The app agents' model as the runner sent it (GAIA2_A2A), for traces that do not name it. */
 function appAgentsModel(env: Readonly<Record<string, string>>): string | null {
   try {
