@@ -47,7 +47,7 @@ function parse(text: string): unknown {
 }
 
 const short = (v: unknown) => {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  const s = JSON.stringify(v);
   return s === undefined ? 'nothing' : s.length > 120 ? `${s.slice(0, 117)}...` : s;
 };
 
