@@ -11,7 +11,8 @@ import { costUsd, type PriceTable } from '../pricing/index.js';
 import { redact } from '../secrets/redact.js';
 import type { Grant, Role } from './tokens.js';
 
-export const TRAFFIC_FILE = 'model_traffic.jsonl';
+export { TRAFFIC_FILE } from '../viewer/trace/traffic-lines.js';
+import { TRAFFIC_FILE } from '../viewer/trace/traffic-lines.js';
 
 export interface AttemptNote {
   status: number;

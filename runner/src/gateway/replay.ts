@@ -38,6 +38,20 @@ export function firstDifference(a: unknown, b: unknown, path = '$'): string | nu
   return null;
 }
 
+const VOLATILE: Array<[RegExp, string]> = [
+  [/\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b/g, '<datetime>'],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
+  [/\b[0-9a-f]{32}\b/gi, '<id>'],
+];
+
+/** A request body with its run-to-run volatile values masked (strings only). */
+export function maskVolatile(v: unknown): unknown {
+  if (typeof v === 'string') return VOLATILE.reduce((s, [re, to]) => s.replace(re, to), v);
+  if (Array.isArray(v)) return v.map(maskVolatile);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskVolatile(x)]));
+  return v;
+}
+
 function parse(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -94,7 +108,7 @@ export function replayFrom(runDir: string): ReplaySource {
       if (!line)
         return { mismatch: `replay: ${where} has no recorded answer in ${join(runDir, g.recordKey, TRAFFIC_FILE)} (it recorded ${recorded.filter(Boolean).length} ${g.role} request(s))` };
       const now = parse(req.requestText);
-      const diff = firstDifference(line.request, now);
+      const diff = firstDifference(maskVolatile(line.request), maskVolatile(now));
       if (diff)
         return {
           mismatch: `replay: ${where} differs from the recorded one at ${diff} (recorded ${short(valueAt(line.request, diff))}, now ${short(valueAt(now, diff))})`,

@@ -5,6 +5,7 @@
 // (daemon_status.usage), marked as such.
 import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { linesOfRole, type TrafficRole } from '../viewer/trace/traffic-lines.js';
 import { canonicalizeRow, isRenderableRow, totalInput } from '../viewer/trace/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -93,13 +94,8 @@ export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: Daemo
  * same per-call sums, split by the role stamped on each line; undefined when it holds no call.
  */
 export function usageOfTraffic(text: string, env: Readonly<Record<string, string>>): RunUsage | undefined {
-  const byRole = new Map<string, string[]>();
-  for (const line of text.split('\n')) {
-    const role = /"role":"(agent|app_agent|judge)"/.exec(line)?.[1];
-    if (role) byRole.set(role, [...(byRole.get(role) ?? []), line]);
-  }
-  const sum = (role: string, model: string | null): RoleUsage | null => {
-    const u = usageOfTrace((byRole.get(role) ?? []).join('\n'), model);
+  const sum = (role: TrafficRole, model: string | null): RoleUsage | null => {
+    const u = usageOfTrace(linesOfRole(text, role), model);
     return u ? { ...u, source: 'gateway' } : null;
   };
   const agent = sum('agent', env.MODEL?.trim() || null);

@@ -31,7 +31,7 @@ export interface FakeLlmOptions {
   format: FakeFormat;
   script?: FakeScriptItem[];
   /** Answer given once the script is used up; without it the server answers 400 "script exhausted". */
-  fallback?: FakeReply;
+  fallback?: FakeScriptItem;
   /**
    * A model that reads its conversation: answers each request from what it holds (before the
    * script). For clients whose calls interleave (parallel runs, app agents beside the agent).

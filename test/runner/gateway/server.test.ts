@@ -295,3 +295,14 @@ describe('model gateway: record and replay', () => {
     expect(r.failureOf('c1')?.status).toBe(409);
   });
 });
+
+describe('model gateway: replay matching', () => {
+  it('date-times and random ids do not count as differences; anything else does', async () => {
+    const { maskVolatile, firstDifference } = await import('../../../runner/src/gateway/replay.js');
+    const a = { messages: [{ role: 'system', content: 'It is now 2025-10-09 09:00:03 (UTC).' }, { role: 'tool', content: '{"order_id": "650e09773c0f4f8ea6c85d3123da412a", "total": 49.4}' }] };
+    const b = { messages: [{ role: 'system', content: 'It is now 2025-10-09 09:00:02 (UTC).' }, { role: 'tool', content: '{"order_id": "5ae418279f9b410abbd6a9028474c57f", "total": 49.4}' }] };
+    expect(firstDifference(maskVolatile(a), maskVolatile(b))).toBeNull();
+    const c = { messages: [a.messages[0], { role: 'tool', content: '{"order_id": "650e09773c0f4f8ea6c85d3123da412a", "total": 12.0}' }] };
+    expect(firstDifference(maskVolatile(a), maskVolatile(c))).toBe('$.messages[1].content');
+  });
+});
