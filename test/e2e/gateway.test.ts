@@ -15,7 +15,7 @@ import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config
 import type { RunPlan } from '../../runner/src/config/plan.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type ContainerEngine, type ContainerSpec } from '../../runner/src/engine/index.js';
-import { TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
+import { maskVolatile, TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan, type ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
 import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
@@ -97,14 +97,17 @@ const resultsOf = (out: string): Map<string, ScenarioResult> =>
       .map((f) => [dirname(f), JSON.parse(readFileSync(join(out, f), 'utf8')) as ScenarioResult]),
   );
 
-/** The judged events of a run: app calls, without their wall-clock stamps. */
+/**
+ * The judged events of a run: app calls with their arguments and results, without clock
+ * stamps and with the ids apps mint at random masked (as the replay's matching masks them).
+ */
 function judgedEvents(dir: string): unknown[] {
   return readFileSync(join(dir, 'events.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => {
-      const { t: _t, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return rest;
+      const { t: _t, sim_t: _s, wall_t: _w, ...rest } = JSON.parse(l) as Record<string, unknown>;
+      return maskVolatile(rest);
     });
 }
 

@@ -4,6 +4,6 @@ export { startGateway, type Gateway, type GatewayOptions, type GatewayStats, typ
 export { startRunGateway, gatewayDecision, type RunGateway, type GatewayRecord } from './run-gateway.js';
 export { kindOf, knownGatewayProviders, type ApiKind } from './api-kinds.js';
 export { TRAFFIC_FILE, type TrafficLine } from './record.js';
-export { replayFrom, firstDifference, type ReplaySource } from './replay.js';
+export { replayFrom, firstDifference, maskVolatile, type ReplaySource } from './replay.js';
 export { GAVE_UP_HEADER } from './forward.js';
 export { ROLES, type Role, type Grant } from './tokens.js';
