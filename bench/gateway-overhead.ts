@@ -4,49 +4,33 @@
 //                 events, 2 ms apart, as a provider streams tokens), median over N requests;
 //   first byte  = time to the first byte, median (printed in ms: the gateway's added delay);
 //   throughput  = requests per second with 16 clients in parallel, each sending R requests.
-// Both paths use the same client (fetch) and the same provider double on 127.0.0.1.
+// Both paths use the same client (fetch) and the same provider double on 127.0.0.1; the
+// double and the gateway run in processes of their own, as in a run.
 // Goal (issue N): gateway / direct ≤ 1.05 on the streaming latency.
 // Run: npm run bench gateway-overhead   (BENCH_N=60 for more samples)
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { NO_LIMITS } from '../runner/src/config/gateway.js';
-import { kindOf } from '../runner/src/gateway/api-kinds.js';
-import { startGateway } from '../runner/src/gateway/server.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 
 const N = Number(process.env.BENCH_N ?? 30);
 const CLIENTS = 16;
 const R = Number(process.env.BENCH_R ?? 5);
-const EVENTS = 60;
-const GAP_MS = 2;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const events = [
-  `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 1200, output_tokens: 1 } } })}\n\n`,
-  ...Array.from({ length: EVENTS - 2 }, (_, i) => `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: `token ${i} ` } })}\n\n`),
-  `event: message_delta\ndata: ${JSON.stringify({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: EVENTS } })}\n\n`,
-];
-
-const provider = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    let i = 0;
-    const next = () => {
-      if (i === events.length) return res.end();
-      res.write(events[i++]!);
-      setTimeout(next, GAP_MS);
-    };
-    next();
-  });
-});
-await new Promise<void>((r) => provider.listen(0, '127.0.0.1', () => r()));
-const direct = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
-const gw = await startGateway({
-  upstreams: [{ id: 'anthropic', provider: 'anthropic', spec: kindOf('anthropic')!, base: direct, key: 'sk-bench' }],
-  plan: { limits: { default: NO_LIMITS, byKey: {} }, retryAttempts: 3, retryBudgetSeconds: 60 },
-  prices: null,
-});
-const token = gw.tokens.issue({ runId: 'bench', container: 'c', role: 'agent', upstream: 'anthropic', dir: null, scenario: 's', runIndex: null, recordKey: 's' });
+// Provider double and gateway each in a process of their own (bench/lib/gateway-bench-servers.ts).
+const children: ChildProcess[] = [];
+async function child<T>(...args: string[]): Promise<T> {
+  const c = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lib/gateway-bench-servers.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(c);
+  const [line] = await createInterface({ input: c.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
+  return JSON.parse(line!) as T;
+}
+const provider = await child<{ url: string; events: number; gapMs: number }>('provider');
+const gateway = await child<{ url: string; token: string }>('gateway', provider.url);
+const direct = provider.url;
+const token = gateway.token;
+const EVENTS = provider.events;
+const GAP_MS = provider.gapMs;
 const body = JSON.stringify({ model: 'claude-sonnet-4-20250514', max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'x'.repeat(4000) }] });
 
 async function once(base: string, key: string): Promise<{ first: number; last: number }> {
@@ -62,7 +46,7 @@ async function once(base: string, key: string): Promise<{ first: number; last: n
   return { first, last: performance.now() - t0 };
 }
 
-const viaGateway = `${gw.baseUrl('anthropic')}/v1`;
+const viaGateway = gateway.url;
 const lat = { direct: [] as number[], gateway: [] as number[] };
 const ttfb = { direct: [] as number[], gateway: [] as number[] };
 for (let i = -3; i < N; i++) {
@@ -93,6 +77,4 @@ console.log(`streaming answer, ${EVENTS} events ${GAP_MS} ms apart, ${N} request
 console.log(`  latency to last byte: direct ${median(lat.direct).toFixed(1)} ms, gateway ${median(lat.gateway).toFixed(1)} ms → ratio ${ratio.toFixed(3)} (goal ≤ 1.05) ${ratio <= 1.05 ? 'OK' : 'OVER'}`);
 console.log(`  time to first byte:   direct ${median(ttfb.direct).toFixed(1)} ms, gateway ${median(ttfb.gateway).toFixed(1)} ms (+${(median(ttfb.gateway) - median(ttfb.direct)).toFixed(1)} ms)`);
 console.log(`  throughput, ${CLIENTS} clients × ${R}: direct ${median(tp.direct).toFixed(1)} req/s, gateway ${median(tp.gateway).toFixed(1)} req/s → ratio ${(median(tp.gateway) / median(tp.direct)).toFixed(3)}`);
-await gw.close();
-provider.closeAllConnections();
-provider.close();
+for (const c of children) c.kill();
