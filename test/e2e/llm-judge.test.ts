@@ -8,11 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
+import { planFromRunFlags, type AgentFlags } from '../../runner/src/config/cli-flags.js';
+import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
+import { PROMPTS } from '../../agent-image/src/judge/prompts.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
+import { KENJI_REWORDED as SCRIPT } from './helpers/kenji-script.js';
 import { fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -20,25 +23,6 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const scenario = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
 const KEY_VAR = 'JUDGE_E2E_API_KEY';
 const KEY = 'sk-judge-e2e-0123456789abcdef';
-const KENJI = '+819055553412';
-
-// The golden oracle's actions, turn 1 reworded (the oracle says "Hi Kenji, does our sync
-// today at 14:00 still work for you?").
-const SCRIPT = [
-  {
-    commands: [['chats', 'send-message', '--user-id', KENJI, '--content', 'Hello Kenji - is 2pm today still fine for our sync?']],
-    reply: "I asked Kenji whether 14:00 still works; I'll adjust once he answers.",
-  },
-  {
-    commands: [
-      ['calendar', 'delete-event', '--event-id', '418a3a83b10a5f26fb14f2e92decb19d'],
-      ['calendar', 'add-event', '--title', 'Sync with Kenji', '--start-datetime', '2025-10-10 10:00:00', '--end-datetime', '2025-10-10 10:30:00', '--attendees', '["Kenji Watanabe"]'],
-      ['chats', 'send-message', '--user-id', KENJI, '--content', 'Done - I moved our sync to tomorrow 10:00-10:30.'],
-    ],
-    reply: 'Kenji proposed tomorrow 10:00-10:30; I moved the event and confirmed with him.',
-  },
-];
-
 let engine: ContainerEngine;
 beforeAll(async () => {
   engine = await connectEngine();
@@ -47,7 +31,13 @@ afterAll(async () => {
   await engine?.close();
 });
 
-async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem): Promise<{ result: ScenarioResult; fake: FakeLlm }> {
+/** More judge flags for the plan, and variables set in the container as they are (bypassing the runner's checks). */
+interface JudgedOptions {
+  flags?: Partial<AgentFlags>;
+  containerEnv?: Record<string, string>;
+}
+
+async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem, o: JudgedOptions = {}): Promise<{ result: ScenarioResult; fake: FakeLlm }> {
   const fake = await startFakeLlm({ format: 'openai-chat', script, ...(fallback ? { fallback } : {}) });
   const dir = mkdtempSync(join(tmpdir(), 'gaia2-judge-e2e-'));
   const scriptFile = join(dir, 'script.json');
@@ -59,6 +49,7 @@ async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem): Prom
       timeout: '180', healthTimeout: '60', activityTimeout: '120', thinking: 'off', logLevel: 'INFO',
       notificationMode: 'message', network: 'bridge',
       judgeModel: 'judge-m', judgeProvider: 'openai-compat', judgeBaseUrl: fake.url, judgeApiKeyEnv: KEY_VAR,
+      ...o.flags,
     },
     hostEnv,
   );
@@ -67,7 +58,7 @@ async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem): Prom
   try {
     const result = await runScenario({
       engine, image, scenarioFile: scenario, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',
-      env: { ...relays.env, GAIA2_SCRIPT: JSON.stringify(SCRIPT) },
+      env: { ...relays.env, GAIA2_SCRIPT: JSON.stringify(SCRIPT), ...o.containerEnv },
       timeouts: { healthSeconds: 60, scenarioSeconds: 180, activitySeconds: 120 },
       labels: { 'gaia2.test': `judge-e2e-${process.pid}` },
     });
@@ -101,5 +92,31 @@ describe('LLM judge in the container (real containers)', () => {
     expect(result.status).toBe('error');
     expect(result.error_kind).toBe('provider_error');
     expect(JSON.stringify(result)).not.toContain(KEY);
+  }, 240_000);
+
+  it('upstream judge settings: the omnilingual-gaia2 prompts are asked, and every request carries extra_body', async () => {
+    const { result, fake } = await judged([], say('Verdict: [[Success]] / [[True]]'), {
+      flags: { judgePromptVersion: 'omnilingual-gaia2', judgeExtraBody: '{"reasoning_effort":"low","chat_template_kwargs":{"enable_thinking":true}}' },
+    });
+    expect(result.status).toBe('pass');
+    expect(fake.requests.length).toBeGreaterThan(0);
+    // a template as a pattern: its {{slots}} match whatever the judge filled in
+    const pattern = (t: string) => new RegExp(`^${t.split(/\{\{\s*\w+\s*\}\}/).map((x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^]*')}$`);
+    const matchesAny = (set: object, text: string) => Object.values(set).some((p: { system: string }) => pattern(p.system).test(text));
+    for (const r of fake.requests) {
+      expect(r.body.reasoning_effort).toBe('low');
+      expect(r.body.chat_template_kwargs).toEqual({ enable_thinking: true });
+      const system = (r.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'system')!.content;
+      // the chat message's check is one of the six the set changes: its text is the omnilingual one
+      expect(matchesAny(OMNILINGUAL_PROMPTS, system)).toBe(true);
+      expect(matchesAny(PROMPTS, system)).toBe(false);
+    }
+  }, 240_000);
+
+  it('the image refuses an unknown prompt set at start, with a status naming the variable', async () => {
+    const { result, fake } = await judged([], say('Verdict: [[Success]] / [[True]]'), { containerEnv: { GAIA2_JUDGE_PROMPT_VERSION: 'omnilingual-v9' } });
+    expect(result.status).toBe('error');
+    expect(JSON.stringify(result)).toContain('GAIA2_JUDGE_PROMPT_VERSION: unknown judge prompt version \\"omnilingual-v9\\" (known: default, omnilingual-gaia2)');
+    expect(fake.requests).toHaveLength(0);
   }, 240_000);
 });

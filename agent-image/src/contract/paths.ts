@@ -67,10 +67,16 @@ export const ENV = {
   judgeApiKey: 'GAIA2_JUDGE_API_KEY',
   judgeBaseUrl: 'GAIA2_JUDGE_BASE_URL',
   judgeFinalTurn: 'GAIA2_JUDGE_FINAL_TURN',
+  /** The judge's prompt set: default | omnilingual-gaia2 (judge/prompt-sets.ts). */
+  judgePromptVersion: 'GAIA2_JUDGE_PROMPT_VERSION',
+  /** JSON object merged into every judge request body (llm/extra-body.ts). */
+  judgeExtraBody: 'GAIA2_JUDGE_EXTRA_BODY',
   traceFile: 'GAIA2_TRACE_FILE',
   faketime: 'FAKETIME',
   timeSpeed: 'GAIA2_TIME_SPEED',
   notificationMode: 'GAIA2_NOTIFICATION_MODE',
+  /** Seconds without agent activity before the daemon ends with status error (default 300). */
+  idleTimeout: 'GAIA2_IDLE_TIMEOUT',
   // --- additions of this project ---
   /** Which agent plays: oracle | default | scripted. */
   agent: 'GAIA2_AGENT',
@@ -80,8 +86,6 @@ export const ENV = {
   clockMode: 'GAIA2_CLOCK_MODE',
   /** JSON script for the scripted runtime. */
   script: 'GAIA2_SCRIPT',
-  /** Seconds without agent activity before the daemon ends with status error. */
-  idleTimeout: 'GAIA2_IDLE_TIMEOUT',
   /** Tool surface of the default agent: shell | functions. */
   agentTools: 'GAIA2_AGENT_TOOLS',
   /** Path of a marker file the daemon waits for before it reads the scenario. */

@@ -52,6 +52,10 @@ export interface ScenarioResult {
   split?: string;
   run_index?: number;
   judge_mode?: 'llm' | 'hard-only';
+  /** The judge's prompt set (ours: the runner records what it configured). */
+  judge_prompt_version?: string;
+  /** Fields merged into every judge request (ours: the runner records what it configured). */
+  judge_extra_body?: Record<string, unknown>;
   duration_seconds?: number;
   started_at?: string;
   finished_at?: string;

@@ -22,6 +22,7 @@ export {
   type CompletedEvent,
 } from './events.js';
 export { createJudgeLlm, JudgeError, type JudgeLlm, type JudgeLlmConfig, type JudgeErrorKind } from './llm.js';
+export { PROMPT_VERSIONS, parsePromptVersion, promptSet, UnknownPromptVersionError, type PromptVersion, type PromptSet } from './prompt-sets.js';
 export type { JudgmentRecord, MatchDetail, JudgedEventSummary } from './record.js';
 export { pyStr, pyRepr } from './pystr.js';
 export { normpath, normalizeStr, normalizeArg } from './normalize.js';

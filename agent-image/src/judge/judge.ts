@@ -5,6 +5,7 @@ import { resolvePlaceholder, type ReturnLookup } from '../scenario/index.js';
 import { hardCompare } from './checkers.js';
 import type { CompletedEvent } from './events.js';
 import type { JudgeLlm } from './llm.js';
+import { promptSet, type PromptSet, type PromptVersion } from './prompt-sets.js';
 import { pyFormat0f, pyStrip, pyStrRepr, pyTruthy } from './pystr.js';
 import { summarizeEvent, type JudgmentRecord, type MatchDetail } from './record.js';
 import { argCheckersFor, softCheckersFor, type SoftCheckerName } from './registry.js';
@@ -18,6 +19,8 @@ export interface JudgeOptions {
   llm?: JudgeLlm | null;
   /** The user's own contact; defaults to the scenario's (the daemon passes the runtime one). */
   userDetails?: UserDetails | null;
+  /** Which prompt set the soft checks use (prompt-sets.ts); default "default". */
+  promptVersion?: PromptVersion;
   extraSmuAllowed?: number;
   checkTimeThresholdSeconds?: number;
   preEventToleranceSeconds?: number;
@@ -58,6 +61,7 @@ export class Judge {
   readonly envReturnValues = new Map<string, unknown>();
 
   private readonly llm: JudgeLlm | null;
+  private readonly prompts: PromptSet;
   private readonly userDetails: UserDetails | null;
   private readonly extraSmu: number;
   private readonly threshold: number;
@@ -77,6 +81,7 @@ export class Judge {
     opts: JudgeOptions = {},
   ) {
     this.llm = opts.llm ?? null;
+    this.prompts = promptSet(opts.promptVersion);
     this.mode = this.llm ? 'llm' : 'hard-only';
     this.userDetails = opts.userDetails === undefined ? scenario.userDetails : opts.userDetails;
     this.extraSmu = opts.extraSmuAllowed ?? 1;
@@ -248,6 +253,7 @@ export class Judge {
       oracleEventTime: o.eventTime,
       startTime: this.scenario.startTime,
       lastResponses: this.lastResponses,
+      prompts: this.prompts,
     });
   }
 

@@ -10,10 +10,10 @@ export interface PromptSpec {
   failure: string;
 }
 
-const VERDICT_SF = 'End your answer with a line "Verdict: [[Success]]" or "Verdict: [[Failure]]".';
-const VERDICT_TF = 'End your answer with a line "Verdict: [[True]]" or "Verdict: [[False]]".';
+export const VERDICT_SF = 'End your answer with a line "Verdict: [[Success]]" or "Verdict: [[Failure]]".';
+export const VERDICT_TF = 'End your answer with a line "Verdict: [[True]]" or "Verdict: [[False]]".';
 
-const COMPARE_USER = `Reference action (what a correct assistant did):
+export const COMPARE_USER = `Reference action (what a correct assistant did):
 {{oracle_action_call}}
 
 Assistant action (what is being graded):
@@ -86,6 +86,17 @@ Ignore formatting differences: zip code present or not, country present or not, 
 Both the start and the end location must designate the same places.
 ${VERDICT_TF}`,
     user: COMPARE_USER,
+    success: '[[True]]',
+    failure: '[[False]]',
+  },
+  // Not used by the reference's tool table (docs/judge.md); kept so both prompt sets cover
+  // the same checkers.
+  tone_checker: {
+    system: `You check the style of a message or email an AI assistant wrote.
+It passes when it is readable plain English (or a bare piece of information: a phone number, an email address, a number, a date, an address or a name), its tone suits the recipient, and it has no serious grammar or spelling mistakes.
+${VERDICT_TF}`,
+    user: `Text:
+{{agent_action_call}}`,
     success: '[[True]]',
     failure: '[[False]]',
   },

@@ -3,6 +3,7 @@ import type { UserDetails } from '../scenario/index.js';
 import type { JudgeLlm } from './llm.js';
 import { normalizeArg } from './normalize.js';
 import { PROMPTS, parseVerdict, renderTemplate } from './prompts.js';
+import type { PromptSet } from './prompt-sets.js';
 import { pyRepr, pyStr, pyStrip } from './pystr.js';
 import type { SoftCheckerName } from './registry.js';
 
@@ -16,6 +17,8 @@ export interface SoftContext {
   startTime: number;
   /** Raw text of each checker's last LLM reply, kept across calls like the reference. */
   lastResponses: Map<SoftCheckerName, string>;
+  /** The chosen prompt set (prompt-sets.ts); absent = the default prompts. */
+  prompts?: PromptSet;
 }
 
 export interface SoftResult {
@@ -64,7 +67,7 @@ function withHomeAddress(args: Record<string, unknown>, address: string): Record
 }
 
 async function askChecker(ctx: SoftContext, name: SoftCheckerName, vars: Record<string, string>): Promise<boolean | null> {
-  const spec = PROMPTS[name];
+  const spec = (ctx.prompts ?? PROMPTS)[name];
   if (!spec || !ctx.llm) return null;
   const reply = await ctx.llm.complete(renderTemplate(spec.system, vars), renderTemplate(spec.user, vars));
   ctx.lastResponses.set(name, reply ?? '');

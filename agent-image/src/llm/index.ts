@@ -14,6 +14,7 @@ export {
   type Thinking,
 } from './config.js';
 export { createModel, OPENROUTER_BASE_URL, type CallOptions, type CreateModelOptions, type LlmModel } from './providers.js';
+export { parseExtraBody, withExtraBody, type ExtraBody } from './extra-body.js';
 export { completeText } from './complete.js';
 export { ProviderError, toProviderError, type ProviderFailureReason } from './errors.js';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry.js';

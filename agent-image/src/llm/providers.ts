@@ -11,6 +11,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { thinkingOptions, type ApiFamily } from './thinking.js';
 import { TraceWriter, type AppAgentTag } from './trace.js';
 import { createTracingFetch } from './tracing-fetch.js';
+import { withExtraBody, type ExtraBody } from './extra-body.js';
 
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 
@@ -20,6 +21,8 @@ export interface CreateModelOptions extends LlmConfig {
   fetch?: typeof globalThis.fetch;
   /** Stamped on every trace line (an app agent's calls). */
   traceTag?: AppAgentTag;
+  /** Fields merged into every request body (the judge's extra_body; extra-body.ts). */
+  extraBody?: ExtraBody;
 }
 
 export interface CallOptions {
@@ -103,13 +106,14 @@ export function createModel(cfg: CreateModelOptions): LlmModel {
   if (!cfg.model) throw new LlmConfigError('model is required');
   const redact = makeRedactor([cfg.apiKey]);
   const trace = new TraceWriter(cfg.traceFile, redact, cfg.traceTag);
-  const fetch = createTracingFetch({
+  const tracing = createTracingFetch({
     provider: cfg.provider,
     trace,
     redact,
     retry: { ...DEFAULT_RETRY, ...cfg.retry },
     fetch: cfg.fetch,
   });
+  const fetch = cfg.extraBody ? withExtraBody(tracing, cfg.extraBody) : tracing;
   const { model, api } = build(cfg, fetch);
   const providerOptions = thinkingOptions(api, cfg.thinking, cfg.model);
   return {

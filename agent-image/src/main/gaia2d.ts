@@ -24,7 +24,7 @@ import {
 } from '../adapter/index.js';
 import { writeUpload } from '../adapter/upload.js';
 import { composeWorld } from '../world/compose.js';
-import { settingsFromEnv } from '../world/config.js';
+import { settingsFromEnv, type DaemonSettings } from '../world/config.js';
 import { DaemonLog } from '../world/daemon-log.js';
 import { serveAgentSocket, serveCliSocket } from '../world/sockets.js';
 import { writeStatusFile } from '../world/status-file.js';
@@ -73,10 +73,10 @@ function runDaemon(): void {
     writeStatusFile(statusFile, s);
   }
 
-  function judgeLlmFromEnv(): JudgeLlm | null {
+  function judgeLlmFromEnv(extraBody: DaemonSettings['judgeExtraBody']): JudgeLlm | null {
     if (!env[ENV.judgeModel]?.trim()) return null;
     // The judge's calls are traced apart so that reports can bill agent and judge separately.
-    return createJudgeLlm({ ...llmConfigFromEnv(env, JUDGE_LLM_ENV), traceFile: CONTAINER_PATHS.judgeTrace });
+    return createJudgeLlm({ ...llmConfigFromEnv(env, JUDGE_LLM_ENV), ...(extraBody ? { extraBody } : {}), traceFile: CONTAINER_PATHS.judgeTrace });
   }
 
   async function main(): Promise<void> {
@@ -110,7 +110,7 @@ function runDaemon(): void {
       scenarioFile: scenarioPath,
       stateDir,
       settings,
-      judgeLlm: judgeLlmFromEnv(),
+      judgeLlm: judgeLlmFromEnv(settings.judgeExtraBody),
       fsBackingDir: env[ENV.fsBackingDir] || undefined,
       faketimeFile: env.GAIA2_FAKETIME_FILE || CONTAINER_PATHS.faketime,
       faketime: env[ENV.faketime] || undefined,
@@ -130,7 +130,7 @@ function runDaemon(): void {
     if (agentExitDetail !== null) w.agentLost(agentExitDetail);
     w.start();
     if (composed.oracle) w.markReady();
-    log.info(`world ready: agent=${settings.agent}, tools=${composed.tools.join(',')}, judge=${w.judgeMode}`);
+    log.info(`world ready: agent=${settings.agent}, tools=${composed.tools.join(',')}, judge=${w.judgeMode}${settings.judgePromptVersion && settings.judgePromptVersion !== 'default' ? ` (prompts ${settings.judgePromptVersion})` : ''}`);
     if (composed.appAgents.length > 0) log.info(`Agent2Agent: app agents operate ${composed.appAgents.join(', ')}`);
     const final = await w.finished();
     log.info(`final status ${final.status}: ${final.reason ?? ''}`);

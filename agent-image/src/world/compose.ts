@@ -70,7 +70,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   if (userDetails) writeUserDetails(o.stateDir, userDetails);
   const wantJudge = (scenario.nbTurns > 1 || s.judgeFinalTurn) && scenario.oracleEvents.length > 0;
   const judge = wantJudge
-    ? new Judge(scenario, { llm: o.judgeLlm ?? null, userDetails })
+    ? new Judge(scenario, { llm: o.judgeLlm ?? null, userDetails, ...(s.judgePromptVersion ? { promptVersion: s.judgePromptVersion } : {}) })
     : null;
   const choices = o.a2a ? chooseAppAgentApps(raw, o.a2a.appProp, o.a2a.seed ?? undefined) : [];
   for (const c of choices) if (!c.cli) o.log?.warn(`Agent2Agent: app ${c.name} was chosen but this image has no such app`);

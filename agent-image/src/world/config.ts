@@ -3,6 +3,8 @@
 import { ENV } from '../contract/paths.js';
 import { CLOCK_MODES, type ClockMode } from './clock.js';
 import { noiseFromEnv, NoiseSettingsError, type NoiseSettings } from '../contract/noise.js';
+import { parsePromptVersion, type PromptVersion } from '../judge/prompt-sets.js';
+import { parseExtraBody, type ExtraBody } from '../llm/extra-body.js';
 
 export const AGENTS = ['oracle', 'default', 'scripted'] as const;
 export type AgentName = (typeof AGENTS)[number];
@@ -36,6 +38,10 @@ export interface DaemonSettings {
   fixes: { finalTurnLastReply: boolean; chainedEnvTiming: boolean };
   /** Noise phase (GAIA2_NOISE); absent or null = standard phase. */
   noise?: NoiseSettings | null;
+  /** The judge's prompt set (GAIA2_JUDGE_PROMPT_VERSION); absent = default. */
+  judgePromptVersion?: PromptVersion;
+  /** Merged into every judge request body (GAIA2_JUDGE_EXTRA_BODY); absent = none. */
+  judgeExtraBody?: ExtraBody;
 }
 
 export class SettingsError extends Error {
@@ -72,8 +78,20 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSet
   } catch (e) {
     throw e instanceof NoiseSettingsError ? new SettingsError(e.message) : e;
   }
+  // The judge's settings are checked at start, before any agent runs: a typo in a prompt
+  // set's name must not turn into a run judged with the wrong prompts.
+  let judgePromptVersion: PromptVersion;
+  let judgeExtraBody: ExtraBody | undefined;
+  try {
+    judgePromptVersion = parsePromptVersion(env[ENV.judgePromptVersion], ENV.judgePromptVersion);
+    judgeExtraBody = parseExtraBody(env[ENV.judgeExtraBody], ENV.judgeExtraBody);
+  } catch (e) {
+    throw new SettingsError((e as Error).message);
+  }
   return {
     noise,
+    judgePromptVersion,
+    ...(judgeExtraBody ? { judgeExtraBody } : {}),
     agent,
     agentChosenBy,
     clockMode,

@@ -7,7 +7,8 @@ import { DEFAULT_IMAGE } from '../image/index.js';
 import { isHfId } from '../dataset/index.js';
 import { ConfigError } from './errors.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
-import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
 import { normaliseSplits } from './splits.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags, type NoiseFlags } from './noise.js';
@@ -36,6 +37,9 @@ export interface AgentFlags extends NoiseFlags, GatewayFlags {
   judgeBaseUrl?: string;
   judgeApiKey?: string;
   judgeApiKeyEnv?: string;
+  judgePromptVersion?: string;
+  judgeExtraBody?: string;
+  idleTimeout?: string;
   volume?: string[];
   outputDir?: string;
   logLevel: string;
@@ -64,6 +68,7 @@ export interface DatasetFlags extends AgentFlags {
   subset?: string;
   revision: string;
   refreshDataset?: boolean;
+  language?: string;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -91,6 +96,9 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--judge-base-url <url>', 'judge base URL (default $GAIA2_JUDGE_BASE_URL)')
     .option('--judge-api-key <key>', 'judge API key (prefer --judge-api-key-env)')
     .option('--judge-api-key-env <VAR>', 'name of the variable holding the judge API key')
+    .option('--judge-prompt-version <name>', 'prompt set of the soft checks: default or omnilingual-gaia2 (default $GAIA2_JUDGE_PROMPT_VERSION)')
+    .option('--judge-extra-body <json>', 'JSON object merged into every judge request, e.g. \'{"reasoning_effort":"low"}\' (default $GAIA2_JUDGE_EXTRA_BODY)')
+    .option('--idle-timeout <seconds>', "the world daemon's idle timeout (> 0; default: the daemon's 300 s)")
     .option('--volume <spec>', 'recorded for compatibility; the engine API copies files instead of bind mounts', collect)
     .option('--output-dir <dir>', 'artifact root (result.json, events, traces, reports)')
     .option('--log-level <level>', 'log level', 'INFO')
@@ -118,6 +126,7 @@ export function addDatasetOptions(cmd: Command, o: { datasetRequired?: boolean }
     .addOption(o.datasetRequired === false ? dataset : dataset.makeOptionMandatory())
     .option('--splits <list>', 'comma-separated splits (execution,search,ambiguity,adaptability,time or all)')
     .option('--revision <rev>', 'Hugging Face revision (branch, tag or commit)', 'main')
+    .option('--language <code>', 'per-language dataset (Omnilingual-Gaia2), e.g. spa_Latn: Hugging Face configs <code>_<split>, splits without time')
     .option('--refresh-dataset', 'download the Hugging Face dataset again even when cached (records the commit it now points to)')
     .option('--limit <n>', 'run only the first N scenarios (after --subset)')
     .option('-j, --concurrency <n>', 'containers in parallel', '1')
@@ -143,6 +152,15 @@ function num(v: string | undefined, flag: string): number | undefined {
   return n;
 }
 
+/** A JSON object given as text (a flag or a variable); unset or blank = none. */
+function jsonObject(v: string | undefined, where: string): Record<string, unknown> | undefined {
+  try {
+    return parseExtraBody(v, where);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+}
+
 function existing(p: string, flag: string): string {
   const abs = resolve(p);
   if (!existsSync(abs)) throw new ConfigError(`${flag} does not exist: ${abs}`);
@@ -166,8 +184,14 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       model: f.judgeModel?.trim() || env.GAIA2_JUDGE_MODEL?.trim() || undefined,
       baseUrl: f.judgeBaseUrl?.trim() || env.GAIA2_JUDGE_BASE_URL?.trim() || undefined,
       apiKey: judgeKey,
+      promptVersion: f.judgePromptVersion?.trim() || env.GAIA2_JUDGE_PROMPT_VERSION?.trim() || undefined,
+      extraBody: jsonObject(f.judgeExtraBody ?? env.GAIA2_JUDGE_EXTRA_BODY, f.judgeExtraBody !== undefined ? '--judge-extra-body' : 'GAIA2_JUDGE_EXTRA_BODY'),
     },
-    { provider: '--judge-provider / GAIA2_JUDGE_PROVIDER', model: '--judge-model / GAIA2_JUDGE_MODEL' },
+    {
+      provider: '--judge-provider / GAIA2_JUDGE_PROVIDER',
+      model: '--judge-model / GAIA2_JUDGE_MODEL',
+      promptVersion: f.judgePromptVersion?.trim() ? '--judge-prompt-version' : 'GAIA2_JUDGE_PROMPT_VERSION',
+    },
   );
   const agent2agent = resolveAgentToAgent(
     {
@@ -184,6 +208,8 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
   );
   const timeSpeed = f.timeSpeed === undefined ? null : Number(f.timeSpeed);
   if (timeSpeed !== null) checkMin(timeSpeed, 0, '--time-speed', true);
+  const idleTimeout = num(f.idleTimeout, '--idle-timeout') ?? null;
+  if (idleTimeout !== null) checkMin(idleTimeout, 0, '--idle-timeout', true);
   return {
     configPath: null,
     agent,
@@ -196,6 +222,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       timeout: int(f.timeout, '--timeout')!,
       healthTimeout: int(f.healthTimeout, '--health-timeout')!,
       activityTimeout: int(f.activityTimeout, '--activity-timeout')!,
+      idleTimeout,
       adapterPort: int(f.adapterPort, '--adapter-port')!,
       outputDir: f.outputDir ? resolve(f.outputDir) : null,
       logLevel: f.logLevel,
@@ -215,12 +242,17 @@ export function planFromRunFlags(f: AgentFlags & { scenario: string }, env: Reco
 
 export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string | undefined>): RunPlan {
   const common = commonPlan(f, env);
-  const splits = f.splits === undefined ? null : normaliseSplits(f.splits.split(','), '--splits');
+  const language = checkLanguage(f.language, '--language', { scenario: false });
+  const splits = normaliseSplits(f.splits === undefined ? [] : f.splits.split(','), '--splits', language);
+  const lang = language ? { language } : {};
   const limit = int(f.limit, '--limit') ?? null;
   const subset = f.subset ? existing(f.subset, '--subset') : null;
   let target: Target;
-  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...(f.refreshDataset ? { refresh: true } : {}) };
-  else target = { kind: 'local', path: existing(f.dataset, '--dataset'), recursive: !f.nonRecursive, splits, subset, limit };
+  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...lang, ...(f.refreshDataset ? { refresh: true } : {}) };
+  else {
+    const path = existing(f.dataset, '--dataset');
+    target = { kind: 'local', path: language ? languageRoot(path, language) : path, recursive: !f.nonRecursive, splits, subset, limit, ...lang };
+  }
   const run = {
     ...common.run,
     concurrency: int(f.concurrency, '--concurrency')!,

@@ -69,7 +69,16 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
     volumes: Array.isArray(a.volumes) ? a.volumes.map(String) : [],
     script: str(a.script),
   };
-  const judge: JudgeSettings | null = j ? { provider: String(j.provider), model: String(j.model), baseUrl: str(j.base_url), apiKey: key(j, 'judge_options', env) } : null;
+  const judge: JudgeSettings | null = j
+    ? {
+        provider: String(j.provider),
+        model: String(j.model),
+        baseUrl: str(j.base_url),
+        apiKey: key(j, 'judge_options', env),
+        promptVersion: str(j.prompt_version),
+        extraBody: j.extra_body && typeof j.extra_body === 'object' && !Array.isArray(j.extra_body) ? (j.extra_body as Record<string, unknown>) : null,
+      }
+    : null;
   const x = rec.agent2agent_options && typeof rec.agent2agent_options === 'object' ? (rec.agent2agent_options as Obj) : null;
   const at = (f: string) => `agent2agent_options.${f} in ${file}`;
   const agent2agent = x
@@ -110,6 +119,7 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
       timeout: num(r.timeout, RUN_DEFAULTS.timeout),
       healthTimeout: num(r.health_timeout, RUN_DEFAULTS.healthTimeout),
       activityTimeout: num(r.activity_timeout, RUN_DEFAULTS.activityTimeout),
+      idleTimeout: typeof r.idle_timeout === 'number' ? r.idle_timeout : null,
       concurrency: num(r.concurrency, 1),
       passAt,
       logLevel: String(r.log_level ?? RUN_DEFAULTS.logLevel),

@@ -18,6 +18,10 @@ export type NetworkMode = (typeof NETWORK_MODES)[number];
 
 /** Canonical split order; `all` expands to this. */
 export const CANONICAL_SPLITS = ['execution', 'search', 'ambiguity', 'adaptability', 'time'] as const;
+/** The splits of a per-language dataset (Omnilingual-Gaia2): `time` is English only. */
+export const MULTILINGUAL_SPLITS = ['execution', 'search', 'ambiguity', 'adaptability'] as const;
+/** A language code as the reference accepts it: `language_Script` (spa_Latn, cmn_Hans). */
+export const LANGUAGE_PATTERN = /^[a-z]{2,3}(?:_[A-Za-z]{2,4})+$/;
 
 export const DEFAULT_HF_DATASET = 'meta-agents-research-environments/gaia2-cli';
 
@@ -50,6 +54,10 @@ export interface JudgeSettings {
   model: string;
   baseUrl: string | null;
   apiKey: SecretRef | null;
+  /** Prompt set of the soft checks (GAIA2_JUDGE_PROMPT_VERSION); null = the default set. */
+  promptVersion?: string | null;
+  /** JSON object merged into every judge request (GAIA2_JUDGE_EXTRA_BODY); null = none. */
+  extraBody?: Record<string, unknown> | null;
 }
 
 /** Agent2Agent (ARE's a2a mode): app agents operate a fraction of each scenario's apps. */
@@ -68,13 +76,16 @@ export interface AgentToAgentPlan {
 
 export type Target =
   | { kind: 'scenario'; scenario: string }
-  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null }
-  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean };
+  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null; language?: string | null }
+  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean; language?: string | null };
 
 export interface RunSettings {
   timeout: number;
   healthTimeout: number;
+  /** Host watchdog: a run without progress (turn, event count) for this long ends (ours). */
   activityTimeout: number;
+  /** The daemon's idle timeout (GAIA2_IDLE_TIMEOUT), sent only when set; null = the daemon's 300 s. */
+  idleTimeout: number | null;
   concurrency: number;
   passAt: number;
   retry: boolean;
@@ -113,6 +124,7 @@ export const RUN_DEFAULTS: RunSettings = {
   timeout: 600,
   healthTimeout: 120,
   activityTimeout: 600,
+  idleTimeout: null,
   concurrency: 1,
   passAt: 1,
   retry: false,
@@ -127,3 +139,10 @@ export const RUN_DEFAULTS: RunSettings = {
   errorsAsFailures: false,
   backend: { kind: 'local' },
 };
+
+/**
+ * The host watchdog's limit in seconds: [run].activity_timeout, raised to the daemon's idle
+ * timeout + 60 s when that is longer, so the daemon's own (longer) idle rule decides first.
+ */
+export const hostActivityTimeout = (r: Pick<RunSettings, 'activityTimeout' | 'idleTimeout'>): number =>
+  r.idleTimeout != null ? Math.max(r.activityTimeout, Math.ceil(r.idleTimeout) + 60) : r.activityTimeout;

@@ -4,7 +4,10 @@
 import { detectProfile } from '../env/profiles.js';
 import { registerSecret } from '../secrets/redact.js';
 import { ConfigError } from './errors.js';
-import type { AgentName, AgentSettings, JudgeSettings, SecretRef } from './plan.js';
+import { parsePromptVersion } from '../../../agent-image/src/judge/prompt-sets.js';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { LANGUAGE_PATTERN, type AgentName, type AgentSettings, type JudgeSettings, type SecretRef } from './plan.js';
 
 export interface SecretInput {
   value?: string | undefined;
@@ -72,17 +75,54 @@ export function resolveAgent(a: AgentInput, opt: { image: string; provider: stri
   };
 }
 
-export function resolveJudge(
-  j: { provider?: string | undefined; model?: string | undefined; baseUrl?: string | undefined; apiKey: SecretRef | null },
-  opt: { provider: string; model: string },
-): JudgeSettings | null {
+export interface JudgeInput {
+  provider?: string | undefined;
+  model?: string | undefined;
+  baseUrl?: string | undefined;
+  apiKey: SecretRef | null;
+  promptVersion?: string | undefined;
+  extraBody?: Record<string, unknown> | undefined;
+}
+
+export function resolveJudge(j: JudgeInput, opt: { provider: string; model: string; promptVersion?: string }): JudgeSettings | null {
+  // Checked even without a judge model: a misspelt prompt set is a mistake either way.
+  const version = checkPromptVersion(j.promptVersion, opt.promptVersion ?? '[judge].prompt_version');
   if (!j.provider && !j.model) return null; // hard checks only
   const missing = [!j.provider && opt.provider, !j.model && opt.model].filter(Boolean);
   if (missing.length) throw new ConfigError(`Judge configuration is incomplete. Missing: ${missing.join(', ')} (set both, or neither for hard checks only)`);
-  return { provider: j.provider!, model: j.model!, baseUrl: j.baseUrl ?? null, apiKey: j.apiKey };
+  const extraBody = j.extraBody && Object.keys(j.extraBody).length ? j.extraBody : null;
+  return { provider: j.provider!, model: j.model!, baseUrl: j.baseUrl ?? null, apiKey: j.apiKey, promptVersion: version, extraBody };
+}
+
+/** The prompt set's name, or null when unset; an unknown name is a ConfigError naming `where`. */
+export function checkPromptVersion(value: string | undefined, where: string): string | null {
+  if (!value?.trim()) return null;
+  try {
+    return parsePromptVersion(value, where);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 export function checkMin(value: number | undefined, min: number, name: string, strict = false): void {
   if (value === undefined) return;
   if (!Number.isFinite(value) || (strict ? value <= min : value < min)) throw new ConfigError(`${name} must be ${strict ? '>' : '>='} ${min} (got ${value})`);
+}
+
+/** A `language_Script` code (spa_Latn), or null when unset; not with a single scenario. */
+export function checkLanguage(value: string | undefined, where: string, o: { scenario: boolean }): string | null {
+  const v = value?.trim();
+  if (!v) return null;
+  if (o.scenario) throw new ConfigError(`${where} cannot be used with a single scenario (it selects a per-language dataset)`);
+  if (!LANGUAGE_PATTERN.test(v)) throw new ConfigError(`${where} must be a language_Script code such as spa_Latn or cmn_Hans (got ${JSON.stringify(v)})`);
+  return v;
+}
+
+/**
+ * A local export with a language: `<root>/<language>` when the root holds one directory per
+ * language, else the root itself (it is that language's tree).
+ */
+export function languageRoot(root: string, language: string): string {
+  const sub = join(root, language);
+  return existsSync(sub) && statSync(sub).isDirectory() ? sub : root;
 }

@@ -9,7 +9,7 @@ import { readConfigFile } from './load-toml.js';
 import type { ConfigFileData } from './toml-schema.js';
 import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from './plan.js';
-import { checkMin, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from './splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 import { noiseFromTable } from './noise.js';
@@ -62,7 +62,8 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   const scenario = mustExist(path(t.scenario, '[target].scenario'), '[target].scenario');
   const datasetRoot = mustExist(path(t.dataset_root, '[target].dataset_root'), '[target].dataset_root', true);
   const subset = mustExist(path(t.subset_manifest, '[target].subset_manifest'), '[target].subset_manifest');
-  const splits = normaliseSplits(t.splits ?? [], '[target].splits');
+  const language = checkLanguage(t.language, '[target].language', { scenario: Boolean(scenario) });
+  const splits = normaliseSplits(t.splits ?? [], '[target].splits', language);
   checkMin(t.limit, 1, '[target].limit');
   const count = [scenario, datasetRoot, t.dataset].filter(Boolean).length;
   if (count !== 1) throw new ConfigError('Config must set exactly one of [target].scenario, [target].dataset_root, or [target].dataset');
@@ -78,9 +79,10 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     if (t.limit !== undefined) throw new ConfigError('[target].limit is only supported for dataset targets');
     target = { kind: 'scenario', scenario };
   } else if (datasetRoot) {
-    target = { kind: 'local', path: datasetRoot, recursive: t.recursive ?? true, splits, subset: subset ?? null, limit: t.limit ?? null };
+    const path = language ? languageRoot(datasetRoot, language) : datasetRoot;
+    target = { kind: 'local', path, recursive: t.recursive ?? true, splits, subset: subset ?? null, limit: t.limit ?? null, ...(language ? { language } : {}) };
   } else {
-    target = { kind: 'hf', repo: t.dataset!, revision: t.revision ?? 'main', splits, subset: subset ?? null, limit: t.limit ?? null };
+    target = { kind: 'hf', repo: t.dataset!, revision: t.revision ?? 'main', splits, subset: subset ?? null, limit: t.limit ?? null, ...(language ? { language } : {}) };
   }
 
   const a = data.agent;
@@ -92,7 +94,10 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   if (agent.script) mustExist(agent.script, '[agent].script');
   const jt = data.judge ?? {};
   const judgeKey = resolveSecret({ value: jt.api_key, envName: jt.api_key_env }, { value: 'api_key', env: 'api_key_env', table: '[judge]', envLabel: '[judge].api_key_env' }, env);
-  const judge = resolveJudge({ provider: jt.provider, model: jt.model, baseUrl: jt.base_url, apiKey: judgeKey }, { provider: '[judge].provider', model: '[judge].model' });
+  const judge = resolveJudge(
+    { provider: jt.provider, model: jt.model, baseUrl: jt.base_url, apiKey: judgeKey, promptVersion: jt.prompt_version, extraBody: jt.extra_body },
+    { provider: '[judge].provider', model: '[judge].model', promptVersion: '[judge].prompt_version' },
+  );
 
   const r = data.run ?? {};
   const outputDir = path(r.output_dir, '[run].output_dir') ?? null;
@@ -100,11 +105,13 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   if (!output && outputDir && target.kind !== 'scenario') output = join(outputDir, 'results.jsonl');
   for (const k of ['timeout', 'health_timeout', 'activity_timeout', 'adapter_port', 'concurrency', 'pass_at'] as const) checkMin(r[k], 1, `[run].${k}`);
   checkMin(r.time_speed, 0, '[run].time_speed', true);
+  checkMin(r.idle_timeout, 0, '[run].idle_timeout', true);
   const run = {
     ...RUN_DEFAULTS,
     timeout: r.timeout ?? RUN_DEFAULTS.timeout,
     healthTimeout: r.health_timeout ?? RUN_DEFAULTS.healthTimeout,
     activityTimeout: r.activity_timeout ?? RUN_DEFAULTS.activityTimeout,
+    idleTimeout: r.idle_timeout ?? null,
     adapterPort: r.adapter_port ?? RUN_DEFAULTS.adapterPort,
     concurrency: r.concurrency ?? 1,
     passAt: r.pass_at ?? 1,

@@ -2,7 +2,7 @@
 // our additions (agent kind, judge mode, network, timeouts). Never prints secret values,
 // only where they come from.
 import { redact } from '../secrets/redact.js';
-import { CANONICAL_SPLITS, type RunPlan } from './plan.js';
+import { CANONICAL_SPLITS, hostActivityTimeout, type RunPlan } from './plan.js';
 
 function keySource(ref: { source: string } | null): string {
   if (!ref) return 'from provider variables at launch';
@@ -18,6 +18,7 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
   if (t.kind === 'scenario') lines.push(`Scenario: ${t.scenario}`);
   if (t.kind === 'hf') lines.push(`Dataset: ${t.repo}${t.revision !== 'main' ? `@${t.revision}` : ''}`);
   if (t.kind === 'local') lines.push(`Dataset root: ${t.path}`);
+  if (t.kind !== 'scenario' && t.language) lines.push(`Language: ${t.language}${t.kind === 'hf' ? ` (Hugging Face configs ${t.language}_<split>, split test)` : ''}`);
   if (t.kind !== 'scenario') {
     if (t.splits) lines.push(`Splits: ${t.splits.join(', ')}`);
     else lines.push(t.kind === 'hf' ? `Splits: all benchmark splits (${CANONICAL_SPLITS.join(', ')})` : 'Splits: all files under dataset_root');
@@ -37,6 +38,8 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
     lines.push(`Judge: ${plan.judge.provider}/${plan.judge.model}`);
     lines.push(`Judge API key: ${keySource(plan.judge.apiKey)}`);
     if (plan.judge.baseUrl) lines.push(`Judge base URL: ${plan.judge.baseUrl}`);
+    lines.push(`Judge prompts: ${plan.judge.promptVersion ?? 'default'}`);
+    if (plan.judge.extraBody) lines.push(`Judge extra body: ${JSON.stringify(plan.judge.extraBody)}`);
   } else lines.push('Judge: hard checks only (no judge LLM configured)');
   const x = plan.agent2agent;
   if (x) {
@@ -52,7 +55,9 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
   const b = r.backend;
   if (b.kind === 'kubernetes') lines.push(`Backend: kubernetes (${b.context ? `context ${b.context}, ` : ''}namespace ${b.namespace ?? 'from the kubeconfig'}, pull ${b.imagePullPolicy}, pending timeout ${b.pendingTimeout}s)`);
   else lines.push(`Network: ${r.network}`);
-  lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.healthTimeout}s, activity ${r.activityTimeout}s`);
+  const idle = r.idleTimeout != null ? `idle ${r.idleTimeout}s` : "idle the daemon's default (300s)";
+  const activity = hostActivityTimeout(r);
+  lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.healthTimeout}s, ${idle}, host activity ${activity}s${activity !== r.activityTimeout ? ' (raised above the idle timeout)' : ''}`);
   const n = plan.noise;
   if (n) {
     const ta = n.tool_augmentation ? `tool failures ${n.tool_augmentation.tool_failure_probability} (seed ${n.tool_augmentation.seed})` : 'no tool augmentation';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { NoiseTable } from './noise.js';
 import { PhasesTable } from '../phases/definitions.js';
-import { bool, choice, int, num, optStr, strList } from './toml-values.js';
+import { bool, choice, int, jsonTable, num, optStr, strList } from './toml-values.js';
 import { BACKENDS, KubernetesTable, ResourcesTable, TolerationTable } from './backend.js';
 import { GatewayTable, LimitEntryTable, LimitsTable } from './gateway.js';
 import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
@@ -13,6 +13,7 @@ export const TargetTable = z.strictObject({
   scenario: optStr,
   dataset_root: optStr,
   dataset: optStr,
+  language: optStr,
   revision: optStr,
   splits: z.union([z.string().transform((s) => [s]), z.array(z.string())], { error: 'must be a string or a list of strings' }).optional(),
   subset_manifest: optStr,
@@ -42,12 +43,15 @@ export const JudgeTable = z.strictObject({
   base_url: optStr,
   api_key: optStr,
   api_key_env: optStr,
+  prompt_version: optStr,
+  extra_body: jsonTable,
 });
 
 export const RunTable = z.strictObject({
   timeout: int,
   health_timeout: int,
   activity_timeout: int,
+  idle_timeout: num,
   adapter_port: int,
   concurrency: int,
   pass_at: int,

@@ -21,3 +21,18 @@ export const strList = z
   .optional();
 export const choice = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of: ${values.join(', ')}` }).optional();
+
+/** TOML values as JSON: integers (bigint here) become numbers, dates ISO strings, all the way down. */
+function asJson(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(asJson);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asJson(x)]));
+  return v;
+}
+
+/** A TOML table taken as a JSON object (e.g. [judge].extra_body); an empty one counts as unset. */
+export const jsonTable = z
+  .record(z.string(), z.unknown(), { error: 'must be a TOML table (e.g. { reasoning_effort = "low" })' })
+  .transform((t) => (Object.keys(t).length ? (asJson(t) as Record<string, unknown>) : undefined))
+  .optional();

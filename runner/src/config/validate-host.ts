@@ -33,8 +33,15 @@ function labelsFor(plan: RunPlan, role: 'agent' | 'judge'): Labels {
     : { provider: '--judge-provider', baseUrl: '--judge-base-url', keyEnv: '--judge-api-key-env', role: 'the judge' };
 }
 
+/** Judge backends of the reference that are not a chat model, and so not a provider here. */
+const OTHER_JUDGE_BACKENDS: Record<string, string> = {
+  typesafe: "the reference's TypeSafe Jev judge (a scoring service, not a chat model) is not available in this runner; use a chat-model judge provider",
+};
+
 export function checkProviderName(provider: string, label: string): void {
   if (KNOWN_PROVIDERS.includes(provider.toLowerCase())) return;
+  const other = OTHER_JUDGE_BACKENDS[provider.toLowerCase()];
+  if (other) throw new ConfigError(`${label}: provider "${provider}": ${other}`);
   const near = nearestName(provider, KNOWN_PROVIDERS);
   throw new ConfigError(`${label}: unknown provider "${provider}"${near ? ` (did you mean ${near}?)` : ''}; known: ${KNOWN_PROVIDERS.join(', ')}`);
 }

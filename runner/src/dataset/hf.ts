@@ -13,6 +13,8 @@ export interface HfSource {
   repo: string;
   revision: string;
   splits: string[];
+  /** A per-language dataset (Omnilingual-Gaia2): configs `<language>_<split>`, cached per language. */
+  language?: string | null;
   /** Download again even when a cached copy exists (--refresh-dataset). */
   refresh?: boolean;
   env: Record<string, string | undefined>;
@@ -25,6 +27,8 @@ interface SplitManifest {
   /** The commit the revision pointed to when the split was downloaded (null: not resolved). */
   sha?: string | null;
   split: string;
+  /** The Hub directory (config) the split came from: the split, or `<language>_<split>`. */
+  config?: string;
   files: Array<{ path: string; oid?: string | undefined; size: number }>;
   rows: number;
   written_at: string;
@@ -34,9 +38,13 @@ export function hfCacheRoot(env: Record<string, string | undefined>): string {
   return env.GAIA2_HF_CACHE?.trim() || join(homedir(), '.cache', 'gaia2', 'hf_datasets');
 }
 
-export function hfDatasetDir(repo: string, env: Record<string, string | undefined>): string {
-  return join(hfCacheRoot(env), repo.replace(/\//g, '_'));
+/** `<cache>/<org>_<name>` (the reference's layout), `<org>_<name>_<language>` for one language. */
+export function hfDatasetDir(repo: string, env: Record<string, string | undefined>, language?: string | null): string {
+  return join(hfCacheRoot(env), `${repo.replace(/\//g, '_')}${language ? `_${language}` : ''}`);
 }
+
+/** The Hub config (and directory) holding a split: `<language>_<split>` for a per-language dataset. */
+export const hfConfigName = (split: string, language?: string | null): string => (language ? `${language}_${split}` : split);
 
 const manifestPath = (dir: string, split: string) => join(dir, '.gaia2-cache', `${split}.json`);
 
@@ -70,7 +78,7 @@ function recordedSha(dir: string, split: string): string | null {
 
 /** Makes every requested split available under the cache dir; returns it and the commits. */
 export async function ensureHfSplits(src: HfSource): Promise<HfSplits> {
-  const dir = hfDatasetDir(src.repo, src.env);
+  const dir = hfDatasetDir(src.repo, src.env, src.language);
   const log = src.log ?? (() => {});
   const missing = src.splits.filter((s) => src.refresh || !cached(dir, s, src.revision));
   const done = (): HfSplits => ({ dir, shas: Object.fromEntries(src.splits.map((s) => [s, recordedSha(dir, s)])) });
@@ -93,7 +101,7 @@ export async function ensureHfSplits(src: HfSource): Promise<HfSplits> {
       continue;
     }
     log(`  ${split}: downloading ...`);
-    const n = await downloadSplit(dir, split, { ...hub, sha });
+    const n = await downloadSplit(dir, split, { ...hub, sha, config: hfConfigName(split, src.language), language: src.language ?? null });
     log(`  ${split}: ${n} scenarios`);
   }
   return done();
@@ -117,8 +125,8 @@ type Hub = { repo: { type: 'dataset'; name: string }; revision: string; hubUrl: 
 // never need them, and they are a large part of the CLI's memory.
 const hubClient = () => import('@huggingface/hub');
 
-async function listParquet(split: string, hub: Hub): Promise<Array<{ path: string; oid?: string | undefined; size: number }>> {
-  const where = `${hub.repo.name}@${hub.revision} split "${split}"`;
+async function listParquet(split: string, hub: Hub & { language: string | null }): Promise<Array<{ path: string; oid?: string | undefined; size: number }>> {
+  const where = hub.language ? `${hub.repo.name}@${hub.revision} config "${split}" (language ${hub.language})` : `${hub.repo.name}@${hub.revision} split "${split}"`;
   const files: Array<{ path: string; oid?: string | undefined; size: number }> = [];
   const { listFiles } = await hubClient();
   try {
@@ -127,6 +135,7 @@ async function listParquet(split: string, hub: Hub): Promise<Array<{ path: strin
     }
   } catch (e) {
     const status = (e as { statusCode?: number }).statusCode;
+    if (status === 404 && hub.language) throw new DatasetError(`Hugging Face dataset ${where}: not found (check [target].language / --language${await configList(hub)})`);
     if (status === 404) throw new DatasetError(`Hugging Face dataset ${where}: not found (check the repo id, the revision and the split name)`);
     if (status === 401 || status === 403) throw new DatasetError(`Hugging Face dataset ${where}: access denied (set HF_TOKEN to a token that can read it)`);
     throw new DatasetError(`Hugging Face dataset ${where}: cannot list files (${(e as Error).message})`);
@@ -138,8 +147,21 @@ async function listParquet(split: string, hub: Hub): Promise<Array<{ path: strin
   return chosen;
 }
 
-async function downloadSplit(dir: string, split: string, hub: Hub & { sha: string | null }): Promise<number> {
-  const files = await listParquet(split, hub);
+/** ": available configs: a, b" from the repository's top-level directories, or "" when they cannot be listed. */
+async function configList(hub: Hub): Promise<string> {
+  const { listFiles } = await hubClient();
+  const dirs: string[] = [];
+  try {
+    for await (const f of listFiles({ ...hub, recursive: false })) if (f.type === 'directory' && !f.path.startsWith('.')) dirs.push(f.path);
+  } catch {
+    return '';
+  }
+  return dirs.length ? `; available configs: ${dirs.sort().join(', ')}` : '';
+}
+
+async function downloadSplit(dir: string, split: string, hub: Hub & { sha: string | null; config: string; language: string | null }): Promise<number> {
+  // The Hub directory is the config (`<language>_<split>` per language); the cache keeps the bare split.
+  const files = await listParquet(hub.config, hub);
   const tmp = join(dir, `.tmp-${split}-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
@@ -158,7 +180,7 @@ async function downloadSplit(dir: string, split: string, hub: Hub & { sha: strin
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  const m: SplitManifest = { repo: hub.repo.name, revision: hub.revision, sha: hub.sha, split, files, rows, written_at: new Date().toISOString() };
+  const m: SplitManifest = { repo: hub.repo.name, revision: hub.revision, sha: hub.sha, split, config: hub.config, files, rows, written_at: new Date().toISOString() };
   writeFileSync(manifestPath(dir, split), JSON.stringify(m, null, 2) + '\n');
   return rows;
 }

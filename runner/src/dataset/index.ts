@@ -1,7 +1,7 @@
 // Dataset resolution: a target → the ordered list of scenarios to run (subset, splits, limit).
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CANONICAL_SPLITS, type Target } from '../config/plan.js';
+import { CANONICAL_SPLITS, MULTILINGUAL_SPLITS, type Target } from '../config/plan.js';
 import { DatasetError } from './errors.js';
 import { comparePaths, loadDirectory, loadLocal } from './local.js';
 import { readSubsetManifest } from './manifest.js';
@@ -13,7 +13,7 @@ export { DatasetError } from './errors.js';
 export { artifactDir, inferSplit, type ScenarioEntry } from './entry.js';
 export { loadDirectory, loadJsonl, loadLocal, comparePaths } from './local.js';
 export { readSubsetManifest } from './manifest.js';
-export { ensureHfSplits, hfCacheRoot, hfDatasetDir } from './hf.js';
+export { ensureHfSplits, hfCacheRoot, hfConfigName, hfDatasetDir } from './hf.js';
 export { readScenarioEntry } from './read-scenario.js';
 
 export interface ResolvedDataset {
@@ -50,8 +50,8 @@ export async function resolveDataset(target: Target, o: { env: Record<string, st
   let splits = target.splits;
   let revisionShas: Record<string, string | null> | undefined;
   if (target.kind === 'hf') {
-    const wanted = splits ?? [...CANONICAL_SPLITS];
-    const hf = await ensureHfSplits({ repo: target.repo, revision: target.revision, splits: wanted, refresh: target.refresh, env: o.env, log: o.log });
+    const wanted = splits ?? [...(target.language ? MULTILINGUAL_SPLITS : CANONICAL_SPLITS)];
+    const hf = await ensureHfSplits({ repo: target.repo, revision: target.revision, splits: wanted, language: target.language ?? null, refresh: target.refresh, env: o.env, log: o.log });
     root = cacheDir = hf.dir;
     revisionShas = hf.shas;
     entries = loadSplitDirs(root, wanted, true); // exactly the splits asked for (spec §10.2)

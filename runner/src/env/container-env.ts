@@ -80,8 +80,9 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
 
   env[ENV.thinking] = plan.agent.thinking;
   if (plan.run.notificationMode !== 'message') env[ENV.notificationMode] = plan.run.notificationMode;
-  if (plan.run.timeSpeed !== null) env[ENV.timeSpeed] = Number.isInteger(plan.run.timeSpeed) ? plan.run.timeSpeed.toFixed(1) : String(plan.run.timeSpeed);
-  env[ENV.idleTimeout] = String(plan.run.activityTimeout);
+  if (plan.run.timeSpeed !== null) env[ENV.timeSpeed] = pyFloat(plan.run.timeSpeed);
+  // Only when set, as the reference: otherwise the daemon keeps its own 300 s.
+  if (plan.run.idleTimeout != null) env[ENV.idleTimeout] = pyFloat(plan.run.idleTimeout);
   if (plan.noise) env[ENV.noise] = JSON.stringify(plan.noise);
 
   if (plan.judge) {
@@ -94,6 +95,8 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
       if (direct) env[ENV.judgeApiKey] = k.value; // never under provider-specific names (pinned upstream)
     }
     routes.push({ role: 'judge', provider: plan.judge.provider, model: plan.judge.model, baseUrl: plan.judge.baseUrl, key: k, baseUrlVars: [ENV.judgeBaseUrl], keyVars: [ENV.judgeApiKey] });
+    if (plan.judge.promptVersion) env[ENV.judgePromptVersion] = plan.judge.promptVersion;
+    if (plan.judge.extraBody) env[ENV.judgeExtraBody] = JSON.stringify(plan.judge.extraBody);
   }
 
   const llmAgent = plan.agent.name === 'default' && !profile.oracleOnly;
@@ -112,11 +115,15 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     }
     routes.push({ role: 'agent', provider: env[ENV.provider]!, model: plan.agent.model, baseUrl: plan.agent.baseUrl, key: k, baseUrlVars: profile.baseUrlKeys, keyVars });
   }
+  for (const name of profile.hostVars) {
+    const v = hostEnv[name]?.trim();
+    if (v) env[name] = v;
+  }
   if (plan.agent.name === 'scripted' && plan.agent.script) env[ENV.script] = readFileSync(plan.agent.script, 'utf8');
   const a2a = addAgentToAgentEnv(plan, env, hostEnv, url, notices, direct);
   if (a2a) routes.push(a2a);
 
-  applyProxies(env, hostEnv, url);
+  applyProxies(env, hostEnv, url, [env[profile.baseUrlKeys[0] ?? ''], env[ENV.judgeBaseUrl]]);
   const ca = hostEnv.GAIA2_CA_BUNDLE?.trim();
   if (ca) {
     if (existsSync(ca) && statSync(ca).isFile()) {
@@ -131,10 +138,14 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
  * Proxies: a relay URL (GAIA2_PROXY_RELAY_URL) becomes every proxy variable; otherwise the
  * host's proxy variables pass through. Loopback proxies are rewritten for bridged containers.
  */
-function applyProxies(env: Record<string, string>, hostEnv: Record<string, string | undefined>, url: (u: string) => string): void {
+function applyProxies(env: Record<string, string>, hostEnv: Record<string, string | undefined>, url: (u: string) => string, baseUrls: Array<string | undefined>): void {
   const relay = hostEnv.GAIA2_PROXY_RELAY_URL?.trim();
   const noProxy = new Set<string>(['127.0.0.1', 'localhost']);
   for (const k of ['NO_PROXY', 'no_proxy']) for (const p of (hostEnv[k] ?? '').split(',')) if (p.trim()) noProxy.add(p.trim());
+  // The model servers are reached directly, never through a proxy (the reference does the
+  // same since OpenClaw's in-container proxy broke remote judges): their hosts join no_proxy.
+  const modelHosts = hostsOf(baseUrls).filter((h) => !noProxy.has(h));
+  for (const h of modelHosts) noProxy.add(h);
   if (relay) {
     const full = relay.includes('://') ? relay : `http://${relay}`;
     let host = '';
@@ -156,5 +167,26 @@ function applyProxies(env: Record<string, string>, hostEnv: Record<string, strin
       any = true;
     }
   }
-  if (any) env.NO_PROXY = env.no_proxy = [...noProxy].join(',');
+  if (any || modelHosts.length) env.NO_PROXY = env.no_proxy = [...noProxy].join(',');
 }
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/** Distinct host names of the URLs, in order, without loopback ones; unparseable text is skipped. */
+export function hostsOf(urls: Array<string | null | undefined>): string[] {
+  const out: string[] = [];
+  for (const u of urls) {
+    if (!u?.trim()) continue;
+    let host: string;
+    try {
+      host = new URL(u.trim()).hostname.toLowerCase();
+    } catch {
+      continue;
+    }
+    if (host && !LOOPBACK_HOSTS.has(host) && !out.includes(host)) out.push(host);
+  }
+  return out;
+}
+
+/** A number as Python prints a float (600 → "600.0"), as the reference passes such settings. */
+const pyFloat = (n: number): string => (Number.isInteger(n) ? n.toFixed(1) : String(n));

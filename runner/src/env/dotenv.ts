@@ -10,6 +10,8 @@ export const BLOCKED_DOTENV_KEYS = [
   'GAIA2_JUDGE_BASE_URL',
   'GAIA2_JUDGE_MODEL',
   'GAIA2_JUDGE_PROVIDER',
+  'GAIA2_JUDGE_PROMPT_VERSION',
+  'GAIA2_JUDGE_EXTRA_BODY',
 ] as const;
 
 export interface DotenvLoadResult {

@@ -110,6 +110,11 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
     for (const v of r.baseUrlVars) base.env[v] = bridged ? rewriteLoopback(url) : url;
     for (const v of r.keyVars) delete base.env[v];
   }
+  // With proxies configured, the gateway (on the runner's machine) must be reached directly.
+  for (const k of ['NO_PROXY', 'no_proxy']) {
+    const host = new URL(bridged ? rewriteLoopback(gateway.baseUrl(upstreams[0]?.id ?? '')) : gateway.baseUrl(upstreams[0]?.id ?? '')).hostname;
+    if (base.env[k] !== undefined && !base.env[k]!.split(',').includes(host)) base.env[k] = [base.env[k], host].filter(Boolean).join(',');
+  }
   const record: GatewayRecord = {
     mode: g.replay ? 'replay' : 'gateway',
     ...(g.replay ? { replay_of: g.replay } : {}),

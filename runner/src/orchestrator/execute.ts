@@ -9,7 +9,7 @@ import type { ScenarioResult } from '../../../agent-image/src/contract/result.js
 import { ConfigError } from '../config/errors.js';
 import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 import { requireImageFeature } from '../run/image-features.js';
-import type { RunPlan } from '../config/plan.js';
+import { hostActivityTimeout, type RunPlan } from '../config/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type ContainerEngine } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
@@ -19,13 +19,13 @@ import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
 import type { ScenarioRunOptions } from '../run/index.js';
 import { BackgroundWork } from '../run/background-work.js';
-import { redact } from '../secrets/redact.js';
+import { redact, redactValue } from '../secrets/redact.js';
 import { runPool } from './pool.js';
 import { allocatePort } from './ports.js';
 import { ResultsBook } from './results-file.js';
 import { collectProvenance } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
-import { previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
+import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
 
@@ -200,7 +200,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
           ...(base.files.length ? { files: base.files } : {}),
           agent: plan.agent.name,
           network: plan.run.network,
-          timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: plan.run.activityTimeout },
+          timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
           labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
           ...(t.runIndex ? { runIndex: t.runIndex } : {}),
           ...(t.entry.split ? { split: t.entry.split } : {}),
@@ -214,7 +214,9 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
           ...(debug ? { log } : {}),
         });
         const before = result;
-        if (!result.judge_mode && classify(result) !== 'error') result = { ...result, judge_mode: plan.judge ? 'llm' : 'hard-only' };
+        const patch: Partial<ScenarioResult> = { ...(!result.judge_mode && classify(result) !== 'error' ? { judge_mode: plan.judge ? 'llm' : 'hard-only' } : {}), ...judgeSettingsRecord(plan) };
+        // the run's own result may hold secrets its writer redacted on disk: redact again here
+        if (Object.keys(patch).length) result = redactValue({ ...result, ...patch });
         if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
         if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       } catch (e) {

@@ -50,7 +50,9 @@ export function planOptions(plan: RunPlan): Record<string, unknown> {
       ...(a.script && existsSync(a.script) ? { script_sha256: sha256File(a.script) } : {}),
       ...keySource(a.apiKey),
     },
-    judge_options: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl, ...keySource(j.apiKey) } : null,
+    judge_options: j
+      ? { provider: j.provider, model: j.model, base_url: j.baseUrl, prompt_version: j.promptVersion ?? null, extra_body: j.extraBody ?? null, ...keySource(j.apiKey) }
+      : null,
     agent2agent_options: plan.agent2agent
       ? {
           app_prop: plan.agent2agent.appProp, seed: plan.agent2agent.seed, provider: plan.agent2agent.provider,
@@ -58,7 +60,7 @@ export function planOptions(plan: RunPlan): Record<string, unknown> {
         }
       : null,
     run_options: {
-      timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, concurrency: r.concurrency,
+      timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, idle_timeout: r.idleTimeout ?? null, concurrency: r.concurrency,
       pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
       adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
       // where the units ran (the [kubernetes] table names a kubeconfig file, never a credential)
@@ -90,6 +92,10 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     judge_provider: plan.judge?.provider ?? null,
     judge_base_url: plan.judge?.baseUrl ?? null,
     judge_mode: plan.judge ? 'llm' : 'hard-only',
+    // the reference's names: the prompt set and extra body of the judge, the daemon's idle timeout
+    judge_prompt_version: plan.judge?.promptVersion ?? null,
+    judge_extra_body: plan.judge?.extraBody ?? null,
+    idle_timeout: plan.run.idleTimeout ?? null,
     timeout: plan.run.timeout,
     health_timeout: plan.run.healthTimeout,
     activity_timeout: plan.run.activityTimeout,
@@ -109,6 +115,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     rec.revision = t.revision;
     rec.dataset_cache_dir = ds?.cacheDir;
   } else if (t.kind === 'local') rec.dataset = t.path;
+  if (t.kind !== 'scenario') rec.language = t.language ?? null;
   else rec.scenario = t.scenario;
   if (t.kind !== 'scenario') {
     if (t.subset) rec.subset = t.subset;
@@ -137,4 +144,11 @@ export function previousRunIds(dir: string, passAt: number): string[] {
     if (typeof id === 'string') ids.add(id);
   }
   return [...ids];
+}
+
+/** What result.json records of the judge's configuration (none without a judge LLM). */
+export function judgeSettingsRecord(plan: RunPlan): { judge_prompt_version?: string; judge_extra_body?: Record<string, unknown> } {
+  const j = plan.judge;
+  if (!j) return {};
+  return { judge_prompt_version: j.promptVersion ?? 'default', ...(j.extraBody ? { judge_extra_body: j.extraBody } : {}) };
 }

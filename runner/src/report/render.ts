@@ -8,7 +8,8 @@ export const pct = (x: number | null | undefined) => (x === null || x === undefi
 const judgeText = (m: Report['judge_mode']) =>
   m === 'hard-only' ? 'hard checks only (no judge LLM)' : m === 'llm' ? 'hard checks + LLM judge' : m === 'mixed' ? 'mixed (some runs hard checks only)' : 'unknown';
 
-function errorsText(g: GroupStats): string {
+/** "3 (health_timeout: 2, provider: 1)": a group's errors with their kinds, most frequent first. */
+export function errorsText(g: GroupStats): string {
   const kinds = Object.entries(g.errors_by_kind).sort((a, b) => b[1] - a[1]);
   return kinds.length ? `${g.errors} (${kinds.map(([k, n]) => `${k}: ${n}`).join(', ')})` : '0';
 }
@@ -28,7 +29,8 @@ function kList(g: GroupStats, which: 'pass_at_k' | 'pass_hat_k', sym: string): s
   return Object.entries(g[which]).map(([k, v]) => `${sym}${k} ${pct(v.value)}`).join('  ');
 }
 
-function seconds(s: number | null): string {
+/** A duration as the report prints it: seconds, or minutes from two minutes on. */
+export function seconds(s: number | null): string {
   if (s === null) return '—';
   return s >= 120 ? `${(s / 60).toFixed(1)}m` : `${s.toFixed(1)}s`;
 }

@@ -36,8 +36,9 @@ export function configKey(plan: RunPlan, imageId: string): string {
       v: 1,
       image_id: imageId,
       agent: { name: a.name, provider: a.provider, model: a.model, base_url: a.baseUrl, thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, script: a.script && existsSync(a.script) ? sha256File(a.script) : null },
-      judge: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl } : null,
-      run: { timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network },
+      // prompt set, extra body and idle timeout only when set: keys of runs without them are unchanged
+      judge: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl, ...(j.promptVersion ? { prompt_version: j.promptVersion } : {}), ...(j.extraBody ? { extra_body: j.extraBody } : {}) } : null,
+      run: { timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network, ...(r.idleTimeout != null ? { idle_timeout: r.idleTimeout } : {}) },
       noise: plan.noise ?? null,
       agent2agent: x ? { app_prop: x.appProp, seed: x.seed, provider: x.provider, model: x.model, base_url: x.baseUrl } : null,
     }),

@@ -21,6 +21,7 @@ export interface ViewerOptions {
 }
 
 export const isPassAtNRoot = (dir: string): boolean => runDirsOf(dir).length > 0;
+export { isCollectionRoot };
 
 /** Pages written and the absolute paths of those whose content changed. */
 export function buildViewerDetailed(outputDir: string, opts: ViewerOptions = {}): BuildOutcome {

@@ -63,7 +63,7 @@ describe('gaia2-runner judge --scenario --events', () => {
     expect(r.code).toBe(1);
     const v = JSON.parse(r.stdout);
     expect(v.judge_mode).toBe('llm');
-    expect(v.judge).toEqual({ mode: 'llm', provider: 'openai-compat', model: 'judge-m' });
+    expect(v.judge).toEqual({ mode: 'llm', provider: 'openai-compat', model: 'judge-m', prompt_version: 'default' });
     expect(v.failure_reason).toContain('user_message_checker (agent_args=');
     expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(r.stdout + r.stderr).not.toContain(KEY);
@@ -132,5 +132,44 @@ describe('gaia2-runner judge --output-dir', () => {
       expect(rj.usage.judge).toMatchObject({ model: 'judge-m', source: 'trace', llm_calls: lines.length, input_tokens: sum, cache_read_tokens: 100 * lines.length });
       expect(sum).toBe(400 * lines.length); // OpenAI counts cached input inside prompt_tokens
     }
+  });
+});
+
+describe('gaia2-runner judge with the reference judge settings', () => {
+  const omniSystem = (body: { messages: Array<{ role: string; content: string }> }) => body.messages.find((m) => m.role === 'system')!.content;
+
+  it('--judge-prompt-version and --judge-extra-body reach the judge request and the verdict', async () => {
+    fake = await startFakeLlm({ format: 'openai-chat', script: [say('Verdict: [[Success]]')] });
+    const r = await cli(
+      ['--scenario', SCEN, '--events', ev('wrong_answer_text'), '--judge-provider', 'openai-compat', '--judge-model', 'gpt-oss-120b', '--judge-base-url', fake.url,
+        '--judge-prompt-version', 'omnilingual-gaia2', '--judge-extra-body', '{"reasoning_effort":"low"}', '--json'],
+      { OPENAI_COMPAT_API_KEY: KEY },
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).judge).toEqual({ mode: 'llm', provider: 'openai-compat', model: 'gpt-oss-120b', prompt_version: 'omnilingual-gaia2', extra_body: { reasoning_effort: 'low' } });
+    expect(fake.requests[0]!.body.reasoning_effort).toBe('low');
+    expect(omniSystem(fake.requests[0]!.body as never)).toMatch(/another language than the reference/);
+  });
+
+  it('re-judging a run uses the prompt set its run_config.json records; an unknown name is exit 2 naming where it came from', async () => {
+    fake = await startFakeLlm({ format: 'openai-chat', script: [], fallback: say('Verdict: [[Success]]') });
+    const root = mkdtempSync(join(tmpdir(), 'gaia2-rejudge-omni-'));
+    mkdirSync(join(root, 'search/a'), { recursive: true });
+    writeFileSync(join(root, 'search/a/result.json'), JSON.stringify({ scenario_id: 'search_email_flight_code', success: false, status: 'fail', scenario_file: SCEN }));
+    copyFileSync(ev('wrong_answer_text'), join(root, 'search/a/events.jsonl'));
+    writeFileSync(join(root, 'run_config.json'), JSON.stringify({ judge_prompt_version: 'omnilingual-gaia2' }));
+    const flags = ['--output-dir', root, '--judge-provider', 'openai-compat', '--judge-model', 'judge-m', '--judge-base-url', fake.url];
+    const r = await cli(flags, { OPENAI_COMPAT_API_KEY: KEY });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(root, 'search/a/rejudge.json'), 'utf8')).judge.prompt_version).toBe('omnilingual-gaia2');
+    expect(omniSystem(fake.requests[0]!.body as never)).toMatch(/another language than the reference/);
+
+    writeFileSync(join(root, 'run_config.json'), JSON.stringify({ judge_prompt_version: 'omnilingual-v2' }));
+    const bad = await cli(flags, { OPENAI_COMPAT_API_KEY: KEY });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`judge_prompt_version in ${join(root, 'run_config.json')}: unknown judge prompt version "omnilingual-v2"`);
+    const flag = await cli([...flags, '--judge-prompt-version', 'omni'], { OPENAI_COMPAT_API_KEY: KEY });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--judge-prompt-version: unknown judge prompt version "omni" (known: default, omnilingual-gaia2)');
   });
 });

@@ -16,7 +16,7 @@ describe('run flags', () => {
   it('CLI judge values beat GAIA2_JUDGE_* env values; the key is passed through', () => {
     const env = { GAIA2_JUDGE_MODEL: 'env-m', GAIA2_JUDGE_PROVIDER: 'env-p', GAIA2_JUDGE_BASE_URL: 'http://env', GAIA2_JUDGE_API_KEY: 'env-key-123' };
     const p = planFromRunFlags({ ...oracle, judgeModel: 'cli-m', judgeProvider: 'cli-p', judgeBaseUrl: 'http://cli', judgeApiKey: 'cli-key-123' }, env);
-    expect(p.judge).toEqual({ model: 'cli-m', provider: 'cli-p', baseUrl: 'http://cli', apiKey: { value: 'cli-key-123', source: 'explicit' } });
+    expect(p.judge).toEqual({ model: 'cli-m', provider: 'cli-p', baseUrl: 'http://cli', apiKey: { value: 'cli-key-123', source: 'explicit' }, promptVersion: null, extraBody: null });
     const q = planFromRunFlags(oracle, env);
     expect(q.judge).toMatchObject({ model: 'env-m', provider: 'env-p', baseUrl: 'http://env', apiKey: { value: 'env-key-123' } });
   });
@@ -64,5 +64,33 @@ describe('run-dataset flags', () => {
     expect(() => planFromDatasetFlags({ ...ds, splits: 'all,search' }, {})).toThrow(/cannot combine 'all'/);
     expect(planFromDatasetFlags(ds, {}).target).toMatchObject({ kind: 'local', path: dir, recursive: true });
     expect(() => planFromDatasetFlags({ ...ds, dataset: join(dir, 'missing') }, {})).toThrow(/--dataset does not exist/);
+  });
+});
+
+describe('flags for the reference judge and run settings', () => {
+  const judged = { ...oracle, judgeProvider: 'openai-compat', judgeModel: 'gpt-oss-120b', judgeBaseUrl: 'http://gpu:8001/v1' };
+  it('--judge-prompt-version and --judge-extra-body, else GAIA2_JUDGE_PROMPT_VERSION / GAIA2_JUDGE_EXTRA_BODY', () => {
+    const p = planFromRunFlags({ ...judged, judgePromptVersion: 'omnilingual-gaia2', judgeExtraBody: '{"reasoning_effort":"low"}' }, {});
+    expect(p.judge).toMatchObject({ promptVersion: 'omnilingual-gaia2', extraBody: { reasoning_effort: 'low' } });
+    const q = planFromRunFlags(judged, { GAIA2_JUDGE_PROMPT_VERSION: 'omnilingual-gaia2', GAIA2_JUDGE_EXTRA_BODY: '{"chat_template_kwargs":{"enable_thinking":true}}' });
+    expect(q.judge).toMatchObject({ promptVersion: 'omnilingual-gaia2', extraBody: { chat_template_kwargs: { enable_thinking: true } } });
+    expect(() => planFromRunFlags({ ...judged, judgePromptVersion: 'omni' }, {})).toThrow('--judge-prompt-version: unknown judge prompt version "omni" (known: default, omnilingual-gaia2)');
+    expect(() => planFromRunFlags(judged, { GAIA2_JUDGE_PROMPT_VERSION: 'v3' })).toThrow('GAIA2_JUDGE_PROMPT_VERSION: unknown judge prompt version "v3"');
+    expect(() => planFromRunFlags({ ...judged, judgeExtraBody: 'low' }, {})).toThrow(/^--judge-extra-body must be a JSON object/);
+  });
+
+  it('--idle-timeout: a number > 0, unset by default', () => {
+    expect(planFromRunFlags(oracle, {}).run.idleTimeout).toBeNull();
+    expect(planFromRunFlags({ ...oracle, idleTimeout: '450.5' }, {}).run.idleTimeout).toBe(450.5);
+    expect(() => planFromRunFlags({ ...oracle, idleTimeout: '0' }, {})).toThrow('--idle-timeout must be > 0 (got 0)');
+    expect(() => planFromRunFlags({ ...oracle, idleTimeout: 'soon' }, {})).toThrow('--idle-timeout must be a number (got "soon")');
+  });
+
+  it('--language: a language_Script code; without --splits the four translated splits; time refused', () => {
+    const ds: DatasetFlags = { ...oracle, dataset: 'facebook/omnilingual-gaia2', concurrency: '1', passAt: '1', revision: 'main' };
+    expect(planFromDatasetFlags({ ...ds, language: 'cmn_Hans' }, {}).target).toMatchObject({ kind: 'hf', language: 'cmn_Hans', splits: ['execution', 'search', 'ambiguity', 'adaptability'] });
+    expect(planFromDatasetFlags(ds, {}).target).toMatchObject({ kind: 'hf', splits: null });
+    expect(() => planFromDatasetFlags({ ...ds, language: 'cmn_Hans', splits: 'search,time' }, {})).toThrow('Split(s) not available for language cmn_Hans in --splits: time');
+    expect(() => planFromDatasetFlags({ ...ds, language: 'chinese' }, {})).toThrow('--language must be a language_Script code');
   });
 });

@@ -55,7 +55,7 @@ describe('run_config.json: the complete run record', () => {
     expect(text).not.toContain('sk-judge-secret');
     const rec = JSON.parse(text);
     expect(rec.agent_options).toMatchObject({ provider: 'anthropic', thinking: 'medium', tools: 'functions', max_tokens: 4096, api_key_env: 'AGENT_KEY_VAR', base_url: 'http://127.0.0.1:9/v1' });
-    expect(rec.judge_options).toEqual({ provider: 'openai', model: 'gpt-4.1', base_url: 'https://judge.example/v1', api_key_env: 'JUDGE_KEY_VAR', api_key: null });
+    expect(rec.judge_options).toEqual({ provider: 'openai', model: 'gpt-4.1', base_url: 'https://judge.example/v1', api_key_env: 'JUDGE_KEY_VAR', api_key: null, prompt_version: null, extra_body: null });
     expect(rec.run_options).toMatchObject({ notification_mode: 'native', time_speed: 2.5, log_level: 'DEBUG', pass_at: 2, concurrency: 2, adapter_port: 8091, errors_as_failures: true });
     expect({ image: rec.image, id: rec.image_id, hash: rec.image_context_hash }).toEqual({ image: 'localhost/gaia2-agent:test', id: 'sha256:feedbeef', hash: 'ctx-0123abcd' });
     expect(rec.engine).toEqual({ name: 'fake', kind: 'fake', version: null, apiVersion: null, endpoint: 'fake://', remote: false });
@@ -86,6 +86,16 @@ describe('run_config.json: the complete run record', () => {
     const same = await runCliInProcess(['rerun', join(dir, 'out'), '--output-dir', join(dir, 'out')], dir, env);
     expect(same.code).toBe(2);
     expect(same.err).toContain('--output-dir must differ from the recorded run');
+  });
+
+  it('the reference judge settings and idle timeout are rerun as they were', async () => {
+    const { dir, env, plan } = setup({ judgePromptVersion: 'omnilingual-gaia2', judgeExtraBody: '{"reasoning_effort":"low"}', idleTimeout: '600' });
+    expect(plan.judge).toMatchObject({ promptVersion: 'omnilingual-gaia2', extraBody: { reasoning_effort: 'low' } });
+    await runWithFakes(plan, env);
+    const { file, rec } = readRunRecord(join(dir, 'out'));
+    const again = planFromRunRecord(rec, file, env, { outputDir: join(dir, 'out') });
+    expect(again).toEqual(plan);
+    expect(again.run.idleTimeout).toBe(600);
   });
 
   it('a run on a Kubernetes cluster is repeated on the same cluster settings, not on the local engine', async () => {

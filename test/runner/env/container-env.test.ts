@@ -119,3 +119,47 @@ describe('container environment', () => {
     expect(buildBaseEnv(plan(), {}).env.GAIA2_NOTIFICATION_MODE).toBeUndefined();
   });
 });
+
+describe('upstream run settings in the container environment', () => {
+  it('GAIA2_IDLE_TIMEOUT only when idle_timeout is set (the daemon keeps its 300 s otherwise), as a Python float', () => {
+    expect(buildBaseEnv(plan(), {}).env).not.toHaveProperty('GAIA2_IDLE_TIMEOUT');
+    expect(buildBaseEnv(plan({ run: { activityTimeout: 900 } }), {}).env).not.toHaveProperty('GAIA2_IDLE_TIMEOUT');
+    expect(buildBaseEnv(plan({ run: { idleTimeout: 600 } }), {}).env.GAIA2_IDLE_TIMEOUT).toBe('600.0');
+    expect(buildBaseEnv(plan({ run: { idleTimeout: 42.5 } }), {}).env.GAIA2_IDLE_TIMEOUT).toBe('42.5');
+  });
+
+  it('the judge prompt set and extra body go as GAIA2_JUDGE_PROMPT_VERSION and GAIA2_JUDGE_EXTRA_BODY (JSON)', () => {
+    const judge = { provider: 'openai-compat', model: 'gpt-oss-120b', baseUrl: 'http://gpu-node-02:8001/v1', apiKey: null, promptVersion: 'omnilingual-gaia2', extraBody: { reasoning_effort: 'low' } };
+    const env = buildBaseEnv(plan({ judge }), {}).env;
+    expect(env.GAIA2_JUDGE_PROMPT_VERSION).toBe('omnilingual-gaia2');
+    expect(JSON.parse(env.GAIA2_JUDGE_EXTRA_BODY!)).toEqual({ reasoning_effort: 'low' });
+    const plain = buildBaseEnv(plan(), {}).env;
+    expect(plain).not.toHaveProperty('GAIA2_JUDGE_PROMPT_VERSION');
+    expect(plain).not.toHaveProperty('GAIA2_JUDGE_EXTRA_BODY');
+  });
+
+  it('MINI_* reach a mini-swe image from the host when set, and no other image', () => {
+    const host = { MINI_STEP_LIMIT: '40', MINI_COST_LIMIT: '3.0', MINI_COMMAND_TIMEOUT: '60', MINI_LOG_LEVEL: 'DEBUG', MINI_TRAJECTORY_FILE: '/tmp/traj.json', OPENAI_API_KEY: 'k' };
+    expect(detectProfile('localhost/gaia2-mini-swe:latest')).toMatchObject({ name: 'mini-swe', defaultProvider: 'anthropic', baseUrlKeys: ['BASE_URL'], oracleOnly: false });
+    const mini = buildBaseEnv(plan({ agent: { image: 'localhost/gaia2-mini-swe:latest' } }), host).env;
+    expect(Object.fromEntries(Object.entries(mini).filter(([k]) => k.startsWith('MINI_')))).toEqual({
+      MINI_STEP_LIMIT: '40', MINI_COST_LIMIT: '3.0', MINI_COMMAND_TIMEOUT: '60', MINI_LOG_LEVEL: 'DEBUG', MINI_TRAJECTORY_FILE: '/tmp/traj.json',
+    });
+    expect(buildBaseEnv(plan({ agent: { image: 'localhost/gaia2-mini-swe:latest' } }), { MINI_STEP_LIMIT: ' ' }).env).not.toHaveProperty('MINI_STEP_LIMIT');
+    const ours = buildBaseEnv(plan(), host).env;
+    expect(Object.keys(ours).filter((k) => k.startsWith('MINI_'))).toEqual([]);
+  });
+
+  it('no_proxy gets the remote hosts of the agent and judge base URLs, loopback ones left out', () => {
+    const judge = { provider: 'openai-compat', model: 'j', baseUrl: 'http://gpu-node-02:8001/v1', apiKey: null };
+    const remote = buildBaseEnv(plan({ agent: { baseUrl: 'http://h100-001:8000/v1' }, judge, run: { network: 'host' } }), {}).env;
+    expect(remote.no_proxy!.split(',')).toEqual(['127.0.0.1', 'localhost', 'h100-001', 'gpu-node-02']);
+    expect(remote.NO_PROXY).toBe(remote.no_proxy);
+    // loopback URLs with host networking: nothing to add, so no variable (as the reference)
+    const local = buildBaseEnv(plan({ agent: { baseUrl: 'http://localhost:8000/v1' }, judge: { ...judge, baseUrl: 'http://127.0.0.1:8001/v1' }, run: { network: 'host' } }), {}).env;
+    expect(local).not.toHaveProperty('no_proxy');
+    // shared hosts once, after what the host's own no_proxy lists
+    const both = buildBaseEnv(plan({ agent: { baseUrl: 'http://node-a:8000/v1' }, judge: { ...judge, baseUrl: 'http://node-a:8001/v1' } }), { no_proxy: 'corp.example', https_proxy: 'http://proxy:3128' }).env;
+    expect(both.no_proxy).toBe('127.0.0.1,localhost,corp.example,node-a');
+  });
+});

@@ -7,6 +7,8 @@ import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { LABELS } from '../../../runner/src/engine/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';
+import { metaLines, readReportMeta } from '../../../runner/src/report/meta.js';
+import { buildRun } from '../../../runner/src/viewer/build/run.js';
 import { fakeEngine, fakeRuns, recordingProgress, type FakeRunOptions, type Outcome } from './fakes.js';
 
 let root: string;
@@ -231,5 +233,54 @@ describe('container removal off the critical path', () => {
     const second = await exec(plan(), () => 'pass', { engine });
     expect(second.progress.lines.join('\n')).toContain(`Removed 1 container(s) of run ${first.outcome.runId}`);
     expect(engine.containers.map((c) => c.labels[LABELS.runId])).toEqual(['g2-someone-else']);
+  });
+});
+
+describe('upstream settings in the run record, result.json, the report header and the viewer', () => {
+  it('language, judge prompt set and extra body, idle timeout: recorded, sent, and shown', async () => {
+    const langRoot = join(root, 'omni', 'spa_Latn');
+    for (const split of ['execution', 'search', 'ambiguity', 'adaptability']) writeScenario(join(langRoot, split, `${split}_es.json`), `${split}_es`);
+    const p: RunPlan = {
+      ...plan({ idleTimeout: 900 }),
+      target: { kind: 'local', path: langRoot, recursive: true, splits: ['execution', 'search', 'ambiguity', 'adaptability'], subset: null, limit: null, language: 'spa_Latn' },
+      judge: { provider: 'openai-compat', model: 'gpt-oss-120b', baseUrl: 'http://gpu-node-02:8001/v1', apiKey: null, promptVersion: 'omnilingual-gaia2', extraBody: { reasoning_effort: 'low' } },
+    };
+    const { runs } = await exec(p, () => 'pass');
+    expect(runs.calls).toHaveLength(4);
+    for (const c of runs.calls) {
+      expect(c.env).toMatchObject({ GAIA2_IDLE_TIMEOUT: '900.0', GAIA2_JUDGE_PROMPT_VERSION: 'omnilingual-gaia2', GAIA2_JUDGE_EXTRA_BODY: '{"reasoning_effort":"low"}' });
+      // the host watchdog waits longer than the daemon's own idle rule
+      expect(c.timeouts.activitySeconds).toBe(960);
+    }
+    const rc = readJson(join(root, 'out/run_config.json'));
+    expect(rc).toMatchObject({ language: 'spa_Latn', judge_prompt_version: 'omnilingual-gaia2', judge_extra_body: { reasoning_effort: 'low' }, idle_timeout: 900, activity_timeout: 600 });
+    expect(rc.judge_options).toMatchObject({ prompt_version: 'omnilingual-gaia2', extra_body: { reasoning_effort: 'low' } });
+    expect(rc.run_options).toMatchObject({ idle_timeout: 900 });
+    expect(rc.target).toMatchObject({ language: 'spa_Latn' });
+    const result = readJson(join(root, 'out/search/search_es/result.json'));
+    expect(result).toMatchObject({ judge_prompt_version: 'omnilingual-gaia2', judge_extra_body: { reasoning_effort: 'low' } });
+
+    const header = metaLines(readReportMeta(join(root, 'out')));
+    expect(header).toContain('Language: spa_Latn');
+    expect(header).toContain('Judge: gpt-oss-120b (openai-compat), prompts omnilingual-gaia2, extra body {"reasoning_effort":"low"}');
+    expect(readFileSync(join(root, 'out/report.md'), 'utf8')).toContain('Language: spa_Latn');
+
+    buildRun(join(root, 'out'), { incremental: false, threads: 1 });
+    const index = readFileSync(join(root, 'out/index.html'), 'utf8');
+    expect(index).toContain('language spa_Latn');
+    expect(index).toContain('judge prompts omnilingual-gaia2');
+  });
+
+  it('without them: nothing extra is sent, and the record says default prompts and no language', async () => {
+    const p: RunPlan = { ...plan(), judge: { provider: 'openai-compat', model: 'm', baseUrl: 'http://127.0.0.1:1/v1', apiKey: null } };
+    const { runs } = await exec(p, () => 'pass');
+    expect(runs.calls[0]!.env).not.toHaveProperty('GAIA2_IDLE_TIMEOUT');
+    expect(runs.calls[0]!.env).not.toHaveProperty('GAIA2_JUDGE_PROMPT_VERSION');
+    expect(runs.calls[0]!.timeouts.activitySeconds).toBe(600);
+    expect(readJson(join(root, 'out/run_config.json'))).toMatchObject({ language: null, judge_prompt_version: null, judge_extra_body: null, idle_timeout: null });
+    const result = readJson(join(root, 'out/search/s_a/result.json'));
+    expect(result.judge_prompt_version).toBe('default');
+    expect(result).not.toHaveProperty('judge_extra_body');
+    expect(metaLines(readReportMeta(join(root, 'out'))).some((l) => l.startsWith('Language'))).toBe(false);
   });
 });

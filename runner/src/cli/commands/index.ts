@@ -12,6 +12,7 @@ import { register as doctor } from './doctor.js';
 import { register as view } from './view.js';
 import { register as serve } from './serve.js';
 import { register as compare } from './compare.js';
+import { register as leaderboard } from './leaderboard.js';
 import { register as world } from './world.js';
 import { register as judge } from './judge.js';
 import { register as gaia2Run } from './gaia2-run.js';
@@ -20,7 +21,7 @@ import { register as gateway } from './gateway.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, gateway];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);

@@ -7,7 +7,9 @@ import type { Command } from 'commander';
 import { parseEventsJsonl } from '../../../../agent-image/src/contract/events.js';
 import { parsePyJson } from '../../../../agent-image/src/contract/pyjson.js';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/result.js';
-import { createJudgeLlm, judgeEventLog, type EventLogVerdict, type JudgeLlm } from '../../../../agent-image/src/judge/index.js';
+import { createJudgeLlm, judgeEventLog, parsePromptVersion, type EventLogVerdict, type JudgeLlm, type PromptVersion } from '../../../../agent-image/src/judge/index.js';
+import { parseExtraBody, type ExtraBody } from '../../../../agent-image/src/llm/extra-body.js';
+import { readRunConfig } from '../../orchestrator/run-config-file.js';
 import { parseProvider } from '../../../../agent-image/src/llm/config.js';
 import { loadScenarioText, type UserDetails } from '../../../../agent-image/src/scenario/index.js';
 import { loadEnvForCli, lookupProviderKey } from '../../env/index.js';
@@ -26,22 +28,26 @@ interface JudgeFlags {
   judgeModel?: string;
   judgeBaseUrl?: string;
   judgeApiKeyEnv?: string;
+  judgePromptVersion?: string;
+  judgeExtraBody?: string;
   json?: boolean;
 }
 
 interface JudgeSetup {
   /** The judge LLM (null: hard checks only), tracing its calls to `traceFile` when given. */
   llm: (traceFile?: string) => JudgeLlm | null;
-  describe: { mode: 'llm' | 'hard-only'; provider?: string; model?: string };
+  describe: { mode: 'llm' | 'hard-only'; provider?: string; model?: string; prompt_version?: PromptVersion; extra_body?: ExtraBody };
+  promptVersion: PromptVersion;
 }
 
 /** The judge LLM from the flags; none (hard-only) without --judge-model or with --no-llm. */
 function judgeSetup(f: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSetup {
+  const promptVersion = promptVersionOf(f);
   if (!f.llm || !f.judgeModel) {
-    if (f.llm && (f.judgeProvider || f.judgeBaseUrl || f.judgeApiKeyEnv)) {
-      throw new UsageError('--judge-provider/--judge-base-url/--judge-api-key-env need --judge-model');
+    if (f.llm && (f.judgeProvider || f.judgeBaseUrl || f.judgeApiKeyEnv || f.judgeExtraBody)) {
+      throw new UsageError('--judge-provider/--judge-base-url/--judge-api-key-env/--judge-extra-body need --judge-model');
     }
-    return { llm: () => null, describe: { mode: 'hard-only' } };
+    return { llm: () => null, describe: { mode: 'hard-only' }, promptVersion };
   }
   if (!f.judgeProvider) throw new UsageError('--judge-model needs --judge-provider');
   const provider = parseProvider(f.judgeProvider, '--judge-provider');
@@ -52,8 +58,35 @@ function judgeSetup(f: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSetup {
   } else apiKey = lookupProviderKey(provider, env)?.value;
   registerSecret(apiKey);
   const model = f.judgeModel;
-  const llm = (traceFile?: string) => createJudgeLlm({ provider, model, apiKey, baseUrl: f.judgeBaseUrl, ...(traceFile ? { traceFile } : {}) });
-  return { llm, describe: { mode: 'llm', provider, model } };
+  let extraBody: ExtraBody | undefined;
+  try {
+    extraBody = parseExtraBody(f.judgeExtraBody, '--judge-extra-body');
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const llm = (traceFile?: string) => createJudgeLlm({ provider, model, apiKey, baseUrl: f.judgeBaseUrl, ...(extraBody ? { extraBody } : {}), ...(traceFile ? { traceFile } : {}) });
+  return { llm, describe: { mode: 'llm', provider, model, prompt_version: promptVersion, ...(extraBody ? { extra_body: extraBody } : {}) }, promptVersion };
+}
+
+/**
+ * The prompt set: --judge-prompt-version, else (re-judging a run) the one the run was judged
+ * with, as its run_config.json records it, else the default set.
+ */
+function promptVersionOf(f: JudgeFlags): PromptVersion {
+  let value = f.judgePromptVersion;
+  let where = '--judge-prompt-version';
+  if (value === undefined && f.outputDir) {
+    const recorded = readRunConfig(resolve(f.outputDir)) ?? readRunConfig(join(resolve(f.outputDir), 'run_1'));
+    if (typeof recorded?.judge_prompt_version === 'string') {
+      value = recorded.judge_prompt_version;
+      where = `judge_prompt_version in ${join(f.outputDir, 'run_config.json')}`;
+    }
+  }
+  try {
+    return parsePromptVersion(value, where);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 function readText(path: string, what: string): string {
@@ -94,7 +127,7 @@ function verdictJson(v: EventLogVerdict, judge: JudgeSetup['describe']) {
 async function judgeOne(f: JudgeFlags, setup: JudgeSetup): Promise<void> {
   if (!f.scenario || !f.events) throw new UsageError('give --scenario and --events, or --output-dir');
   const scenario = loadScenarioText(readText(f.scenario, 'scenario'), f.scenario);
-  const v = await judgeEventLog(scenario, readEventLog(f.events), { llm: setup.llm() });
+  const v = await judgeEventLog(scenario, readEventLog(f.events), { llm: setup.llm(), promptVersion: setup.promptVersion });
   const out = redactValue(verdictJson(v, setup.describe));
   if (f.json) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   else {
@@ -143,7 +176,7 @@ async function rejudgeRun(f: JudgeFlags, setup: JudgeSetup): Promise<void> {
       // The judge's calls of this run go to their own trace, so rejudge.json can state their usage.
       const trace = join(dir, 'rejudge_trace.jsonl');
       rmSync(trace, { force: true });
-      const v = await judgeEventLog(scenario, readEventLog(eventsFile), { llm: setup.llm(trace), userDetails: readUserDetails(join(dir, 'user_details.json')) });
+      const v = await judgeEventLog(scenario, readEventLog(eventsFile), { llm: setup.llm(trace), userDetails: readUserDetails(join(dir, 'user_details.json')), promptVersion: setup.promptVersion });
       const usage = existsSync(trace) ? usageOfTrace(readFileSync(trace, 'utf8'), setup.describe.model ?? null) : null;
       body = { ...verdictJson(v, setup.describe), ...(usage ? { usage: { judge: usage } } : {}) };
       word = verdictWord(v.success);
@@ -180,6 +213,8 @@ export function register(program: Command): void {
     .option('--judge-model <model>', 'judge LLM model; without it the judge runs hard checks only')
     .option('--judge-base-url <url>', 'judge LLM base URL')
     .option('--judge-api-key-env <VAR>', "name of the variable holding the judge's API key (default: the provider's usual one)")
+    .option('--judge-prompt-version <name>', 'prompt set of the soft checks: default or omnilingual-gaia2 (default: the run\'s, from its run_config.json)')
+    .option('--judge-extra-body <json>', 'JSON object merged into every judge request, e.g. \'{"reasoning_effort":"low"}\'')
     .option('--json', 'print JSON')
     .addHelpText(
       'after',

@@ -141,7 +141,19 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
   const expectedRaw = asNum(config.num_scenarios);
   const expected = expectedRaw > 0 ? expectedRaw : null;
   const crumbs: Crumb[] = [...(opts.parentCrumbs ?? []), { label: name }];
-  const subtitle = [asStr(config.model), asStr(config.provider), asStr(config.agent), asStr(config.image).replace(/^localhost\//, '')].filter(Boolean).join(' • ') || 'Gaia2 run';
+  const language = asStr(config.language);
+  const prompts = asStr(config.judge_prompt_version);
+  const subtitle =
+    [
+      asStr(config.model),
+      asStr(config.provider),
+      asStr(config.agent),
+      asStr(config.image).replace(/^localhost\//, ''),
+      language ? `language ${language}` : '',
+      prompts && prompts !== 'default' ? `judge prompts ${prompts}` : '',
+    ]
+      .filter(Boolean)
+      .join(' • ') || 'Gaia2 run';
   const indexPath = join(runDir, 'index.html');
   const page = ids.length
     ? renderPage(`${name} — Gaia2 run`, {
