@@ -257,16 +257,16 @@ export function parsePyJson(text: string): unknown {
   return v;
 }
 
-const EVENT_KEYS = ['t', 'app', 'fn', 'args', 'w', 'ret', 'event_id', 'sim_t'] as const;
+const EVENT_KEYS = ['t', 'app', 'fn', 'args', 'w', 'ret', 'event_id', 'sim_t', 'wall_t'] as const;
 
 /** One events.jsonl line (no newline) in the reference form: fixed key order, `t` always a float. */
 export function formatEventLine(line: EventLine): string {
   const ordered: Record<string, unknown> = {};
   for (const k of EVENT_KEYS) {
     const v = line[k];
-    const optional = k === 'event_id' || k === 'sim_t';
+    const optional = k === 'event_id' || k === 'sim_t' || k === 'wall_t';
     if (optional && (v === undefined || v === null)) continue;
-    ordered[k] = k === 't' ? new PyFloat(num(v)) : (v ?? null);
+    ordered[k] = k === 't' || k === 'wall_t' ? new PyFloat(num(v)) : (v ?? null);
   }
   return pyDumps(ordered);
 }

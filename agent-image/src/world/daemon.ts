@@ -316,7 +316,10 @@ export class WorldDaemon {
   // ------------------------------------------------------------------ internals
 
   private appendTracked(lines: EventLine[]): void {
-    const stamped = lines.map((l) => (l.sim_t ? l : { ...l, sim_t: this.clock.text() }));
+    // wall_t: the machine's clock when the line was written, the stamp the runner's model gateway
+    // puts on each model call (model_traffic.jsonl `t`), so the two interleave exactly.
+    const wall = Date.now() / 1000;
+    const stamped = lines.map((l) => ({ ...l, sim_t: l.sim_t ?? this.clock.text(), wall_t: l.wall_t ?? wall }));
     this.events.append(stamped);
     for (const l of stamped) this.tracked.push(completedEventFromLine(l, this.tracked.length));
     this.notifyChanged();

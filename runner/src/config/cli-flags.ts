@@ -14,8 +14,10 @@ import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags, type NoiseFlags } from './noise.js';
 import { findAdapter, knownAgentNames } from '../agents/index.js';
 import { parseAgentOptionFlags } from './agent-choice.js';
+import { addGatewayOptions, gatewayFlagValues, type GatewayFlags } from './gateway-flags.js';
+import { resolveGateway } from './gateway.js';
 
-export interface AgentFlags extends NoiseFlags {
+export interface AgentFlags extends NoiseFlags, GatewayFlags {
   image: string;
   agent?: string;
   agentVersion?: string;
@@ -76,7 +78,7 @@ export interface DatasetFlags extends AgentFlags {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function addAgentOptions(cmd: Command): Command {
-  return cmd
+  return addGatewayOptions(cmd)
     .option('-i, --image <image>', 'agent image', DEFAULT_IMAGE)
     .option('--agent <name>', `who plays: oracle (replays the answer), default (our LLM agent), scripted (--script), a third-party agent, or external (the agent layer of --image); known: ${knownAgentNames().join(', ')}`)
     .option('--agent-version <version>', "a third-party agent's package version (default: the one the runner pins)")
@@ -220,6 +222,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
     judge,
     agent2agent,
     noise: noiseFromFlags(f),
+    gateway: resolveGateway({ flags: gatewayFlagValues(f), path: (raw) => resolve(raw) }),
     run: {
       ...RUN_DEFAULTS,
       timeout: int(f.timeout, '--timeout')!,

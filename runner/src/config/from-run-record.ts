@@ -7,6 +7,7 @@ import { ConfigError } from './errors.js';
 import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, type SecretRef, type Target } from './plan.js';
 import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
+import { GATEWAY_DEFAULTS, type GatewayPlan } from './gateway.js';
 import { NoiseSettingsError, parseNoiseSettings } from '../../../agent-image/src/contract/noise.js';
 import type { BackendSettings } from './backend.js';
 
@@ -114,6 +115,7 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
     judge,
     agent2agent,
     noise,
+    ...gatewayOf(rec.gateway_options),
     run: {
       ...RUN_DEFAULTS,
       timeout: num(r.timeout, RUN_DEFAULTS.timeout),
@@ -131,6 +133,24 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
       errorsAsFailures: r.errors_as_failures === true,
       backend: isBackend(r.backend) ? r.backend : RUN_DEFAULTS.backend,
       outputDir,
+    },
+  };
+}
+
+/** The recorded gateway settings (absent in records written before the gateway). */
+function gatewayOf(v: unknown): { gateway?: GatewayPlan } {
+  if (!v || typeof v !== 'object') return {};
+  const g = v as Record<string, unknown>;
+  const mode = g.mode === 'on' || g.mode === 'off' || g.mode === 'auto' ? g.mode : GATEWAY_DEFAULTS.mode;
+  const limits = g.limits && typeof g.limits === 'object' ? (g.limits as GatewayPlan['limits']) : GATEWAY_DEFAULTS.limits;
+  return {
+    gateway: {
+      // A rerun calls the providers again: the replay source of the original is not repeated.
+      mode: mode === 'on' && typeof g.replay === 'string' ? 'auto' : mode,
+      replay: null,
+      retryAttempts: typeof g.retry_attempts === 'number' ? g.retry_attempts : GATEWAY_DEFAULTS.retryAttempts,
+      retryBudgetSeconds: typeof g.retry_budget_seconds === 'number' ? g.retry_budget_seconds : GATEWAY_DEFAULTS.retryBudgetSeconds,
+      limits,
     },
   };
 }

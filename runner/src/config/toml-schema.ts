@@ -6,6 +6,7 @@ import { NoiseTable } from './noise.js';
 import { PhasesTable } from '../phases/definitions.js';
 import { bool, choice, int, jsonTable, num, optStr, strList } from './toml-values.js';
 import { BACKENDS, KubernetesTable, ResourcesTable, TolerationTable } from './backend.js';
+import { GatewayTable, LimitEntryTable, LimitsTable } from './gateway.js';
 import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
 
 export const TargetTable = z.strictObject({
@@ -93,6 +94,8 @@ export const ConfigFile = z.strictObject({
   noise: NoiseTable.optional(),
   phases: PhasesTable.optional(),
   kubernetes: KubernetesTable.optional(),
+  gateway: GatewayTable.optional(),
+  limits: LimitsTable.optional(),
 });
 export type ConfigFileData = z.output<typeof ConfigFile>;
 
@@ -108,4 +111,6 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   kubernetes: Object.keys(KubernetesTable.shape),
   'kubernetes.resources': Object.keys(ResourcesTable.shape),
   'kubernetes.tolerations': Object.keys(TolerationTable.shape),
+  gateway: Object.keys(GatewayTable.shape),
+  limits: Object.keys(LimitEntryTable.shape),
 };

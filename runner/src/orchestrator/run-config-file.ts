@@ -29,6 +29,8 @@ export interface RunConfigExtras {
   now: Date;
   /** Runner, engine, image, dataset revision and scenario hashes (absent in some tests). */
   provenance?: Provenance;
+  /** How model traffic flowed: through the gateway, direct, or replayed (docs/gateway.md). */
+  gateway?: object;
 }
 
 /** Where a key came from, never the key: the variable's name, or that it was given literally. */
@@ -68,6 +70,7 @@ export function planOptions(plan: RunPlan): Record<string, unknown> {
       // where the units ran (the [kubernetes] table names a kubeconfig file, never a credential)
       backend: r.backend,
     },
+    ...(plan.gateway ? { gateway_options: { mode: plan.gateway.mode, replay: plan.gateway.replay, retry_attempts: plan.gateway.retryAttempts, retry_budget_seconds: plan.gateway.retryBudgetSeconds, limits: plan.gateway.limits } } : {}),
     // Nothing in the runner draws random numbers (scenario order and queues are deterministic);
     // sampling randomness is the model provider's.
     seeds: null,
@@ -105,6 +108,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     pass_at: plan.run.passAt,
     limit: t.kind === 'scenario' ? null : t.limit,
     noise: plan.noise ?? null,
+    ...(x.gateway ? { model_gateway: x.gateway } : {}),
   };
   // Agent2Agent (ARE's a2a_app_prop and the app agents' model); absent in a standard run.
   const a2a = plan.agent2agent;
