@@ -2,7 +2,8 @@
 // --network=host, health checked inside the container until `connected`, /status polled from
 // the host every 2 s): the default agent against an instant model (it replies and leaves
 // before the first health poll, so `connected` must stay true), against a slow model, and the
-// oracle profile (no PROVIDER: the image picks the oracle by itself). All expect PASS.
+// oracle profile (no PROVIDER: the image picks the oracle by itself). All expect PASS. Then the
+// newer runner's optional variables (judge prompt set, extra_body, idle timeout) and their effect.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
