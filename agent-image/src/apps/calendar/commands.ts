@@ -1,7 +1,7 @@
 // calendar commands (docs/apps.md).
 import { pySetOrder } from '../framework/py-set.js';
 import { parsePyJson } from '../../contract/pyjson.js';
-import { pySlice } from '../framework/py-builtins.js';
+import { pyContains, pySlice, pyTypeName } from '../framework/py-builtins.js';
 import { fail } from '../framework/errors.js';
 import { intOpt, opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef, OptionDef } from '../framework/types.js';
@@ -34,12 +34,15 @@ function addEvent(o: Record<string, unknown>, ctx: AppContext, who?: string) {
   const state = loadCalendar(ctx);
   let attendees = parseAttendees(o.attendees, parsePyJson);
   let { title, description } = o;
+  const r = timeRange(ctx, o.start_datetime, o.end_datetime);
   if (who !== undefined) {
-    if (Array.isArray(attendees) && !attendees.includes(who)) attendees = [...attendees, who];
+    if (!pyContains(attendees, who)) {
+      if (!Array.isArray(attendees)) fail(`'${pyTypeName(attendees)}' object has no attribute 'append'`);
+      attendees = [...(attendees as unknown[]), who];
+    }
     title = `Event created by ${who}: ${String(title)}`;
     description = description ? `Event created by ${who}: ${String(description)}` : `Event created by ${who}`;
   }
-  const r = timeRange(ctx, o.start_datetime, o.end_datetime);
   const id = ctx.newId();
   const fields = { title, tag: o.tag, description, location: o.location, attendees };
   state.events[id] = newEvent(id, fields, r.s, r.e);

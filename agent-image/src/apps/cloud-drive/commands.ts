@@ -223,6 +223,7 @@ const writes: CommandDef[] = [
     name: 'open',
     fn: 'open',
     write: true,
+    extension: true,
     help: "Open a file like ARE's open(): mode r/rb reads, w/wb creates or truncates, a/ab appends, x/xb creates a new file.",
     options: [
       path('file_path', 'Path of the file.'),

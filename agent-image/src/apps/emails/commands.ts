@@ -5,7 +5,7 @@ import { fail } from '../framework/errors.js';
 import { pySlice } from '../framework/py-builtins.js';
 import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef } from '../framework/types.js';
-import { CONTENT, EMAIL_ID, FOLDER, FOLDER_ALIASED, SUBJECT, listOpt } from './options.js';
+import { CONTENT, EMAIL_ID, FOLDER_ALIASED, SUBJECT, listOpt } from './options.js';
 import { ENV_COMMANDS } from './env.js';
 import { addTo, attachmentsFrom, ok } from './helpers.js';
 import { checkAddresses, findIn, folder, loadMailbox, newEmail, newestFirst, saveMailbox, type Email, type Mailbox } from './state.js';
@@ -58,7 +58,7 @@ const commands: CommandDef[] = [
     fn: 'get_email_by_index',
     write: false,
     help: 'Read the email at a position of a folder, newest first (marks it read).',
-    options: [opt('idx', 'Position, 0 = newest.', { type: 'integer', required: true }), FOLDER],
+    options: [opt('idx', 'Position, 0 = newest.', { type: 'integer', required: true }), FOLDER_ALIASED],
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
@@ -96,7 +96,7 @@ const commands: CommandDef[] = [
     fn: 'forward_email',
     write: true,
     help: 'Forward an email to new recipients.',
-    options: [EMAIL_ID, listOpt('recipients', 'JSON list of recipient addresses.', true), FOLDER],
+    options: [EMAIL_ID, listOpt('recipients', 'JSON list of recipient addresses.', true), FOLDER_ALIASED],
     run: (o, ctx) => {
       checkAddresses(o.recipients, 'recipients');
       const box = loadMailbox(ctx);
@@ -121,13 +121,17 @@ const commands: CommandDef[] = [
     fn: 'download_attachments',
     write: true,
     help: 'Save the attachments of an email into a cloud-drive folder.',
-    options: [EMAIL_ID, FOLDER, opt('path_to_save', 'Cloud-drive folder to save into.', { flags: ['--path-to-save', '--download-path'], default: 'Downloads/' })],
+    options: [EMAIL_ID, FOLDER_ALIASED, opt('path_to_save', 'Cloud-drive folder to save into.', { flags: ['--path-to-save', '--download-path'], default: 'Downloads/' })],
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
       const e = lookup(box, name, String(o.email_id), ` in ${String(o.folder_name)}`);
-      if (!resolveDrivePath(ctx.fsRoot, String(o.path_to_save))) return fail(`Path escapes sandbox: ${String(o.path_to_save)}`);
-      const saved = Object.entries((e.attachments as Record<string, unknown> | null) ?? {}).map(([file, b64]) =>
+      const attachments = e.attachments && typeof e.attachments === 'object' && !Array.isArray(e.attachments) ? (e.attachments as Record<string, unknown>) : {};
+      // The reference resolves the target folder only when there is something to save.
+      if (Object.keys(attachments).length > 0 && !resolveDrivePath(ctx.fsRoot, String(o.path_to_save))) {
+        return fail(`Path escapes sandbox: ${String(o.path_to_save)}`);
+      }
+      const saved = Object.entries(attachments).map(([file, b64]) =>
         saveToDrive(ctx.fsRoot, String(o.path_to_save), file, Buffer.from(String(b64), 'base64')),
       );
       return { output: { status: 'ok', downloaded: saved }, args: { email_id: o.email_id, folder_name: name, path_to_save: o.path_to_save }, ret: saved };
@@ -138,7 +142,7 @@ const commands: CommandDef[] = [
     fn: 'reply_to_email',
     write: true,
     help: 'Reply to an email (to its sender, or to the original correspondent of your own email).',
-    options: [EMAIL_ID, CONTENT, FOLDER, listOpt('attachment_paths', 'JSON list of cloud-drive file paths to attach.')],
+    options: [EMAIL_ID, CONTENT, FOLDER_ALIASED, listOpt('attachment_paths', 'JSON list of cloud-drive file paths to attach.')],
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
@@ -189,7 +193,7 @@ const commands: CommandDef[] = [
     fn: 'delete_email',
     write: true,
     help: 'Delete an email (moves it to TRASH).',
-    options: [EMAIL_ID, FOLDER],
+    options: [EMAIL_ID, FOLDER_ALIASED],
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
@@ -203,7 +207,7 @@ const commands: CommandDef[] = [
     fn: 'search_emails',
     write: false,
     help: 'Search the emails of a folder by sender, recipients, subject or content (case-insensitive).',
-    options: [opt('query', 'Text to search for.', { required: true }), FOLDER],
+    options: [opt('query', 'Text to search for.', { required: true }), FOLDER_ALIASED],
     run: (o, ctx) => {
       const name = String(o.folder_name).toUpperCase();
       const q = String(o.query).toLowerCase();

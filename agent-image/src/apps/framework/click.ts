@@ -143,7 +143,10 @@ export function resolveCommand(app: AppDef, name: string, builtins: readonly str
     throw usageError(app.cli, null, `No such option ${quote(shown)}.${hint}`);
   }
   const all = [...app.commands.map((c) => c.name), ...builtins];
-  if (!all.includes(name)) throw usageError(app.cli, null, `No such command ${quote(name)}.${suggestion(name, all)}`);
+  if (!all.includes(name)) {
+    const suggestible = [...app.commands.filter((c) => !c.extension).map((c) => c.name), ...builtins];
+    throw usageError(app.cli, null, `No such command ${quote(name)}.${suggestion(name, suggestible)}`);
+  }
   return name;
 }
 

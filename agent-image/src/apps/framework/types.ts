@@ -61,6 +61,8 @@ export interface CommandDef {
   write: boolean;
   /** ENV-only commands (called by the daemon), not listed in --help. */
   hidden?: boolean;
+  /** Our addition, absent from the reference CLI: never offered in "Did you mean" (usage errors stay the reference's). */
+  extension?: boolean;
   /** Docstring: first line is the summary shown in group help. */
   help: string;
   options: OptionDef[];

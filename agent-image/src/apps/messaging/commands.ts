@@ -1,12 +1,12 @@
 // MessagingAppV2 commands (docs/apps.md), shared by `messages` (NAME mode) and `chats`
 // (PHONE_NUMBER mode). Writes and most reads print bare JSON values (ids, lists, null).
 import { pySetOrder } from '../framework/py-set.js';
-import { parsePyJson } from '../../contract/pyjson.js';
+import { PyFloat, parsePyJson } from '../../contract/pyjson.js';
 import { sequenceRatio } from '../framework/difflib.js';
 import { saveToDrive } from '../framework/drive.js';
 import { fail } from '../framework/errors.js';
 import { intOpt, opt } from '../framework/options.js';
-import { pySlice } from '../framework/py-builtins.js';
+import { pyHashKey, pyIter, pySlice, pyTypeName } from '../framework/py-builtins.js';
 import type { AppContext, AppDef, CommandDef } from '../framework/types.js';
 import { listArgs, listOptions, pageConversations } from './lists.js';
 import { pythonRegex, searchConversations } from './search.js';
@@ -33,16 +33,19 @@ const CONTENT = opt('content', 'Message text.', { default: '' });
 const ATTACHMENT = opt('attachment_path', 'Cloud-drive path of a file to attach.');
 const DATES = [opt('min_date', 'Earliest message time, YYYY-MM-DD HH:MM:SS.'), opt('max_date', 'Latest message time, YYYY-MM-DD HH:MM:SS.')];
 
-/** A JSON list of ids parsed inside the command (bad JSON is a handled error, exit 1). */
-function idList(raw: unknown): string[] {
-  let v: unknown;
+/** The --user-ids JSON, parsed inside the command (bad JSON is a handled error, exit 1). */
+function parseIds(raw: unknown): unknown {
   try {
-    v = parsePyJson(String(raw));
+    return parsePyJson(String(raw));
   } catch (e) {
     return fail((e as Error).message);
   }
-  if (!Array.isArray(v)) return fail(`Expected a JSON list of user ids, got: ${String(raw)}`);
-  return v.map((x) => String(x));
+}
+
+/** len(v) as Python has it for a parsed JSON value. */
+function pyLen(v: unknown): number {
+  if (typeof v === 'string' || Array.isArray(v) || (v !== null && typeof v === 'object' && !(v instanceof PyFloat))) return pyIter(v).length;
+  return fail(`object of type '${pyTypeName(v)}' has no len()`);
 }
 
 export function messagingCommands(flavour: Flavour): CommandDef[] {
@@ -109,19 +112,25 @@ export function messagingCommands(flavour: Flavour): CommandDef[] {
       return write(ctx, m, { output: id, args: { conversation_id: id, content: o.content, attachment_path: o.attachment_path } });
     }),
     cmd('create-group-conversation', 'create_group_conversation', true, 'Create a group conversation with at least two other users.', [opt('user_ids', 'JSON list of the other participants’ ids.', { required: true }), opt('title', 'Title (default: the participants’ names).')], (o, m, ctx) => {
-      const ids = idList(o.user_ids);
-      if (ids.length < 2) fail('Must have at least two other participants');
-      validateIds(m, ids);
+      // Whatever JSON came, Python iterates it (a string per character, a dict per key).
+      const parsed = parseIds(o.user_ids);
+      if (pyLen(parsed) < 2) fail('Must have at least two other participants');
+      validateIds(m, pyIter(parsed));
+      pyIter(parsed).forEach(pyHashKey); // set(parsed_ids)
+      const ids = pyIter(parsed) as string[];
       const members = [...ids, m.me]; // the reference's set: the given ids, then the current user
       if (new Set(members).size < 3) fail('Must have at least two other participants (do not include your own user id)');
       const c = newConversation(ctx, o.title ?? title(m, members), members);
       m.conversations[c.conversation_id] = c;
-      return write(ctx, m, { output: c.conversation_id, args: { user_ids: ids, title: o.title } });
+      return write(ctx, m, { output: c.conversation_id, args: { user_ids: parsed, title: o.title } });
     }),
     cmd('get-existing-conversation-ids', 'get_existing_conversation_ids', false, 'Ids of the conversations with exactly these participants (and you).', [opt('user_ids', 'JSON list of user ids.', { required: true })], (o, m) => {
-      const ids = idList(o.user_ids);
-      const out = Object.values(m.conversations).filter((c) => sameMembers(c.participant_ids, [...ids, m.me])).map((c) => c.conversation_id);
-      return { output: out, args: { user_ids: ids } };
+      const parsed = parseIds(o.user_ids);
+      const target = [...pyIter(parsed).map(pyHashKey), pyHashKey(m.me)];
+      const out = Object.values(m.conversations)
+        .filter((c) => sameMembers(c.participant_ids.map(pyHashKey), target))
+        .map((c) => c.conversation_id);
+      return { output: out, args: { user_ids: parsed } };
     }),
     cmd('list-recent-conversations', 'list_recent_conversations', false, 'List conversations, most recently updated first.', listOptions(10), (o, m) => {
       const sorted = Object.values(m.conversations).sort((a, b) => Number(b.last_updated) - Number(a.last_updated));

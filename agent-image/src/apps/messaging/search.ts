@@ -15,10 +15,11 @@ export function searchConversations(m: Messaging, o: Record<string, unknown>, ma
 
 /**
  * Python `re` pattern → JS RegExp (IGNORECASE). Covers the syntax differences agents use:
- * named groups (?P<n>…) and (?P=n), \A and \Z, `{,n}` quantifiers and a leading (?i) flag group.
+ * named groups (?P<n>…) and (?P=n), \A and \Z, `{,n}` quantifiers, a leading (?i) flag group and
+ * a `]` first in a character class (a literal in Python: `[]` is unterminated there, not empty).
  */
 export function pythonRegex(pattern: string): RegExp {
-  const js = pattern
+  const js = leadingBracketsLiteral(pattern)
     .replace(/^\(\?i\)/, '')
     .replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>')
     .replace(/\(\?P=([A-Za-z_]\w*)\)/g, '\\k<$1>')
@@ -34,4 +35,29 @@ export function pythonRegex(pattern: string): RegExp {
       return fail(`Invalid regular expression ${JSON.stringify(pattern)}: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
     }
   }
+}
+
+/** Escapes a `]` that opens a character class (`[]…]`, `[^]…]`), which Python reads as a literal. */
+function leadingBracketsLiteral(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i]!;
+    if (ch === '\\') {
+      out += ch + (pattern[i + 1] ?? '');
+      i++;
+    } else if (!inClass && ch === '[') {
+      inClass = true;
+      out += ch;
+      if (pattern[i + 1] === '^') out += pattern[++i];
+      if (pattern[i + 1] === ']') {
+        out += '\\]';
+        i++;
+      }
+    } else {
+      if (inClass && ch === ']') inClass = false;
+      out += ch;
+    }
+  }
+  return out;
 }

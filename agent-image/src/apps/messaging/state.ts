@@ -5,7 +5,8 @@ import { pySetOrder } from '../framework/py-set.js';
 import { isPyNumber, num, pyFloat } from '../../contract/pyjson.js';
 import { readAttachment } from '../framework/drive.js';
 import { AppError, fail } from '../framework/errors.js';
-import { codepointCompare } from '../framework/py-builtins.js';
+import { codepointCompare, pyHashKey, pyIter, pyTypeName } from '../framework/py-builtins.js';
+import { pyStr } from '../framework/python.js';
 import { parseDateTime } from '../framework/time.js';
 import type { AppContext } from '../framework/types.js';
 
@@ -80,11 +81,19 @@ export function defaultTitle(m: Messaging, flavour: Flavour, ids: readonly strin
   return names.sort(codepointCompare).join(', ');
 }
 
-export function validateIds(m: Messaging, ids: readonly string[]): void {
+/** The reference's check of user ids; ids may be any JSON value, checked as Python would. */
+export function validateIds(m: Messaging, ids: readonly unknown[]): void {
+  const isDigit = (c: unknown): boolean => {
+    if (typeof c !== 'string') return fail(`'${pyTypeName(c)}' object has no attribute 'isdigit'`);
+    return c !== '' && /^\p{Nd}+$/u.test(c);
+  };
   for (const id of ids) {
     if (m.phoneMode) {
-      if (!/\d/.test(id)) fail(`User ${id} is not a valid phone number, you need to provide the phone number of an existing user`);
-    } else if (!has(m.idToName, id)) fail(`User ${id} does not exist in Ids, you need to provide the Id of an existing user`);
+      if (!pyIter(id).some(isDigit)) fail(`User ${pyStr(id)} is not a valid phone number, you need to provide the phone number of an existing user`);
+    } else {
+      pyHashKey(id); // `id not in dict` needs a hashable id
+      if (typeof id !== 'string' || !has(m.idToName, id)) fail(`User ${pyStr(id)} does not exist in Ids, you need to provide the Id of an existing user`);
+    }
   }
 }
 

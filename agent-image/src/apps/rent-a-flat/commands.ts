@@ -1,6 +1,6 @@
 // The `rent-a-flat` CLI (reference RentAFlat / ARE ApartmentListingApp), with the hidden ENV
 // commands add-new-apartment, update-apartment and delete-apartment.
-import { parsePyJson } from '../../contract/pyjson.js';
+import { PyFloat, parsePyJson } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
 import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef, OptionDef } from '../framework/types.js';
@@ -16,12 +16,13 @@ function existing(s: FlatState, id: string, message = 'Apartment does not exist'
   return s.apartments[id]!;
 }
 
-/** The parsed --amenities as the list the filter uses (a JSON string iterates per character, as in Python). */
+/** The parsed --amenities as the list the filter uses (a JSON string iterates per character, a dict per key, as in Python). */
 function amenityList(parsed: unknown): string[] | null {
   if (parsed === null) return null;
   if (typeof parsed === 'string') return Array.from(parsed);
   if (Array.isArray(parsed) && parsed.every((a) => typeof a === 'string')) return parsed as string[];
   if (Array.isArray(parsed) && parsed.length === 0) return [];
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && !(parsed instanceof PyFloat)) return Object.keys(parsed);
   return fail('--amenities must be a JSON list of strings or a comma-separated list');
 }
 

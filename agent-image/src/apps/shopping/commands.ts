@@ -2,6 +2,7 @@
 // hidden ENV commands that change the catalogue, discount codes and order status.
 import { parsePyJson } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
+import { pyDictUpdateEntries } from '../framework/py-builtins.js';
 import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef } from '../framework/types.js';
 import {
@@ -272,10 +273,7 @@ const hidden: CommandDef[] = [
       const id = o.item_id as string;
       if (findItem(s, id) === null) fail(`Item ${id} does not exist in the inventory.`);
       const parsed = jsonOr(o.discount_code, () => fail('Invalid JSON for discount_code'));
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('Invalid value for discount_code: expected a JSON object {code: percent}');
-      }
-      s.discount_codes[id] = { ...(s.discount_codes[id] ?? {}), ...(parsed as Obj) };
+      s.discount_codes[id] = { ...(s.discount_codes[id] ?? {}), ...pyDictUpdateEntries(parsed) };
       ctx.saveState(s);
       const message = 'Successfully added the discount code';
       return { output: ok({ message }), args: { item_id: id, discount_code: parsed }, ret: message };
