@@ -68,8 +68,8 @@ function verdictTags(system: string): { pass: string; fail: string } {
 }
 
 /** The request body: the rendered prompt as state, one yes/no question about its verdict. */
-export function typesafeRequest(model: string, system: string, user: string, fullTask: string): Record<string, unknown> {
-  const { pass, fail } = verdictTags(system);
+export function typesafeRequest(model: string, system: string, user: string, fullTask: string, tags: { pass: string; fail: string }): Record<string, unknown> {
+  const { pass, fail } = tags;
   return {
     model,
     state: {
@@ -151,9 +151,8 @@ export function createTypesafeJudgeLlm(cfg: TypesafeJudgeConfig): JudgeLlm {
 
   return {
     async complete(system, user, fullTask = '') {
-      const request = typesafeRequest(cfg.model, system, user, fullTask);
-      const { pass, fail } = verdictTags(system);
-      const body = JSON.stringify(request);
+      const tags = verdictTags(system);
+      const body = JSON.stringify(typesafeRequest(cfg.model, system, user, fullTask, tags));
       let answer: { probability: number; model: string } | undefined;
       for (let retry = 0; ; retry++) {
         try {
@@ -176,7 +175,7 @@ export function createTypesafeJudgeLlm(cfg: TypesafeJudgeConfig): JudgeLlm {
         input_sha256: createHash('sha256').update(body).digest('hex'),
       };
       // '[' escaped so that nothing the service returns (a model id) can read as a verdict tag
-      return `${passed ? pass : fail}\n${JSON.stringify(record).replaceAll('[', '\\u005b')}`;
+      return `${passed ? tags.pass : tags.fail}\n${JSON.stringify(record).replaceAll('[', '\\u005b')}`;
     },
   };
 }
