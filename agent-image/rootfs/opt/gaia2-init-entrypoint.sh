@@ -5,7 +5,8 @@
 #   2. world daemon:    as gaia2, full environment (judge keys stay out of the agent's reach);
 #                       it seeds the apps, serves the adapter on 0.0.0.0:$GAIA2_ADAPTER_PORT and
 #                       the CLI/agent sockets in /run/gaia2
-#   3. agent runtime:   GAIA2_AGENT=default|scripted as user agent with a scrubbed environment
+#   3. agent runtime:   GAIA2_AGENT=default|scripted|external as user agent with a scrubbed
+#                       environment (external: an agent layer's launcher, docs/agents.md)
 #                       (oracle runs inside the daemon; unset: oracle without PROVIDER, else default)
 #   4. supervision:     if the agent exits, the daemon is told (SIGUSR1); if the daemon dies, a
 #                       status-only server writes a terminal status with a reason and keeps
@@ -90,7 +91,7 @@ log "world daemon started (pid $DAEMON, agent $AGENT)"
 AGENT_PID=
 case "$AGENT" in
   oracle) ;;
-  default|scripted)
+  default|scripted|external)
     for _ in $(seq 1 300); do [[ -S $RUN/agent.sock ]] && break; kill -0 "$DAEMON" 2>/dev/null || break; sleep 0.1; done
     # Only what the agent needs, quoted with %q (values may hold spaces or quotes).
     # In a directory of the agent's own, so the agent can delete the file once it has read it.
@@ -107,18 +108,21 @@ case "$AGENT" in
                $(compgen -e | grep -E '^GAIA2_(AGENT|LLM)_' || true); do
         [[ -n ${!v:-} ]] && printf 'export %s=%q\n' "$v" "${!v}"
       done
-      [[ $AGENT == default ]] && printf 'export GAIA2_AGENT_SECRETS_FILE=%q\n' "$SECRETS_FILE"
+      [[ $AGENT == default || $AGENT == external ]] && printf 'export GAIA2_AGENT_SECRETS_FILE=%q\n' "$SECRETS_FILE"
     ) >"$ENV_FILE"
     chown agent:agent "$ENV_FILE"
-    # Keys go in a JSON file the default agent reads and deletes: never in its environment,
-    # where the model's own shell commands could read them through /proc/<pid>/environ.
-    if [[ $AGENT == default ]]; then
+    # Keys go in a JSON file the runtime reads and deletes: never in its environment, where the
+    # model's own shell commands could read them through /proc/<pid>/environ. (An agent layer's
+    # launcher gets them in its own environment: third-party programs read keys from there.)
+    if [[ $AGENT == default || $AGENT == external ]]; then
       "$NODE" -e 'const [file, ...names] = process.argv.slice(1); const o = {};
         for (const k of names) if (process.env[k]) o[k] = process.env[k];
         require("fs").writeFileSync(file, JSON.stringify(o), { mode: 0o600 });' "$SECRETS_FILE" "${SECRET_VARS[@]}"
       chown agent:agent "$SECRETS_FILE"
     fi
     if [[ -n ${GAIA2_TRACE_FILE:-} ]]; then install -o agent -g agent -m 644 /dev/null "$GAIA2_TRACE_FILE"; fi
+    # The launcher's trace directory: the agent's to write, the daemon's to collect.
+    [[ $AGENT == external ]] && install -d -o agent -g agent -m 755 /tmp/gaia2-agent-trace
     "${SETPRIV_AGENT[@]}" env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" \
       PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin \
       bash -c ". $ENV_FILE && rm -f $ENV_FILE && cd /home/agent && exec $NODE $APP/agent-$AGENT.mjs" \

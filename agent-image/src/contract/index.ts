@@ -7,3 +7,4 @@ export * from './result.js';
 export * from './scenario.js';
 export * from './features.js';
 export * from './noise.js';
+export * from './agent-layer.js';

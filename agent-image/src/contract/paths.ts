@@ -46,6 +46,12 @@ export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
   [CONTAINER_PATHS.appAgentsTrace, 'app_agents_trace.jsonl'],
 ];
 
+/**
+ * Our addition: directories whose top-level files are collected as `<name>/<file>` (the agent
+ * layer's trace directory, contract/agent-layer.ts).
+ */
+export const ARTIFACT_DIRS: ReadonlyArray<readonly [string, string]> = [['/tmp/gaia2-agent-trace', 'agent-trace']];
+
 export const DEFAULT_ADAPTER_PORT = 8090;
 
 /** Environment variables the image reads. Reference names first, our additions last. */

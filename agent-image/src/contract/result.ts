@@ -60,7 +60,8 @@ export interface ScenarioResult {
   started_at?: string;
   finished_at?: string;
   image?: string;
-  agent?: string;
+  /** Who played (ours: {name, version}); results of older runs hold the name as a string. */
+  agent?: AgentRecord | string;
   model?: string | null;
   usage?: RunUsage;
   [k: string]: unknown;
@@ -92,4 +93,24 @@ export interface RunUsage extends TokenUsage {
   judge?: RoleUsage;
   /** Agent2Agent: the app agents' calls (app_agents_trace.jsonl), billed to their own model. */
   app_agents?: RoleUsage;
+}
+
+/** result.json / run_config.json `agent`: who played and its exact version (docs/agents.md). */
+export interface AgentRecord {
+  name: string;
+  /** The third-party package's version, the image label of an agent layer, or our runner's version. */
+  version: string | null;
+}
+
+/** The agent's name of a recorded `agent` field, object or (older runs) string; '' when absent. */
+export function recordedAgentName(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return v && typeof v === 'object' && typeof (v as AgentRecord).name === 'string' ? (v as AgentRecord).name : '';
+}
+
+/** "claude-code 2.1.332" (name and version of a recorded `agent` field); '' when absent. */
+export function recordedAgentLabel(v: unknown): string {
+  const name = recordedAgentName(v);
+  const version = v && typeof v === 'object' ? (v as AgentRecord).version : null;
+  return name && typeof version === 'string' && version ? `${name} ${version}` : name;
 }

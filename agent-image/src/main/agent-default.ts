@@ -1,33 +1,14 @@
 // Process entry of the `default` runtime (GAIA2_AGENT=default): reads the model and agent
 // settings from the environment, connects to the world daemon and plays until shutdown.
-import { readFileSync, rmSync } from 'node:fs';
 import { connectToDaemon } from '../agents/client.js';
+import { takeSecrets } from '../agents/secrets-file.js';
 import { agentOptionsFromEnv, runDefaultAgent } from '../agents/default/index.js';
 import { createModel, llmConfigFromEnv, type LlmModel } from '../llm/index.js';
 import type { AgentOptions } from '../agents/default/index.js';
 
-/**
- * Variables in the environment are readable by every process of the same user through
- * /proc/<pid>/environ, shell commands of the model included. A launcher may instead put the
- * secrets in a JSON file named by GAIA2_AGENT_SECRETS_FILE ({"API_KEY": "…"}): it is read
- * once, deleted, and its values never enter process.env.
- */
-const SECRETS_FILE_ENV = 'GAIA2_AGENT_SECRETS_FILE';
-
+/** The environment plus the keys of the secrets file (never put into process.env). */
 function settingsEnv(): NodeJS.ProcessEnv {
-  const file = process.env[SECRETS_FILE_ENV];
-  if (!file) return process.env;
-  let secrets: unknown;
-  try {
-    secrets = JSON.parse(readFileSync(file, 'utf8'));
-  } finally {
-    rmSync(file, { force: true });
-  }
-  if (!secrets || typeof secrets !== 'object' || Array.isArray(secrets)) {
-    throw new Error(`${SECRETS_FILE_ENV} (${file}) must hold a JSON object of variable names to values`);
-  }
-  const extra = Object.fromEntries(Object.entries(secrets).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  return { ...process.env, ...extra };
+  return { ...process.env, ...takeSecrets(process.env) };
 }
 
 async function main(): Promise<number> {

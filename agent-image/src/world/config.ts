@@ -6,7 +6,8 @@ import { noiseFromEnv, NoiseSettingsError, type NoiseSettings } from '../contrac
 import { parsePromptVersion, type PromptVersion } from '../judge/prompt-sets.js';
 import { parseExtraBody, type ExtraBody } from '../llm/extra-body.js';
 
-export const AGENTS = ['oracle', 'default', 'scripted'] as const;
+/** external: an agent layer's launcher (contract/agent-layer.ts) plays through the agent link. */
+export const AGENTS = ['oracle', 'default', 'scripted', 'external'] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 /** Switches from reference quirks to corrected behaviour (docs/contract.md). */
@@ -70,8 +71,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSet
   if (modeRaw && !(CLOCK_MODES as readonly string[]).includes(modeRaw)) {
     throw new SettingsError(`${ENV.clockMode} must be one of ${CLOCK_MODES.join(', ')} (got "${modeRaw}")`);
   }
-  // LLM agents live in real time; replays skip idle waits.
-  const clockMode = (modeRaw || (agent === 'default' ? 'realtime' : 'fast-forward')) as ClockMode;
+  // LLM agents (ours, an agent layer's) live in real time; replays skip idle waits.
+  const clockMode = (modeRaw || (agent === 'default' || agent === 'external' ? 'realtime' : 'fast-forward')) as ClockMode;
   let noise: NoiseSettings | null;
   try {
     noise = noiseFromEnv(env);

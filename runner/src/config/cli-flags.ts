@@ -6,16 +6,20 @@ import { resolve } from 'node:path';
 import { DEFAULT_IMAGE } from '../image/index.js';
 import { isHfId } from '../dataset/index.js';
 import { ConfigError } from './errors.js';
-import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
+import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from './plan.js';
 import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
 import { normaliseSplits } from './splits.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags, type NoiseFlags } from './noise.js';
+import { findAdapter, knownAgentNames } from '../agents/index.js';
+import { parseAgentOptionFlags } from './agent-choice.js';
 
 export interface AgentFlags extends NoiseFlags {
   image: string;
-  agent?: (typeof AGENT_NAMES)[number];
+  agent?: string;
+  agentVersion?: string;
+  agentOption?: string[];
   script?: string;
   runtime: string;
   adapterPort: string;
@@ -74,7 +78,9 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 export function addAgentOptions(cmd: Command): Command {
   return cmd
     .option('-i, --image <image>', 'agent image', DEFAULT_IMAGE)
-    .addOption(new Option('--agent <name>', 'who plays: oracle (replays the answer), default (LLM agent), scripted (--script)').choices(AGENT_NAMES))
+    .option('--agent <name>', `who plays: oracle (replays the answer), default (our LLM agent), scripted (--script), a third-party agent, or external (the agent layer of --image); known: ${knownAgentNames().join(', ')}`)
+    .option('--agent-version <version>', "a third-party agent's package version (default: the one the runner pins)")
+    .option('--agent-option <key=value>', "an agent layer's option (repeatable; docs/agents.md)", collect)
     .option('--script <file>', 'JSON command list for --agent scripted')
     .option('--runtime <cli>', 'container CLI of the reference runner (podman|docker); recorded in run_config.json', 'podman')
     .option('--adapter-port <port>', 'adapter port inside the container (host networking)', String(RUN_DEFAULTS.adapterPort))
@@ -168,8 +174,8 @@ function existing(p: string, flag: string): string {
 function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> & { noise: RunPlan['noise'] } {
   const apiKey = resolveSecret({ value: f.apiKey, envName: f.apiKeyEnv }, { value: '--api-key', env: '--api-key-env', table: 'the command line' }, env);
   const agent = resolveAgent(
-    { name: f.agent, image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: int(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null },
-    { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script' },
+    { name: f.agent?.trim() || undefined, version: f.agentVersion, options: parseAgentOptionFlags(f.agentOption ?? [], f.agent ? findAdapter(f.agent.trim()) : null), image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: int(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null },
+    { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script', version: '--agent-version', options: '--agent-option' },
   );
   const judgeKey = resolveSecret(
     { value: f.judgeApiKey ?? (env.GAIA2_JUDGE_API_KEY?.trim() || undefined), envName: f.judgeApiKey ? undefined : f.judgeApiKeyEnv },

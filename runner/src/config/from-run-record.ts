@@ -67,6 +67,8 @@ export function planFromRunRecord(rec: Obj, file: string, env: Record<string, st
     maxTokens: typeof a.max_tokens === 'number' ? a.max_tokens : null,
     volumes: Array.isArray(a.volumes) ? a.volumes.map(String) : [],
     script: str(a.script),
+    version: str(a.version),
+    options: a.options && typeof a.options === 'object' ? (a.options as AgentSettings['options']) : {},
   };
   const judge: JudgeSettings | null = j
     ? {

@@ -4,8 +4,11 @@ import type { BackendSettings } from './backend.js';
 
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 
-export const AGENT_NAMES = ['oracle', 'default', 'scripted'] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+/**
+ * Who plays: oracle | default | scripted (ours, in the world image), a registered third-party
+ * agent (runner/src/agents/registry.ts) or external (the agent layer of the image).
+ */
+export type AgentName = string;
 export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
 /** Tool surface of the default agent: one shell tool, or one function per app command. */
 export const AGENT_TOOL_MODES = ['shell', 'functions'] as const;
@@ -46,6 +49,10 @@ export interface AgentSettings {
   volumes: string[];
   /** Scripted agent: path of the JSON command list. */
   script: string | null;
+  /** A third-party agent's exact package version ([agent].version or its pin); null otherwise. */
+  version?: string | null;
+  /** [agent.options] (agent layers only), passed as GAIA2_AGENT_OPTIONS. */
+  options?: Record<string, string | number | boolean>;
 }
 
 export interface JudgeSettings {

@@ -8,6 +8,7 @@ import { parsePromptVersion } from '../../../agent-image/src/judge/prompt-sets.j
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGE_PATTERN, type AgentName, type AgentSettings, type JudgeSettings, type SecretRef } from './plan.js';
+import { resolveAgentChoice, type AgentOptionValue } from './agent-choice.js';
 
 export interface SecretInput {
   value?: string | undefined;
@@ -43,27 +44,37 @@ export interface AgentInput {
   maxTokens?: number | undefined;
   volumes?: string[] | undefined;
   script?: string | null | undefined;
+  version?: string | undefined;
+  options?: Record<string, AgentOptionValue> | undefined;
 }
 
-export function resolveAgent(a: AgentInput, opt: { image: string; provider: string; model: string; name: string; script: string }): AgentSettings {
+export function resolveAgent(
+  a: AgentInput,
+  opt: { image: string; provider: string; model: string; name: string; script: string; version: string; options: string },
+): AgentSettings {
   if (!a.image) throw new ConfigError(`${opt.image} is required`);
   const profile = detectProfile(a.image);
   let name: AgentName = a.name ?? (profile.oracleOnly ? 'oracle' : 'default');
+  if (a.name) resolveAgentChoice(a.name, {}, opt); // an unknown name is named first, whatever the image
   if (profile.oracleOnly && name !== 'oracle')
     throw new ConfigError(`${opt.name} = ${name} is not possible with image ${a.image}: it is an oracle image (rename the image or use ${opt.name} = oracle)`);
   if (profile.oracleOnly) name = 'oracle';
+  const choice = resolveAgentChoice(name, a, opt);
+  // A third-party agent talks to a model; `external` may (provider settings pass through when given).
+  const provider = a.provider ?? choice.adapter?.providers[0];
+  if (choice.adapter && !a.model) throw new ConfigError(`${opt.model} is required for ${opt.name} = ${name} (the model the agent runs on)`);
   if (name === 'default') {
     const missing = [!a.provider && opt.provider, !a.model && opt.model].filter(Boolean);
     if (missing.length)
       throw new ConfigError(`Agent model configuration is required for the default (LLM) agent. Missing: ${missing.join(', ')} (or choose ${opt.name} = oracle)`);
   }
   if (name === 'scripted' && !a.script) throw new ConfigError(`${opt.script} is required when ${opt.name} = scripted`);
-  const llm = name === 'default';
+  const llm = name === 'default' || choice.adapter !== null || (name === 'external' && !!provider);
   return {
     name,
     image: a.image,
     runtime: a.runtime ?? 'podman',
-    provider: llm ? a.provider! : null,
+    provider: llm ? provider! : null,
     model: llm ? a.model! : null,
     apiKey: llm ? a.apiKey : null,
     baseUrl: llm ? (a.baseUrl ?? null) : null,
@@ -72,6 +83,8 @@ export function resolveAgent(a: AgentInput, opt: { image: string; provider: stri
     maxTokens: llm ? (a.maxTokens ?? null) : null,
     volumes: a.volumes ?? [],
     script: name === 'scripted' ? a.script! : null,
+    version: choice.version,
+    options: choice.options,
   };
 }
 

@@ -6,7 +6,7 @@ import { NoiseTable } from './noise.js';
 import { PhasesTable } from '../phases/definitions.js';
 import { bool, choice, int, jsonTable, num, optStr, strList } from './toml-values.js';
 import { BACKENDS, KubernetesTable, ResourcesTable, TolerationTable } from './backend.js';
-import { AGENT_NAMES, AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
+import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
 
 export const TargetTable = z.strictObject({
   scenario: optStr,
@@ -20,8 +20,16 @@ export const TargetTable = z.strictObject({
   recursive: bool,
 });
 
+/** [agent.options]: per-agent settings (docs/agents.md); TOML integers arrive as bigint. */
+const AgentOptionsTable = z
+  .record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.bigint().transform((n) => Number(n))], { error: 'must be a string, number or boolean' }))
+  .optional();
+
 export const AgentTable = z.strictObject({
-  name: choice(AGENT_NAMES),
+  // checked against the agent registry when resolving (the error lists the known names)
+  name: optStr,
+  version: optStr,
+  options: AgentOptionsTable,
   image: optStr,
   runtime: optStr,
   provider: optStr,

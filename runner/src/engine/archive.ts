@@ -8,6 +8,8 @@ export interface TarEntry {
   name: string;
   content: string | Buffer;
   mode?: number;
+  /** A symbolic link to this target instead of a file (content ignored). */
+  linkname?: string;
 }
 
 export async function packFiles(entries: TarEntry[]): Promise<Buffer> {
@@ -19,6 +21,10 @@ export async function packFiles(entries: TarEntry[]): Promise<Buffer> {
     p.on('error', reject);
   });
   for (const e of entries) {
+    if (e.linkname !== undefined) {
+      p.entry({ name: e.name, type: 'symlink', linkname: e.linkname, mode: 0o777, mtime: new Date() });
+      continue;
+    }
     const body = typeof e.content === 'string' ? Buffer.from(e.content, 'utf8') : e.content;
     p.entry({ name: e.name, mode: e.mode ?? 0o644, mtime: new Date() }, body);
   }

@@ -3,7 +3,7 @@
 // engine behaves like a local one.
 import Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { join, relative, posix } from 'node:path';
 import type {
   BuildOptions,
@@ -53,6 +53,13 @@ export class DockerApiEngine implements ContainerEngine {
 
   async imageExists(ref: string): Promise<boolean> {
     return (await this.imageLabels(ref)) !== null;
+  }
+
+  async imagesWithLabel(label: string): Promise<Array<{ tags: string[]; labels: Record<string, string> }>> {
+    const list = await this.docker.listImages({ filters: { label: [label] } }).catch((e: unknown) => {
+      throw wrapEngineError(e, `listing images labelled ${label}`);
+    });
+    return list.map((i) => ({ tags: (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>'), labels: i.Labels ?? {} }));
   }
 
   async imageLabels(ref: string): Promise<Record<string, string> | null> {
@@ -286,6 +293,8 @@ async function walkContext(dir: string): Promise<TarEntry[]> {
     for (const ent of await readdir(d, { withFileTypes: true })) {
       const p = join(d, ent.name);
       if (ent.isDirectory()) await walk(p);
+      // (an agent package's node_modules/.bin holds links)
+      else if (ent.isSymbolicLink()) out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: '', linkname: await readlink(p) });
       else if (ent.isFile()) {
         const st = await stat(p);
         out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: await readFile(p), mode: st.mode & 0o777 });

@@ -162,6 +162,8 @@ export interface ContainerEngine {
   imageExists(ref: string): Promise<boolean>;
   /** Labels of a local image; null when the image does not exist. */
   imageLabels(ref: string): Promise<Record<string, string> | null>;
+  /** Local images carrying a label (any value): their tags and labels. Optional (engines that hold images). */
+  imagesWithLabel?(label: string): Promise<Array<{ tags: string[]; labels: Record<string, string> }>>;
   /** The image's id (sha256:…) for run records; null when absent. Optional for test engines. */
   imageId?(ref: string): Promise<string | null>;
   create(spec: ContainerSpec): Promise<ContainerHandle>;

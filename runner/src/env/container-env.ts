@@ -8,6 +8,8 @@ import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';
 import { keyExportVars, lookupProviderKey } from './providers.js';
 import { addAgentToAgentEnv } from './a2a-env.js';
+import { agentLayerEnv } from './agent-layer-env.js';
+import { isOwnAgent } from '../agents/index.js';
 
 /** The engine adds this alias to every container; it resolves to the host. */
 export const HOST_GATEWAY_ALIAS = 'host.containers.internal';
@@ -72,7 +74,8 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     if (plan.judge.extraBody) env[ENV.judgeExtraBody] = JSON.stringify(plan.judge.extraBody);
   }
 
-  const llmAgent = plan.agent.name === 'default' && !profile.oracleOnly;
+  // Ours (default) and agent layers given a provider (a third-party agent always is).
+  const llmAgent = (plan.agent.name === 'default' || plan.agent.provider !== null) && !profile.oracleOnly;
   if (llmAgent) {
     env[ENV.provider] = plan.agent.provider ?? profile.defaultProvider;
     if (plan.agent.model) env[ENV.model] = plan.agent.model;
@@ -92,6 +95,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     if (v) env[name] = v;
   }
   if (plan.agent.name === 'scripted' && plan.agent.script) env[ENV.script] = readFileSync(plan.agent.script, 'utf8');
+  if (!isOwnAgent(plan.agent.name)) Object.assign(env, agentLayerEnv(plan.agent.options ?? {}));
   addAgentToAgentEnv(plan, env, hostEnv, url, notices);
 
   applyProxies(env, hostEnv, url, [env[profile.baseUrlKeys[0] ?? ''], env[ENV.judgeBaseUrl]]);

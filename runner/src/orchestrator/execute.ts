@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../config/errors.js';
 import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 import { requireImageFeature } from '../run/image-features.js';
@@ -26,6 +26,7 @@ import { collectProvenance } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
+import { prepareAgentImage } from './agent-image.js';
 
 export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
 
@@ -74,7 +75,7 @@ async function cachingRun(plan: RunPlan, deps: ExecuteDeps, hostEnv: Record<stri
   return withResultCache(deps.runScenario, { root, configKey: configKey(plan, imageId), log });
 }
 
-function crashResult(t: Task, e: unknown, plan: RunPlan): ScenarioResult {
+function crashResult(t: Task, e: unknown, plan: RunPlan, agent: AgentRecord): ScenarioResult {
   return {
     scenario_id: t.entry.id,
     success: null,
@@ -85,11 +86,12 @@ function crashResult(t: Task, e: unknown, plan: RunPlan): ScenarioResult {
     ...(t.entry.split ? { split: t.entry.split } : {}),
     ...(t.runIndex ? { run_index: t.runIndex } : {}),
     image: plan.agent.image,
-    agent: plan.agent.name,
+    agent,
   };
 }
 
-export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps): Promise<ExecuteOutcome> {
+export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps): Promise<ExecuteOutcome> {
+  let plan = given;
   const hostEnv = deps.hostEnv ?? process.env;
   const out = plan.run.outputDir;
   const passAt = plan.run.passAt;
@@ -99,6 +101,10 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
   const log = (l: string) => deps.progress.log(redact(l));
   const base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
+  // A third-party agent's layer is built here when missing (before any container); from now on
+  // the plan names the image that actually runs.
+  const who = await prepareAgentImage(plan, deps.engine, log);
+  plan = who.plan;
   if (plan.noise) await requireImageFeature(deps.engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
   if (plan.run.network === 'host' && !deps.engine.capabilities.hostNetwork) {
     const d = await deps.engine.describe();
@@ -132,7 +138,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
     for (const r of loadRunRecords(out)) book.set(keyOf(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
     const now = new Date();
     const provenance = await collectProvenance(deps.engine, plan.agent.image, ds);
-    const extras = { runId, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance };
+    const extras = { runId, agent: who.agent, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance };
     if (passAt > 1) {
       for (let k = 1; k <= passAt; k++) {
         const d = join(out, `run_${k}`);
@@ -169,6 +175,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
           env: { ...base.env },
           ...(base.files.length ? { files: base.files } : {}),
           agent: plan.agent.name,
+          agentRecord: who.agent,
           network: plan.run.network,
           timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
           labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
@@ -190,7 +197,7 @@ export async function executePlan(plan: RunPlan, ds: ResolvedDataset, deps: Exec
           if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
         }
       } catch (e) {
-        result = crashResult(t, e, plan);
+        result = crashResult(t, e, plan, who.agent);
         log(`${t.label} crashed: ${result.error}`);
         if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       }

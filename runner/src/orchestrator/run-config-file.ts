@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunPlan, SecretRef } from '../config/plan.js';
+import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import { sha256File, type Provenance } from '../provenance/index.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
@@ -20,6 +21,8 @@ export function readRunConfig(dir: string): Record<string, unknown> | null {
 
 export interface RunConfigExtras {
   runId: string;
+  /** Who plays, with its exact version (orchestrator/agent-image.ts); default: the plan's name. */
+  agent?: AgentRecord;
   numScenarios: number;
   retryCount: number | null;
   runNumber?: number;
@@ -45,6 +48,7 @@ export function planOptions(plan: RunPlan): Record<string, unknown> {
     agent_options: {
       name: a.name, image: a.image, runtime: a.runtime, provider: a.provider, model: a.model, base_url: a.baseUrl,
       thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, volumes: a.volumes, script: a.script,
+      ...(a.version ? { version: a.version } : {}), ...(a.options && Object.keys(a.options).length ? { options: a.options } : {}),
       ...(a.script && existsSync(a.script) ? { script_sha256: sha256File(a.script) } : {}),
       ...keySource(a.apiKey),
     },
@@ -81,7 +85,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     user: env.USER ?? '',
     image: plan.agent.image,
     runtime: plan.agent.runtime,
-    agent: plan.agent.name,
+    agent: x.agent ?? { name: plan.agent.name, version: plan.agent.version ?? null },
     provider: plan.agent.provider,
     model: plan.agent.model,
     base_url: plan.agent.baseUrl,

@@ -3,6 +3,7 @@
 import { agentIdentity, type AgentIdentity } from './agent-identity.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordedAgentName } from '../../../agent-image/src/contract/result.js';
 
 export interface ReportMeta {
   agent: string | null;
@@ -53,7 +54,7 @@ export function readReportMeta(dir: string): ReportMeta | null {
   const judgeModel = str(c.judge_model);
   const judgeProvider = str(c.judge_provider);
   return {
-    agent: str(c.agent),
+    agent: str(recordedAgentName(c.agent)),
     model: str(c.model),
     provider: str(c.provider),
     judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}${judgeSettings(c)}` : 'hard checks only (no judge LLM)',
@@ -81,6 +82,8 @@ export function metaLines(m: ReportMeta | null): string[] {
   if (!m) return ['Run: no run_config.json found (model, judge and dataset unknown)'];
   const model = m.model ? `${m.model}${m.provider ? ` (${m.provider})` : ''}` : m.agent ? `${m.agent} agent (no LLM)` : null;
   const rows: Array<[string, string | number | null]> = [
+    // "claude-code 2.1.332": who played, with its exact version (agent-identity.ts)
+    ['Agent', m.agent_identity.name ? [m.agent_identity.name, m.agent_identity.version].filter(Boolean).join(' ') : null],
     ['Model', model],
     ['Judge', m.judge],
     ['Dataset', m.dataset ? `${m.dataset}${m.revision ? ` @ ${m.revision}` : ''}` : null],

@@ -35,7 +35,9 @@ export function configKey(plan: RunPlan, imageId: string): string {
     JSON.stringify({
       v: 1,
       image_id: imageId,
-      agent: { name: a.name, provider: a.provider, model: a.model, base_url: a.baseUrl, thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, script: a.script && existsSync(a.script) ? sha256File(a.script) : null },
+      agent: { name: a.name, provider: a.provider, model: a.model, base_url: a.baseUrl, thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, script: a.script && existsSync(a.script) ? sha256File(a.script) : null,
+        // an agent layer's options change its behaviour (absent: the key of earlier runs)
+        ...(a.options && Object.keys(a.options).length ? { options: a.options } : {}) },
       // prompt set, extra body and idle timeout only when set: keys of runs without them are unchanged
       judge: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl, ...(j.promptVersion ? { prompt_version: j.promptVersion } : {}), ...(j.extraBody ? { extra_body: j.extraBody } : {}) } : null,
       run: { timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network, ...(r.idleTimeout != null ? { idle_timeout: r.idleTimeout } : {}) },

@@ -3,7 +3,7 @@
 // (GET /artifacts); other images, a dead adapter, or files the daemon cannot read go through
 // the engine's archive API (one request per directory).
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import type { ContainerHandle } from '../engine/index.js';
 import type { AdapterClient } from './adapter-client.js';
 import { ARTIFACT_FILES } from '../../../agent-image/src/contract/index.js';
@@ -45,7 +45,8 @@ async function readByArchive(c: ContainerHandle, only?: ReadonlySet<string>): Pr
 /** Writes artifacts; text passes through redact() so no secret lands on disk. */
 export async function writeArtifacts(dir: string, files: Map<string, Buffer>): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await Promise.all(
-    [...files].map(([name, content]) => writeFile(join(dir, name), redact(content.toString('utf8')))),
-  );
+  // A name may hold one directory (agent-trace/<file>); nothing may climb out of `dir`.
+  const safe = [...files].filter(([name]) => /^[\w.-]+(\/[\w.-]+)?$/.test(name) && !name.split('/').includes('..'));
+  for (const sub of new Set(safe.map(([name]) => dirname(name)).filter((d) => d !== '.'))) await mkdir(join(dir, sub), { recursive: true });
+  await Promise.all(safe.map(([name, content]) => writeFile(join(dir, name), redact(content.toString('utf8')))));
 }

@@ -1,6 +1,9 @@
 import type { ContainerEngine } from '../engine/index.js';
 
-export type AgentName = 'oracle' | 'default' | 'scripted';
+import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
+
+/** The plan's agent name (runner/src/config/plan.ts AgentName). */
+export type AgentName = string;
 
 export interface RunTimeouts {
   /** Until GET /health says connected. */
@@ -22,6 +25,8 @@ export interface ScenarioRunOptions {
   /** Container environment, secrets included. Never logged; values go only through the API body. */
   env: Record<string, string>;
   agent: AgentName;
+  /** Recorded in result.json as `agent`; default {name: agent, version: null}. */
+  agentRecord?: AgentRecord;
   network: 'bridge' | 'host';
   timeouts: RunTimeouts;
   labels: Record<string, string>;

@@ -38,6 +38,7 @@ import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
 import { usageOfRun } from '../usage/run-usage.js';
 import { firstUserTask, formatSimTime } from './scenario-facts.js';
+import { agentRuntime } from '../agents/index.js';
 
 export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult> {
   const log = (l: string) => o.log?.(redact(l));
@@ -88,7 +89,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     ...(start ? { [ENV.faketime]: formatSimTime(start) } : {}),
     ...o.env,
     [ENV.adapterPort]: String(port),
-    [ENV.agent]: o.agent,
+    [ENV.agent]: agentRuntime(o.agent),
     [ENV.adapterToken]: token,
     ...(late ? { [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady } : {}),
   };
@@ -203,7 +204,7 @@ async function finish(o: ScenarioRunOptions, r: ScenarioResult, started: Date, d
     ...r,
     ...(o.split ? { split: o.split } : {}),
     ...(o.runIndex ? { run_index: o.runIndex } : {}),
-    agent: o.agent,
+    agent: o.agentRecord ?? { name: o.agent, version: null },
     image: o.image,
     started_at: started.toISOString(),
     finished_at: finished.toISOString(),

@@ -9,6 +9,7 @@ import { configName, dataFilePath, validateRows, type SubmissionRow } from './fo
 import { collectRows } from './rows.js';
 import { rowsToParquet } from './parquet.js';
 import { submissionReadme } from './readme.js';
+import { recordedAgentName } from '../../../agent-image/src/contract/result.js';
 
 export interface SubmissionFile {
   path: string;
@@ -55,7 +56,7 @@ export function buildSubmission(root: string, o: { split: string }): Submission 
   const files: SubmissionFile[] = configs.map((c) => ({ path: dataFilePath(c, o.split), content: rowsToParquet(byConfig.get(c)!) }));
   const success = all.filter((r) => r.status === 'success').length;
   const readme = submissionReadme({
-    model: String(rc.model ?? rc.agent ?? 'unknown'),
+    model: String(rc.model ?? (recordedAgentName(rc.agent) || 'unknown')),
     provider: String(rc.provider ?? 'unknown'),
     dataset: String(rc.dataset ?? 'local'),
     split: o.split,

@@ -93,7 +93,7 @@ describe('TOML config', () => {
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\ntimeout = 0\n`)).toThrow(/\[run\]\.timeout must be >= 1/);
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\ntime_speed = -1\n`)).toThrow(/\[run\]\.time_speed must be > 0/);
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\nretry = "yes"\n`)).toThrow(/\[run\]\.retry must be true or false/);
-    expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n[agent]\nname = "robot"\n`)).toThrow(/\[agent\]\.name must be one of: oracle, default, scripted/);
+    expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n[agent]\nname = "robot"\n`)).toThrow(/\[agent\]\.name = "robot" is not a known agent; known agents: oracle, default, scripted/);
   });
 
   it('legacy keys get a rename hint', () => {

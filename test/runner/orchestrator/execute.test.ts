@@ -69,7 +69,7 @@ describe('pass@N queue', () => {
     const out = join(root, 'out');
     for (let k = 1; k <= 3; k++) {
       expect(readJson(join(out, `run_${k}/search/s_a/result.json`)).run_index).toBe(k);
-      expect(readJson(join(out, `run_${k}/run_config.json`))).toMatchObject({ run_number: k, total_runs: 3, num_scenarios: 3, agent: 'oracle', judge_mode: 'hard-only' });
+      expect(readJson(join(out, `run_${k}/run_config.json`))).toMatchObject({ run_number: k, total_runs: 3, num_scenarios: 3, agent: { name: 'oracle', version: expect.stringMatching(/^\d+\.\d+\.\d+/) }, judge_mode: 'hard-only' });
       expect(lines(join(out, `run_${k}/results.jsonl`))).toHaveLength(3);
     }
     expect(lines(join(out, 'results.jsonl'))).toHaveLength(9);

@@ -3,6 +3,21 @@ import { connectEngine } from '../../engine/index.js';
 import { ConfigError } from '../../config/errors.js';
 import { buildImage, ensureImage, DEFAULT_IMAGE, projectRoot } from '../../image/index.js';
 import { registerSecret } from '../../secrets/redact.js';
+import { findAdapter, listAdapters } from '../../agents/index.js';
+import { resolveAgentChoice } from '../../config/agent-choice.js';
+import { ensureAgentLayer } from '../../image/agent-layer.js';
+
+const AGENT_FLAG_NAMES = { name: '--agent', version: '--agent-version', options: '--agent-option', provider: '--provider' };
+
+/** Only third-party agents have a layer to build; ours are in the world image. */
+function requireAdapter(name: string) {
+  const a = findAdapter(name);
+  if (!a) {
+    const names = listAdapters().map((x) => x.name);
+    throw new ConfigError(`--agent ${name}: not a third-party agent with a layer to build; ${names.length ? `those are: ${names.join(', ')}` : 'none is registered'} (oracle, default and scripted are part of the world image)`);
+  }
+  return a;
+}
 
 /** Registry credentials from the environment (both or neither). */
 export function registryAuth(env: NodeJS.ProcessEnv): { username: string; password: string } | null {
@@ -21,12 +36,15 @@ export function register(program: Command): void {
     .option('-t, --tag <image>', 'image tag', DEFAULT_IMAGE)
     .option('--base-image <image>', 'base image (default: local Debian bookworm, a pull, or an offline debootstrap base)')
     .option('--if-changed', 'build only when the image is missing or its content changed')
+    .option('--agent <name>', "then a third-party agent's layer on it (docs/agents.md); --tag stays the world image's tag")
+    .option('--agent-version <version>', "the agent's package version (default: the one the runner pins)")
     .option('-q, --quiet', 'print only the result')
     .option('--push <ref>', 'then tag it REGISTRY/NAME:TAG and push it there (for a cluster backend; credentials from GAIA2_REGISTRY_USER/GAIA2_REGISTRY_PASSWORD)')
     .option('--insecure-registry', 'push over plain HTTP / without TLS verification (loopback registries need no flag)')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
-    .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean }) => {
+    .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --agent claude-code\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
+    .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean; agent?: string; agentVersion?: string }) => {
       const auth = registryAuth(process.env);
+      const adapter = o.agent ? requireAdapter(o.agent) : null;
       const engine = await connectEngine();
       try {
         const log = o.quiet ? () => {} : (l: string) => process.stdout.write(`  ${l}\n`);
@@ -40,9 +58,18 @@ export function register(program: Command): void {
           const tag = await buildImage(engine, opts);
           process.stdout.write(`built ${tag} in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
         }
+        let pushed = o.tag;
+        if (adapter) {
+          const t1 = Date.now();
+          const version = resolveAgentChoice(adapter.name, { version: o.agentVersion }, AGENT_FLAG_NAMES).version!;
+          const layer = await ensureAgentLayer(engine, { ...opts, worldTag: o.tag, adapter, version, force: !o.ifChanged });
+          const secs = ((Date.now() - t1) / 1000).toFixed(1);
+          process.stdout.write(layer.built ? `built ${layer.tag} (${adapter.name} ${version}) in ${secs}s\n` : `${layer.tag} is up to date\n`);
+          pushed = layer.tag;
+        }
         if (o.push) {
           if (!engine.push) throw new ConfigError(`--push: the engine ${engine.name} cannot push images`);
-          await engine.push(o.tag, o.push, { ...(auth ? { auth } : {}), ...(o.insecureRegistry ? { insecure: true } : {}), onProgress: log });
+          await engine.push(pushed, o.push, { ...(auth ? { auth } : {}), ...(o.insecureRegistry ? { insecure: true } : {}), onProgress: log });
           process.stdout.write(`pushed ${o.push}\n`);
         }
       } finally {

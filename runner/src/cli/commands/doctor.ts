@@ -9,6 +9,7 @@ import type { ContainerEngine } from '../../engine/index.js';
 import { DEFAULT_IMAGE } from '../../image/index.js';
 import { keyLookupVars, loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { redact } from '../../secrets/redact.js';
+import { AGENT_LABELS } from '../../../../agent-image/src/contract/agent-layer.js';
 
 interface Check {
   name: string;
@@ -41,6 +42,17 @@ async function checkImage(engine: ContainerEngine | null, image: string): Promis
   if (!engine) return { name: 'image', ok: false, detail: `${image}: engine unavailable`, fix: 'fix the engine first' };
   const ok = await engine.imageExists(image).catch(() => false);
   return ok ? { name: 'image', ok, detail: `${image} present` } : { name: 'image', ok, detail: `${image} not found`, fix: `gaia2-runner build-image --tag ${image}` };
+}
+
+/** The agent layers the engine holds (docs/agents.md): informational, never a failure. */
+async function agentImages(engine: ContainerEngine | null): Promise<Check | null> {
+  if (!engine?.imagesWithLabel) return null;
+  const list = await engine.imagesWithLabel(AGENT_LABELS.name).catch(() => null);
+  if (!list) return null;
+  const rows = list
+    .map((i) => `${i.tags[0] ?? '(untagged)'} (${i.labels[AGENT_LABELS.name]} ${i.labels[AGENT_LABELS.version] ?? 'unknown version'})`)
+    .sort();
+  return { name: 'agent images', ok: true, detail: rows.length ? rows.join(', ') : 'none (gaia2-runner build-image --agent NAME, or a run with --agent NAME, builds one)' };
 }
 
 function checkKey(role: 'agent' | 'judge', provider: string | null, explicit: { source: string } | null): Check {
@@ -94,6 +106,8 @@ export function register(program: Command): void {
       checks.push(check);
       try {
         checks.push(await checkImage(engine, plan?.agent.image ?? f.image));
+        const agents = await agentImages(engine);
+        if (agents) checks.push(agents);
       } finally {
         await engine?.close();
       }

@@ -11,6 +11,7 @@ import { renderPage } from '../pages/html.js';
 import { renderPages } from './page-pool.js';
 import { pageSignature, up, type PageJob } from './scenario-page.js';
 import { asArr, asNum, asStr } from '../trace/json-util.js';
+import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
 import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { orderSplits } from '../../report/build.js';
 import { loadManifest, saveManifest, VIEWER_FORMAT, type Manifest } from './manifest.js';
@@ -147,7 +148,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
     [
       asStr(config.model),
       asStr(config.provider),
-      asStr(config.agent),
+      recordedAgentLabel(config.agent),
       asStr(config.image).replace(/^localhost\//, ''),
       language ? `language ${language}` : '',
       prompts && prompts !== 'default' ? `judge prompts ${prompts}` : '',
@@ -165,7 +166,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
         splits: orderedSplits(rows, configSplits).map((s) => ({ name: s, expected: null })),
         rows,
       })
-    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: asStr(config.agent), startedAt: asStr(config.started_at) });
+    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: recordedAgentLabel(config.agent), startedAt: asStr(config.started_at) });
   if (writeIfChanged(indexPath, page)) written.push(indexPath);
   saveManifest(runDir, next);
   return { name, rows, expected, pages: ids.length + 1, written, config };

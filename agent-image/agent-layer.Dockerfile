@@ -1,0 +1,14 @@
+# An agent layer on the world image (docs/agents.md): the agent's npm package, its launcher and
+# config files under /opt/gaia2-agent. Built by `gaia2-runner build-image --agent NAME`, which
+# fetches the package on the host and puts it in the context (no registry needed here).
+ARG WORLD_IMAGE=localhost/gaia2-agent:latest
+FROM ${WORLD_IMAGE}
+# Modes come from the context: files 644 (755 when executable), directories 755, owner root.
+COPY layer/ /opt/gaia2-agent/
+ARG AGENT_NAME
+ARG AGENT_VERSION
+ARG WORLD_HASH=unknown
+ARG LAYER_HASH=dev
+LABEL gaia2.agent.name=${AGENT_NAME} gaia2.agent.version=${AGENT_VERSION} gaia2.agent.world=${WORLD_HASH} \
+      gaia2.agent.layer-hash=${LAYER_HASH}
+ENV GAIA2_AGENT=external GAIA2_AGENT_NAME=${AGENT_NAME} GAIA2_AGENT_VERSION=${AGENT_VERSION}

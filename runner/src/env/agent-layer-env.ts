@@ -1,0 +1,9 @@
+// [agent.options] as an agent layer's launcher reads them (docs/agents.md): the whole table as
+// JSON, and each option as GAIA2_AGENT_OPT_<KEY> for a bash launcher.
+import { AGENT_LAYER_ENV } from '../../../agent-image/src/contract/agent-layer.js';
+
+export function agentLayerEnv(options: Record<string, string | number | boolean>): Record<string, string> {
+  const env: Record<string, string> = { [AGENT_LAYER_ENV.options]: JSON.stringify(options) };
+  for (const [k, v] of Object.entries(options)) env[`${AGENT_LAYER_ENV.optionPrefix}${k.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`] = String(v);
+  return env;
+}

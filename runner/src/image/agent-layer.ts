@@ -1,0 +1,109 @@
+// Builds an agent layer (agent-image/agent-layer.Dockerfile) on the world image: the agent's
+// npm package fetched on the host (agent-package.ts), its launcher and config files. Rebuilt
+// only when the world image or the layer's inputs changed (the gaia2.agent.layer-hash label).
+import { createHash } from 'node:crypto';
+import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { AgentAdapter } from '../agents/index.js';
+import { packageSpec } from '../agents/index.js';
+import type { ContainerEngine } from '../engine/index.js';
+import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
+import { ensureAgentPackage } from './agent-package.js';
+import { ensureImage, HASH_LABEL } from './build-image.js';
+
+export const LAYER_HASH_LABEL = 'gaia2.agent.layer-hash';
+
+/** localhost/gaia2-agent:latest → localhost/gaia2-agent-NAME:VERSION (another world tag is appended). */
+export function layerTag(worldTag: string, name: string, version: string): string {
+  const slash = worldTag.lastIndexOf('/');
+  const colon = worldTag.lastIndexOf(':');
+  const [repo, tag] = colon > slash ? [worldTag.slice(0, colon), worldTag.slice(colon + 1)] : [worldTag, 'latest'];
+  const v = version.replace(/[^\w.-]/g, '_');
+  return `${repo}-${name}:${tag === 'latest' ? v : `${v}-${tag}`}`.slice(0, 255);
+}
+
+export interface AgentLayerOptions {
+  projectRoot: string;
+  /** The world image (--image); built first when missing. */
+  worldTag: string;
+  adapter: AgentAdapter;
+  version: string;
+  log?: (line: string) => void;
+  /** Package cache root (default: the project's .cache). */
+  cacheDir?: string;
+  /** The npm client's environment (tests: a registry double). */
+  npmEnv?: NodeJS.ProcessEnv;
+  /** Rebuild the world image too when its content changed (build-image); a run only builds a missing one. */
+  refreshWorld?: boolean;
+  /** Build even when the labels say the layer is current. */
+  force?: boolean;
+}
+
+export interface AgentLayer {
+  tag: string;
+  name: string;
+  version: string;
+  built: boolean;
+}
+
+const DOCKERFILE = 'agent-image/agent-layer.Dockerfile';
+
+/** The layer's inputs but the package bytes (a version is immutable on npm): what the label hashes. */
+function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string): string {
+  const h = createHash('sha256');
+  const a = o.adapter;
+  for (const part of [worldHash, dockerfile, packageSpec(a.package, o.version), a.package.install, a.launcher, JSON.stringify(a.files ?? {})]) h.update(`${part}\0`);
+  return h.digest('hex').slice(0, 16);
+}
+
+/** Writes the build context: Dockerfile, layer/pkg (the package), layer/bin/agent, layer/<files>. */
+export async function writeLayerContext(ctx: string, a: AgentAdapter, pkgTree: string, dockerfile: string): Promise<void> {
+  await rm(ctx, { recursive: true, force: true });
+  await mkdir(join(ctx, 'layer', 'bin'), { recursive: true });
+  await writeFile(join(ctx, 'Dockerfile'), dockerfile);
+  await cp(pkgTree, join(ctx, 'layer', 'pkg'), { recursive: true, verbatimSymlinks: true });
+  await writeFile(join(ctx, 'layer', 'bin', 'agent'), a.launcher);
+  await chmod(join(ctx, 'layer', 'bin', 'agent'), 0o755);
+  for (const [rel, content] of Object.entries(a.files ?? {})) {
+    if (rel.split('/').includes('..') || rel.startsWith('/')) throw new Error(`agent ${a.name}: file "${rel}" must stay inside /opt/gaia2-agent`);
+    await mkdir(dirname(join(ctx, 'layer', rel)), { recursive: true });
+    await writeFile(join(ctx, 'layer', rel), content);
+  }
+}
+
+/** The agent's image: the world image (built if missing), then the layer when it is missing or stale. */
+export async function ensureAgentLayer(engine: ContainerEngine, o: AgentLayerOptions): Promise<AgentLayer> {
+  const log = o.log ?? (() => {});
+  const a = o.adapter;
+  const tag = layerTag(o.worldTag, a.name, o.version);
+  let world = await engine.imageLabels(o.worldTag);
+  if (!world || o.refreshWorld) {
+    await ensureImage(engine, { projectRoot: o.projectRoot, tag: o.worldTag, log });
+    world = await engine.imageLabels(o.worldTag);
+  }
+  const worldHash = world?.[HASH_LABEL] ?? 'unknown';
+  const dockerfile = await readFile(join(o.projectRoot, DOCKERFILE), 'utf8');
+  const hash = layerHash(o, worldHash, dockerfile);
+  const labels = await engine.imageLabels(tag);
+  if (!o.force && labels?.[LAYER_HASH_LABEL] === hash) return { tag, name: a.name, version: o.version, built: false };
+  log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
+  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: o.cacheDir ?? join(o.projectRoot, '.cache'), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
+  const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}`);
+  try {
+    await writeLayerContext(ctx, a, tree, dockerfile);
+    log(`building ${tag} on ${o.worldTag}`);
+    await engine.build({
+      contextDir: ctx,
+      tag,
+      buildArgs: { WORLD_IMAGE: o.worldTag, AGENT_NAME: a.name, AGENT_VERSION: o.version, WORLD_HASH: worldHash, LAYER_HASH: hash },
+      onProgress: log,
+    });
+  } finally {
+    await rm(ctx, { recursive: true, force: true });
+  }
+  const got = await engine.imageLabels(tag);
+  if (got?.[AGENT_LABELS.name] !== a.name || got?.[AGENT_LABELS.version] !== o.version)
+    throw new Error(`built ${tag}, but its labels do not name ${a.name} ${o.version}`);
+  return { tag, name: a.name, version: o.version, built: true };
+}
+

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createRegistry } from '../../../runner/src/agents/index.js';
+import { parseAgentOptionFlags, resolveAgentChoice } from '../../../runner/src/config/agent-choice.js';
+import { resolveAgent } from '../../../runner/src/config/resolve-parts.js';
+import { fixtureAdapter } from '../agents/fixture-adapter.js';
+
+const reg = createRegistry([fixtureAdapter()]);
+const N = { name: '[agent].name', version: '[agent].version', options: '[agent.options]', provider: '[agent].provider' };
+
+describe('resolveAgentChoice', () => {
+  it("takes a third-party agent's pinned version unless another exact one is given", () => {
+    expect(resolveAgentChoice('acme', {}, N, reg)).toMatchObject({ version: '1.2.3', options: {} });
+    expect(resolveAgentChoice('acme', { version: '1.4.0-beta.2' }, N, reg).version).toBe('1.4.0-beta.2');
+    expect(() => resolveAgentChoice('acme', { version: 'latest' }, N, reg)).toThrow(/\[agent\]\.version must be an exact package version such as 1\.2\.3 \(got "latest"\)/);
+  });
+
+  it('checks [agent.options] against what the agent documents', () => {
+    expect(resolveAgentChoice('acme', { options: { max_turns: 12, plan_mode: true } }, N, reg).options).toEqual({ max_turns: 12, plan_mode: true });
+    expect(() => resolveAgentChoice('acme', { options: { turbo: 1 } }, N, reg)).toThrow(/\[agent\.options\]: acme has no option "turbo"; its options: max_turns, plan_mode/);
+    expect(() => resolveAgentChoice('acme', { options: { max_turns: 'many' } }, N, reg)).toThrow(/"max_turns" must be a number/);
+  });
+
+  it('refuses a provider the agent does not speak, naming the ones it does', () => {
+    expect(() => resolveAgentChoice('acme', { provider: 'google' }, N, reg)).toThrow(/\[agent\]\.provider = google is not a provider acme speaks; it speaks: anthropic, openai/);
+  });
+
+  it('fails an unknown name with the list of known agents, and version/options on our runtimes', () => {
+    expect(() => resolveAgentChoice('claude', {}, N, reg)).toThrow(/\[agent\]\.name = "claude" is not a known agent; known agents: oracle, default, scripted, acme, external/);
+    expect(() => resolveAgentChoice('default', { version: '1.0.0' }, N, reg)).toThrow(/third-party agents only/);
+    expect(() => resolveAgentChoice('oracle', { options: { a: 1 } }, N, reg)).toThrow(/agent layers only/);
+    expect(resolveAgentChoice('external', { options: { style: 'terse' } }, N, reg)).toEqual({ adapter: null, version: null, options: { style: 'terse' } });
+  });
+});
+
+describe('parseAgentOptionFlags', () => {
+  it("types values as the adapter's options say", () => {
+    expect(parseAgentOptionFlags(['max_turns=7', 'plan_mode=false', 'note=a=b'], fixtureAdapter())).toEqual({ max_turns: 7, plan_mode: false, note: 'a=b' });
+    expect(() => parseAgentOptionFlags(['max_turns=x'], fixtureAdapter())).toThrow(/--agent-option max_turns must be a number/);
+    expect(() => parseAgentOptionFlags(['novalue'], null)).toThrow(/KEY=VALUE/);
+  });
+});
+
+describe('resolveAgent with agent layers', () => {
+  const opt = { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script', version: '--agent-version', options: '--agent-option' };
+  it('external: provider settings optional, passed through when given; options kept', () => {
+    const bare = resolveAgent({ name: 'external', image: 'localhost/my-agent:1', apiKey: null, options: { style: 'terse' } }, opt);
+    expect(bare).toMatchObject({ name: 'external', provider: null, model: null, version: null, options: { style: 'terse' } });
+    const withModel = resolveAgent({ name: 'external', image: 'localhost/my-agent:1', apiKey: null, provider: 'openai', model: 'gpt-x', baseUrl: 'http://127.0.0.1:9' }, opt);
+    expect(withModel).toMatchObject({ provider: 'openai', model: 'gpt-x', baseUrl: 'http://127.0.0.1:9' });
+  });
+  it('an unknown --agent fails before anything runs', () => {
+    expect(() => resolveAgent({ name: 'clade-code', image: 'x', apiKey: null }, opt)).toThrow(/--agent = "clade-code" is not a known agent; known agents: oracle, default, scripted,.* external/);
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, existsSync, readlinkSync, lstatSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAgentPackage, packageCacheDir } from '../../../runner/src/image/agent-package.js';
+import { npmEnvFor, startNpmRegistryDouble, type NpmRegistryDouble } from '../../helpers/npm-registry-double.js';
+
+let reg: NpmRegistryDouble;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'agent-pkg-'));
+  reg = await startNpmRegistryDouble([
+    { name: '@acme/agent-cli', version: '1.2.3', files: { 'bin/acme.sh': '#!/bin/sh\necho acme\n', 'README.md': 'hi' }, bin: { acme: './bin/acme.sh' } },
+    { name: '@acme/agent-cli', version: '1.3.0', files: { 'bin/acme.sh': '#!/bin/sh\necho newer\n' }, bin: { acme: './bin/acme.sh' } },
+    { name: 'acme-js-agent', version: '0.5.0', files: { 'cli.js': 'require("leftpad-double")\n' }, dependencies: { 'leftpad-double': '^2.0.0' }, bin: { 'acme-js': './cli.js' } },
+    { name: 'leftpad-double', version: '2.1.0', files: { 'index.js': 'module.exports = 1\n' } },
+  ]);
+});
+afterAll(async () => {
+  await reg.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const opts = () => ({ cacheDir: join(dir, 'cache'), env: npmEnvFor(reg.url, join(dir, 'npm-cache')) });
+
+describe('ensureAgentPackage', () => {
+  it('packs one package version from the registry, unpacks it with executable bits, and caches it', async () => {
+    const pkg = { name: '@acme/agent-cli', version: '1.2.3', install: 'pack' as const };
+    const lines: string[] = [];
+    const tree = await ensureAgentPackage(pkg, '1.2.3', { ...opts(), log: (l) => lines.push(l) });
+    expect(readFileSync(join(tree, 'bin/acme.sh'), 'utf8')).toContain('echo acme');
+    expect(statSync(join(tree, 'bin/acme.sh')).mode & 0o111).not.toBe(0);
+    expect(statSync(join(tree, 'README.md')).mode & 0o111).toBe(0);
+    expect(JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')).version).toBe('1.2.3');
+    expect(lines.join('\n')).toMatch(/npm pack/);
+    expect(tree.startsWith(packageCacheDir(opts().cacheDir, pkg, '1.2.3'))).toBe(true);
+
+    // Cached: a second call asks the registry nothing.
+    const before = reg.requests.length;
+    expect(await ensureAgentPackage(pkg, '1.2.3', opts())).toBe(tree);
+    expect(reg.requests.length).toBe(before);
+  });
+
+  it('fetches another pinned version into its own cache entry', async () => {
+    const pkg = { name: '@acme/agent-cli', version: '1.2.3', install: 'pack' as const };
+    const tree = await ensureAgentPackage(pkg, '1.3.0', opts());
+    expect(readFileSync(join(tree, 'bin/acme.sh'), 'utf8')).toContain('newer');
+  });
+
+  it('installs a package with its dependencies and bin links', async () => {
+    const pkg = { name: 'acme-js-agent', version: '0.5.0', install: 'install' as const };
+    const tree = await ensureAgentPackage(pkg, '0.5.0', opts());
+    expect(existsSync(join(tree, 'node_modules/acme-js-agent/cli.js'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(tree, 'node_modules/leftpad-double/package.json'), 'utf8')).version).toBe('2.1.0');
+    expect(lstatSync(join(tree, 'node_modules/.bin/acme-js')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(tree, 'node_modules/.bin/acme-js'))).toBe('../acme-js-agent/cli.js');
+  });
+
+  it('refuses a version range and names a package the registry lacks', async () => {
+    await expect(ensureAgentPackage({ name: 'acme-js-agent', version: '0.5.0', install: 'pack' }, '^0.5.0', opts())).rejects.toThrow(/not an exact version/);
+    await expect(ensureAgentPackage({ name: 'no-such-agent', version: '1.0.0', install: 'pack' }, '1.0.0', opts())).rejects.toThrow(/npm pack no-such-agent@1\.0\.0 failed/);
+    // a failed fetch leaves no cache entry that later counts as complete
+    expect(existsSync(join(packageCacheDir(opts().cacheDir, { name: 'no-such-agent', version: '1.0.0', install: 'pack' }, '1.0.0'), 'complete'))).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { prepareAgentImage } from '../../../runner/src/orchestrator/agent-image.js';
+import type { RunPlan } from '../../../runner/src/config/plan.js';
+import { RUN_DEFAULTS } from '../../../runner/src/config/plan.js';
+import { fakeEngine } from './fakes.js';
+
+const plan = (name: string, image: string): RunPlan => ({
+  command: 'run-dataset',
+  configPath: null,
+  target: { kind: 'local', path: '/d', recursive: true, splits: null, subset: null, limit: null },
+  agent: { name, image, runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null },
+  judge: null,
+  run: { ...RUN_DEFAULTS },
+});
+
+/** An engine that holds images with these labels (and can build, like a local one). */
+function engineWith(images: Record<string, Record<string, string>>) {
+  const e = fakeEngine();
+  e.imageLabels = async (ref: string) => images[ref] ?? null;
+  (e as { capabilities: typeof e.capabilities }).capabilities = { ...e.capabilities, build: true };
+  return e;
+}
+
+describe('prepareAgentImage', () => {
+  it('our runtimes play in the world image and are recorded with the runner version', async () => {
+    const p = plan('oracle', 'localhost/gaia2-agent:latest');
+    const r = await prepareAgentImage(p, engineWith({}), () => {});
+    expect(r.plan).toBe(p);
+    expect(r.agent.name).toBe('oracle');
+    expect(r.agent.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("external: name and version come from the image's labels", async () => {
+    const e = engineWith({ 'localhost/my-agent:1': { 'gaia2.agent.name': 'my-agent', 'gaia2.agent.version': '0.3.1' } });
+    const r = await prepareAgentImage(plan('external', 'localhost/my-agent:1'), e, () => {});
+    expect(r.agent).toEqual({ name: 'my-agent', version: '0.3.1' });
+    expect(r.plan.agent.image).toBe('localhost/my-agent:1');
+  });
+
+  it('external: a missing image or one without the agent labels is refused, saying what to do', async () => {
+    const e = engineWith({ 'localhost/gaia2-agent:latest': { 'gaia2.context-hash': 'abc' } });
+    await expect(prepareAgentImage(plan('external', 'localhost/nothing:1'), e, () => {})).rejects.toThrow(/image localhost\/nothing:1 was not found \(build your agent layer first/);
+    await expect(prepareAgentImage(plan('external', 'localhost/gaia2-agent:latest'), e, () => {})).rejects.toThrow(/has no gaia2\.agent\.name label, so it is not an agent layer/);
+  });
+
+  it('external on a backend without local images records what was asked', async () => {
+    const r = await prepareAgentImage(plan('external', 'registry.example/my-agent:1'), fakeEngine(), () => {});
+    expect(r.agent).toEqual({ name: 'external', version: null });
+  });
+});
