@@ -17,7 +17,7 @@ export const LAYERS = {
     ['trace', 'env', 'engine'],
     ['usage', 'image', 'report'],
     ['run', 'provenance', 'config'],
-    ['result-cache', 'viewer'],
+    ['result-cache', 'viewer', 'gateway'],
     ['orchestrator', 'compare', 'serve'],
     ['phases'],
     ['submission', 'leaderboard'],

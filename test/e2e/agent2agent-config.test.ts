@@ -93,7 +93,9 @@ describe('Agent2Agent through run-config (real container)', () => {
     expect(result.failure_reasons ?? result.error ?? null).toBeNull();
     expect(result.status).toBe('pass');
     expect(JSON.parse(env.GAIA2_A2A!)).toMatchObject({ app_prop: 1, provider: 'openai-compat', model: 'fake-app-agent' });
-    expect(env.GAIA2_A2A_BASE_URL).toMatch(/^http:\/\/host\.containers\.internal:\d+\/v1$/);
+    // Through the run's model gateway (docs/gateway.md): its URL and a token, the key stays on the host.
+    expect(env.GAIA2_A2A_BASE_URL).toMatch(/^http:\/\/host\.containers\.internal:\d+\/openai-compat\/v1$/);
+    expect(env.GAIA2_A2A_API_KEY).toMatch(/^g2gw-/);
     expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 

@@ -2,7 +2,8 @@
 // --network=host, health checked inside the container until `connected`, /status polled from
 // the host every 2 s): the default agent against an instant model (it replies and leaves
 // before the first health poll, so `connected` must stay true), against a slow model, and the
-// oracle profile (no PROVIDER: the image picks the oracle by itself). All expect PASS.
+// oracle profile (no PROVIDER: the image picks the oracle by itself). All expect PASS. Then the
+// newer runner's optional variables (judge prompt set, extra_body, idle timeout) and their effect.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,23 +39,31 @@ afterAll(async () => {
   }
 });
 
-async function referenceRun(img: string, agent: ReferenceRunOptions['agent']): Promise<ReferenceRunResult> {
+/** The newer reference runner's optional settings, as its entrypoint variables. */
+type Newer = Pick<ReferenceRunOptions, 'idleTimeoutSec'> & { promptVersion?: string; extraBody?: Record<string, unknown> };
+
+async function referenceRun(img: string, agent: ReferenceRunOptions['agent'], newer: Newer = {}): Promise<ReferenceRunResult> {
   return runLikeReference({
     image: img,
     scenarioFile: scenario,
     adapterPort: await freePort(),
     outputDir: mkdtempSync(join(tmpdir(), 'gaia2-conformance-')),
     agent,
-    judge: { provider: 'openai-compat', model: 'judge-m', baseUrl: judge.url, apiKey: JUDGE_KEY },
+    judge: {
+      provider: 'openai-compat', model: 'judge-m', baseUrl: judge.url, apiKey: JUDGE_KEY,
+      ...(newer.promptVersion ? { promptVersion: newer.promptVersion } : {}),
+      ...(newer.extraBody ? { extraBody: newer.extraBody } : {}),
+    },
+    ...(newer.idleTimeoutSec !== undefined ? { idleTimeoutSec: newer.idleTimeoutSec } : {}),
     healthTimeoutSec: 60,
     timeoutSec: 180,
   });
 }
 
-async function withModel(script: FakeReply[]): Promise<{ r: ReferenceRunResult; fake: FakeLlm }> {
+async function withModel(script: FakeReply[], newer: Newer = {}): Promise<{ r: ReferenceRunResult; fake: FakeLlm }> {
   const fake = await startFakeLlm({ format: 'anthropic', script });
   try {
-    const r = await referenceRun(image, { provider: 'anthropic', model: 'fake-anthropic', apiKey: KEY, baseUrl: fake.url });
+    const r = await referenceRun(image, { provider: 'anthropic', model: 'fake-anthropic', apiKey: KEY, baseUrl: fake.url }, newer);
     return { r, fake };
   } finally {
     await fake.close();
@@ -104,5 +113,38 @@ describe('the reference runner drives our image (podman CLI, --network=host)', (
     expect(r.success).toBe(true);
     expect(r.healthSeen.at(-1)).toMatchObject({ ok: true, connected: true });
     expect(r.healthAfterEnd).toMatchObject({ ok: true, connected: true, status: 'complete' });
+  }, 300_000);
+
+  it('newer runner settings: the prompt set and extra_body reach every judge request of our image', async () => {
+    const before = judge.requests.length;
+    // the agent's own wording for the reply, so the reply's check needs the judge
+    const { r } = await withModel(scriptFor({ ...play, reply: `All set: ${play.reply} Let me know if you need anything else.` }, 'shell'), {
+      promptVersion: 'omnilingual-gaia2',
+      extraBody: { reasoning_effort: 'low' },
+    });
+    expect(r.env.filter(([k]) => k.startsWith('GAIA2_JUDGE_P') || k === 'GAIA2_JUDGE_EXTRA_BODY')).toEqual([
+      ['GAIA2_JUDGE_PROVIDER', 'openai-compat'],
+      ['GAIA2_JUDGE_PROMPT_VERSION', 'omnilingual-gaia2'],
+      ['GAIA2_JUDGE_EXTRA_BODY', '{"reasoning_effort":"low"}'],
+    ]);
+    expect(r.error ?? r.failureReasons ?? null).toBeNull();
+    expect(r.success).toBe(true);
+    const asked = judge.requests.slice(before);
+    expect(asked.length).toBeGreaterThan(0);
+    for (const q of asked) {
+      expect(q.body.reasoning_effort).toBe('low');
+      const system = (q.body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'system')!.content;
+      // a sentence only the omnilingual-gaia2 reply prompt has
+      expect(system).toContain('Either text may be written in any language');
+    }
+  }, 300_000);
+
+  it('newer runner settings: GAIA2_IDLE_TIMEOUT is the daemon\'s idle limit (3 s against a model that takes 10 s)', async () => {
+    const slow = scriptFor(play, 'shell').map((x) => ({ ...x, delayMs: 10_000 }));
+    const { r } = await withModel(slow, { idleTimeoutSec: 3 });
+    expect(r.env).toContainEqual(['GAIA2_IDLE_TIMEOUT', '3.0']);
+    expect(r.success).toBeNull();
+    expect(r.daemonStatus).toMatchObject({ status: 'error' });
+    expect(String(r.daemonStatus.reason)).toMatch(/^idle timeout: no agent activity for \d+s/);
   }, 300_000);
 });

@@ -152,7 +152,8 @@ describe('tokens and cost from real runs (real containers, fake providers)', () 
   it('result.json and report.json carry the trace sums for the agent, and the cost at the table price', () => {
     const t = traceSums(join(agentRun.scenarioDir, 'trace.jsonl'));
     const usage = agentRun.result.usage as RunUsage;
-    expect(usage.agent).toEqual({ model: AGENT_MODEL, source: 'trace', llm_calls: t.calls, input_tokens: t.input, output_tokens: t.output, cache_read_tokens: t.cacheRead, cache_write_tokens: t.cacheWrite });
+    // The run went through the model gateway: its record, with the same per-call usage, is the source.
+    expect(usage.agent).toEqual({ model: AGENT_MODEL, source: 'gateway', llm_calls: t.calls, input_tokens: t.input, output_tokens: t.output, cache_read_tokens: t.cacheRead, cache_write_tokens: t.cacheWrite });
     expect(usage.judge).toBeUndefined();
     const onDisk = JSON.parse(readFileSync(join(agentRun.scenarioDir, 'result.json'), 'utf8')) as ScenarioResult;
     expect(onDisk.usage).toEqual(usage);
@@ -173,7 +174,7 @@ describe('tokens and cost from real runs (real containers, fake providers)', () 
     expect(t.input).toBe(t.calls * (900 + 512));
     const usage = judgeRun.result.usage as RunUsage;
     expect(usage.agent).toBeUndefined(); // the scripted agent calls no LLM
-    expect(usage.judge).toEqual({ model: JUDGE_MODEL, source: 'trace', llm_calls: t.calls, input_tokens: t.input, output_tokens: t.output, cache_read_tokens: t.cacheRead, cache_write_tokens: 0 });
+    expect(usage.judge).toEqual({ model: JUDGE_MODEL, source: 'gateway', llm_calls: t.calls, input_tokens: t.input, output_tokens: t.output, cache_read_tokens: t.cacheRead, cache_write_tokens: 0 });
     const j = judgeRun.report.overall.usage;
     expect(j.judge).toMatchObject({ input: t.input, output: t.output, cache_read: t.cacheRead, llm_calls: t.calls, runs: 1 });
     expect(j.agent.runs).toBe(0);

@@ -10,7 +10,8 @@ import type { AppDef, OptionType } from './framework/types.js';
 import { REGISTRY, entryForAppName, entryForCli } from './registry.js';
 
 export { CLI_NAMES, resolveScenarioTools } from './registry.js';
-export { initWorld, type InitResult } from './init.js';
+export { initWorld, type InitResult, type InitOptions } from './init.js';
+export { MemoryStates, type MemoryStatesOptions } from './framework/state-store.js';
 export type { CommandResult, WorldContext } from './framework/dispatch.js';
 export type { EventLine };
 

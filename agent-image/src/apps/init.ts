@@ -1,10 +1,11 @@
 // World initialisation from a scenario (reference gaia2-init): one state file per app, the
 // cloud-drive tree, app_class_map.json and an empty events.jsonl.
 import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parsePyJson } from '../contract/pyjson.js';
 import { resolveDrivePath } from './framework/drive.js';
 import { APP_CLASS_MAP_FILE, stateFilePath, writeStateFile } from './framework/state.js';
+import type { MemoryStates } from './framework/state-store.js';
 import { scenarioApps, stateNameFor } from './registry.js';
 
 export interface InitResult {
@@ -20,7 +21,17 @@ const FILES_STATE = 'Files';
  * `scenario` is the scenario JSON text (preferred: float literals such as `1728974530.0` keep
  * their ".0" in state files and outputs) or an already parsed object.
  */
-export async function initWorld(scenario: unknown, stateDir: string, opts: { fsBackingDir?: string } = {}): Promise<InitResult> {
+export interface InitOptions {
+  fsBackingDir?: string;
+  /**
+   * The world daemon's states: each app's state object is handed over to them (commands change
+   * it from then on; nothing else reads a scenario's app states after composeWorld) and its
+   * file written when the daemon persists, not now.
+   */
+  states?: MemoryStates;
+}
+
+export async function initWorld(scenario: unknown, stateDir: string, opts: InitOptions = {}): Promise<InitResult> {
   const parsed = typeof scenario === 'string' ? parseScenarioText(scenario) : scenario;
   mkdirSync(stateDir, { recursive: true });
   const warnings: string[] = [];
@@ -38,7 +49,9 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: { fsB
     const canonical = stateNameFor(app.name);
     if (canonical !== className) classMap[canonical] = className;
     if (canonical === FILES_STATE) buildDriveTree(join(stateDir, 'filesystem'), state, opts.fsBackingDir);
-    writeStateFile(stateFilePath(stateDir, canonical), state);
+    const file = stateFilePath(stateDir, canonical);
+    if (opts.states) opts.states.seed(file, state as Record<string, unknown>);
+    else writeStateFile(file, state);
     names.push(app.name);
   }
   if (Object.keys(classMap).length > 0) writeStateFile(join(stateDir, APP_CLASS_MAP_FILE), classMap);
@@ -76,7 +89,8 @@ function buildDriveTree(root: string, state: object, backingDir: string | undefi
         walk(child, target.abs);
         continue;
       }
-      mkdirSync(dirname(target.abs), { recursive: true });
+      // The walk created this file's folder already, unless its name leads elsewhere ("~/x", "a/b").
+      if (dirname(target.abs) !== resolve(dir)) mkdirSync(dirname(target.abs), { recursive: true });
       const src = backingDir && typeof child.real_path === 'string' ? join(backingDir, child.real_path) : undefined;
       if (src && existsSync(src) && statSync(src).isFile()) copyFileSync(src, target.abs);
       else writeFileSync(target.abs, '');

@@ -17,6 +17,11 @@ export interface EventLine {
   event_id?: string;
   /** Simulated UTC time, "YYYY-MM-DD HH:MM:SS". */
   sim_t?: string;
+  /**
+   * Ours: the machine's wall clock when the daemon wrote the line, epoch seconds (float); the
+   * clock of the model gateway's record (model_traffic.jsonl `t`), for exact interleaving.
+   */
+  wall_t?: number;
 }
 
 export const AUI_APP = 'AgentUserInterface';

@@ -38,6 +38,13 @@ export function pyFloatRepr(x: number): string {
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(x);
+  if (abs >= 1e-4 && abs < 1e16) {
+    // Where both print positional digits, JS's shortest round-trip digits are Python's; only
+    // the ".0" of integral values differs (the common case: timestamps and prices).
+    const s = String(x);
+    return Number.isInteger(x) ? s + '.0' : s;
+  }
   const [mant, expStr] = x.toExponential().split('e') as [string, string];
   const exp = Number(expStr);
   const neg = mant.startsWith('-');
@@ -58,27 +65,20 @@ function pyNumber(n: number): string {
   return pyFloatRepr(n);
 }
 
-/** JSON string literal with ensure_ascii: everything outside ' '..'~' escaped, per UTF-16 unit. */
+// Strings needing no escape at all (printable ASCII without '"' and '\\'): most of them.
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const NON_ASCII = /[\u007f-\uffff]/g;
+const uEscape = (c: string): string => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+
+/**
+ * JSON string literal with ensure_ascii: everything outside ' '..'~' escaped, per UTF-16 unit.
+ * JSON.stringify already escapes quotes, backslashes and control characters as Python does
+ * (\n \r \t \b \f, else \u00xx) and lone surrogates as \udxxx; what remains is escaping
+ * DEL and everything above it.
+ */
 export function pyString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c <= 0x7e) {
-      if (c === 0x22) out += '\\"';
-      else if (c === 0x5c) out += '\\\\';
-      else out += s[i];
-      continue;
-    }
-    switch (c) {
-      case 0x0a: out += '\\n'; break;
-      case 0x0d: out += '\\r'; break;
-      case 0x09: out += '\\t'; break;
-      case 0x08: out += '\\b'; break;
-      case 0x0c: out += '\\f'; break;
-      default: out += '\\u' + c.toString(16).padStart(4, '0');
-    }
-  }
-  return out + '"';
+  if (PLAIN.test(s)) return '"' + s + '"';
+  return JSON.stringify(s).replace(NON_ASCII, uEscape);
 }
 
 export interface PyDumpsOptions {
@@ -238,7 +238,9 @@ export function parsePyJson(text: string): unknown {
       if (text[i] !== ':') fail("Expecting ':' delimiter");
       i++;
       const v = value();
-      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      // A plain assignment keeps objects in V8's fast mode; only "__proto__" needs defining.
+      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[k] = v;
       ws();
       if (text[i] === ',') {
         i++;
@@ -255,16 +257,16 @@ export function parsePyJson(text: string): unknown {
   return v;
 }
 
-const EVENT_KEYS = ['t', 'app', 'fn', 'args', 'w', 'ret', 'event_id', 'sim_t'] as const;
+const EVENT_KEYS = ['t', 'app', 'fn', 'args', 'w', 'ret', 'event_id', 'sim_t', 'wall_t'] as const;
 
 /** One events.jsonl line (no newline) in the reference form: fixed key order, `t` always a float. */
 export function formatEventLine(line: EventLine): string {
   const ordered: Record<string, unknown> = {};
   for (const k of EVENT_KEYS) {
     const v = line[k];
-    const optional = k === 'event_id' || k === 'sim_t';
+    const optional = k === 'event_id' || k === 'sim_t' || k === 'wall_t';
     if (optional && (v === undefined || v === null)) continue;
-    ordered[k] = k === 't' ? new PyFloat(num(v)) : (v ?? null);
+    ordered[k] = k === 't' || k === 'wall_t' ? new PyFloat(num(v)) : (v ?? null);
   }
   return pyDumps(ordered);
 }

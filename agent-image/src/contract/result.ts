@@ -82,8 +82,11 @@ export interface TokenUsage {
 /** One role's calls: the agent's or the judge's, with the model they were billed for. */
 export interface RoleUsage extends TokenUsage {
   model: string | null;
-  /** trace: summed from the trace file; agent_report: the agent's own totals (no trace). */
-  source: 'trace' | 'agent_report';
+  /**
+   * trace: summed from the trace file; agent_report: the agent's own totals (no trace);
+   * gateway: summed from the runner's model gateway record (model_traffic.jsonl).
+   */
+  source: 'trace' | 'agent_report' | 'gateway';
 }
 
 /** result.json `usage`: agent + app agents + judge totals at the top, each role apart. */

@@ -7,7 +7,8 @@ export type { JudgeErrorKind, JudgeLlmConfig } from './llm-types.js';
 
 /** One completion. null = no usable answer (the candidate is then inconclusive → rejected). */
 export interface JudgeLlm {
-  complete(system: string, user: string): Promise<string | null>;
+  /** fullTask: the turn's tasks so far, one a line; only backends that score a state use it. */
+  complete(system: string, user: string, fullTask?: string): Promise<string | null>;
 }
 
 /**

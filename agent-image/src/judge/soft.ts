@@ -69,7 +69,7 @@ function withHomeAddress(args: Record<string, unknown>, address: string): Record
 async function askChecker(ctx: SoftContext, name: SoftCheckerName, vars: Record<string, string>): Promise<boolean | null> {
   const spec = (ctx.prompts ?? PROMPTS)[name];
   if (!spec || !ctx.llm) return null;
-  const reply = await ctx.llm.complete(renderTemplate(spec.system, vars), renderTemplate(spec.user, vars));
+  const reply = await ctx.llm.complete(renderTemplate(spec.system, vars), renderTemplate(spec.user, vars), ctx.tasks.join('\n').trim());
   ctx.lastResponses.set(name, reply ?? '');
   return parseVerdict(reply, spec);
 }

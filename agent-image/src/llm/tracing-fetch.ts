@@ -67,7 +67,9 @@ export function createTracingFetch(opts: TracingFetchOptions): typeof globalThis
         );
       }
 
-      if (isRetryableStatus(res.status) && retriesLeft) {
+      // The runner's model gateway already retried this one within its budget (docs/gateway.md).
+      const final = res.headers.has('x-gaia2-gateway-final');
+      if (isRetryableStatus(res.status) && retriesLeft && !final) {
         const wait = retryAfterMs(res.headers);
         if (wait === undefined || wait <= retry.maxRetryAfterMs) {
           record(res.status, await res.text().catch(() => ''));

@@ -29,8 +29,7 @@ import { DaemonLog } from '../world/daemon-log.js';
 import { serveAgentSocket, serveCliSocket } from '../world/sockets.js';
 import { writeStatusFile } from '../world/status-file.js';
 import type { WorldDaemon } from '../world/daemon.js';
-import { createJudgeLlm, type JudgeLlm } from '../judge/index.js';
-import { JUDGE_LLM_ENV, llmConfigFromEnv } from '../llm/config.js';
+import { createJudgeBackend, isTypesafeProvider, TYPESAFE_KEY_ENV, type JudgeLlm } from '../judge/index.js';
 import { a2aSettingsFromEnv } from '../a2a/settings.js';
 
 /** Written by the entrypoint when the agent process exits; read on SIGUSR1. */
@@ -74,9 +73,22 @@ function runDaemon(): void {
   }
 
   function judgeLlmFromEnv(extraBody: DaemonSettings['judgeExtraBody']): JudgeLlm | null {
-    if (!env[ENV.judgeModel]?.trim()) return null;
-    // The judge's calls are traced apart so that reports can bill agent and judge separately.
-    return createJudgeLlm({ ...llmConfigFromEnv(env, JUDGE_LLM_ENV), ...(extraBody ? { extraBody } : {}), traceFile: CONTAINER_PATHS.judgeTrace });
+    const model = env[ENV.judgeModel]?.trim();
+    if (!model) return null;
+    const provider = env[ENV.judgeProvider]?.trim();
+    if (!provider) throw new Error(`${ENV.judgeProvider} is not set`);
+    // Like the reference, the TypeSafe judge also finds its key under its own variable.
+    const key = env[ENV.judgeApiKey]?.trim() || (isTypesafeProvider(provider) ? env[TYPESAFE_KEY_ENV]?.trim() : undefined);
+    return createJudgeBackend({
+      provider,
+      model,
+      ...(key ? { apiKey: key } : {}),
+      ...(env[ENV.judgeBaseUrl]?.trim() ? { baseUrl: env[ENV.judgeBaseUrl]!.trim() } : {}),
+      ...(extraBody ? { extraBody } : {}),
+      // The judge's calls are traced apart so that reports can bill agent and judge separately.
+      traceFile: CONTAINER_PATHS.judgeTrace,
+      labels: { provider: ENV.judgeProvider, extraBody: ENV.judgeExtraBody },
+    });
   }
 
   async function main(): Promise<void> {

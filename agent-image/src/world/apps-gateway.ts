@@ -1,7 +1,8 @@
-// All app commands go through here, one at a time: app state files are read-modify-written
-// by runCli/runAction, so two overlapping commands could lose an update. The daemon appends
-// the returned event lines itself (single writer).
-import { runAction, runCli, type CommandResult, type WorldContext } from '../apps/index.js';
+// All app commands go through here, one at a time, against the apps' states in memory (the
+// daemon is their only writer; MemoryStates): the CLI socket, ENV events, the oracle and app
+// agents alike. persist() writes the changed states to their files (docs/daemon.md, "App
+// state"). The daemon appends the returned event lines itself (single writer).
+import { MemoryStates, runAction, runCli, type CommandResult, type WorldContext } from '../apps/index.js';
 
 export interface AppCallContext {
   simTime: string;
@@ -9,14 +10,34 @@ export interface AppCallContext {
   surface?: WorldContext['surface'];
 }
 
+/** The daemon's app states; GAIA2_STATE_VERIFY=1 (tests) checks the rules commands follow on them. */
+export const worldStates = (): MemoryStates => new MemoryStates({ verify: process.env.GAIA2_STATE_VERIFY === '1' });
+
 export class AppsGateway {
   private chain: Promise<unknown> = Promise.resolve();
   private inFlight = 0;
+  private ended = false;
+
+  readonly states: MemoryStates;
 
   constructor(
     private readonly stateDir: string,
     private readonly extra: { fsRoot?: string; ids?: () => string } = {},
-  ) {}
+    states?: MemoryStates,
+  ) {
+    this.states = states ?? worldStates();
+  }
+
+  /** Writes every app state changed since the last call to its file; returns the files written. */
+  persist(): string[] {
+    return this.states.persist();
+  }
+
+  /** The run ended: persist now, and after every later command (an agent may still be running some). */
+  settle(): void {
+    this.ended = true;
+    this.persist();
+  }
 
   get busy(): boolean {
     return this.inFlight > 0;
@@ -31,7 +52,7 @@ export class AppsGateway {
   }
 
   private world(c: AppCallContext) {
-    return { stateDir: this.stateDir, simTime: c.simTime, eventId: c.eventId, surface: c.surface, ...this.extra };
+    return { stateDir: this.stateDir, simTime: c.simTime, eventId: c.eventId, surface: c.surface, states: this.states, ...this.extra };
   }
 
   /** Runs `fn` after every earlier call; the context is taken when the call actually starts. */
@@ -46,6 +67,12 @@ export class AppsGateway {
       })
       .finally(() => {
         this.inFlight--;
+        if (!this.ended) return;
+        try {
+          this.persist();
+        } catch {
+          // the files keep what the end of the run wrote; the next command tries again
+        }
       });
   }
 }

@@ -6,6 +6,7 @@ import type { DaemonLog } from './daemon-log.js';
 import type { TurnJudge } from './judging.js';
 import type { DelegatedApps } from './delegated-apps.js';
 import type { AppliedNoise } from '../noise/index.js';
+import type { MemoryStates } from '../apps/index.js';
 
 export interface WorldDaemonOptions {
   scenario: LoadedScenario;
@@ -27,6 +28,8 @@ export interface WorldDaemonOptions {
   /** App id source (tests). */
   ids?: () => string;
   fsRoot?: string;
+  /** The apps' states in memory (seeded by composeWorld); default: loaded from the state dir on first use. */
+  states?: MemoryStates;
   /** Agent2Agent: the apps operated by app agents (null/absent: none). */
   appAgents?: DelegatedApps | null;
   /** The runtime chosen to play and what chose it, reported in daemon_status.json. */

@@ -76,7 +76,7 @@ export class WorldDaemon {
       agentRuntime: opts.agentRuntime,
     }));
     this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming, background: opts.noise?.backgroundIds });
-    this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot });
+    this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot }, opts.states);
     for (const [id, why] of this.schedule.stuck) this.log.warn(`event ${id} will never fire: ${why}`);
     this.returns = new ReturnValues(opts.judge ?? null);
     const setReturn = (id: string, value: unknown): void => this.returns.set(id, value);
@@ -316,7 +316,10 @@ export class WorldDaemon {
   // ------------------------------------------------------------------ internals
 
   private appendTracked(lines: EventLine[]): void {
-    const stamped = lines.map((l) => (l.sim_t ? l : { ...l, sim_t: this.clock.text() }));
+    // wall_t: the machine's clock when the line was written, the stamp the runner's model gateway
+    // puts on each model call (model_traffic.jsonl `t`), so the two interleave exactly.
+    const wall = Date.now() / 1000;
+    const stamped = lines.map((l) => ({ ...l, sim_t: l.sim_t ?? this.clock.text(), wall_t: l.wall_t ?? wall }));
     this.events.append(stamped);
     for (const l of stamped) this.tracked.push(completedEventFromLine(l, this.tracked.length));
     this.notifyChanged();
@@ -354,12 +357,22 @@ export class WorldDaemon {
     if (reason) this.terminate('error', reason);
   }
 
+  /** The app state files, as they stand now, before anyone is told the run ended (and after each later command). */
+  private persistStates(): void {
+    try {
+      this.apps.settle();
+    } catch (e) {
+      this.log.error(`cannot write the app state files: ${(e as Error).message}`);
+    }
+  }
+
   private terminate(status: 'complete' | 'stopped' | 'error', reason: string): void {
     if (this.isTerminal) return;
     this.run.state = status;
     this.run.reason = reason;
     this.loop.stop();
     (status === 'error' ? this.log.error.bind(this.log) : this.log.info.bind(this.log))(`status ${status}: ${reason}`);
+    this.persistStates();
     this.run.write();
     if (this.opts.faketimeFile) {
       try {

@@ -2,11 +2,13 @@
 // of --image) and one adapter per third-party agent. To add an agent: write
 // runner/src/agents/<name>.ts exporting an AgentAdapter and list it in ADAPTERS below.
 import type { AgentAdapter } from './adapter.js';
+import { claudeCode } from './claude-code.js';
+import { codex } from './codex.js';
+import { geminiCli } from './gemini-cli.js';
+import { openclaw } from './openclaw.js';
 import { EXTERNAL_AGENT, OWN_AGENTS } from './runtimes.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [
-  // one line per third-party agent, e.g. claudeCode (./claude-code.js)
-];
+const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli, openclaw];
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 

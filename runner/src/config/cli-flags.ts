@@ -12,6 +12,8 @@ import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags } from './noise.js';
 import { findAdapter, knownAgentNames } from '../agents/index.js';
 import { parseAgentOptionFlags } from './agent-choice.js';
+import { gatewayFlagValues } from './gateway-flags.js';
+import { resolveGateway } from './gateway.js';
 import type { AgentFlags, DatasetFlags } from './cli-options.js';
 
 export { addAgentOptions, addDatasetOptions, type AgentFlags, type DatasetFlags } from './cli-options.js';
@@ -95,6 +97,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
     judge,
     agent2agent,
     noise: noiseFromFlags(f),
+    gateway: resolveGateway({ flags: gatewayFlagValues(f), path: (raw) => resolve(raw) }),
     run: {
       ...RUN_DEFAULTS,
       timeout: int(f.timeout, '--timeout')!,

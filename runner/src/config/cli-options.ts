@@ -4,8 +4,9 @@ import { Option, type Command } from 'commander';
 import { AGENT_TOOL_MODES, DEFAULT_IMAGE, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
 import { knownAgentNames } from '../agents/index.js';
 import type { NoiseFlags } from './noise.js';
+import { addGatewayOptions, type GatewayFlags } from './gateway-flags.js';
 
-export interface AgentFlags extends NoiseFlags {
+export interface AgentFlags extends NoiseFlags, GatewayFlags {
   image: string;
   agent?: string;
   agentVersion?: string;
@@ -66,7 +67,7 @@ export interface DatasetFlags extends AgentFlags {
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
 export function addAgentOptions(cmd: Command): Command {
-  return cmd
+  return addGatewayOptions(cmd)
     .option('-i, --image <image>', 'agent image', DEFAULT_IMAGE)
     .option('--agent <name>', `who plays: oracle (replays the answer), default (our LLM agent), scripted (--script), a third-party agent, or external (the agent layer of --image); known: ${knownAgentNames().join(', ')}`)
     .option('--agent-version <version>', "a third-party agent's package version (default: the one the runner pins)")

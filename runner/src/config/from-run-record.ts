@@ -9,6 +9,7 @@ import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, typ
 import { recordedOptions, type RunRecord } from '../record/index.js';
 import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
+import { gatewayOf } from './gateway-record.js';
 
 function key(o: { api_key_env: string | null }, label: string, env: Record<string, string | undefined>): SecretRef | null {
   return resolveSecret({ envName: o.api_key_env ?? undefined }, { value: `${label}.api_key`, env: `${label}.api_key_env`, table: label }, env);
@@ -73,6 +74,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
     judge,
     agent2agent,
     noise,
+    ...gatewayOf(rec.gateway_options),
     run: {
       ...RUN_DEFAULTS,
       timeout: r.timeout,

@@ -13,6 +13,7 @@ import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, reso
 import { normaliseSplits } from '../plan/splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 import { noiseFromTable } from './noise.js';
+import { resolveGateway } from './gateway.js';
 
 /** Absolute, symlink-free path of a config file argument. */
 export function configFilePath(configPath: string): string {
@@ -140,5 +141,6 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   );
   const noise = data.noise ? noiseFromTable(data.noise) : null;
   if (run.backend.kind === 'kubernetes' && run.network === 'host') throw new ConfigError('[run].network = "host" is not possible with backend = "kubernetes" (Pods are reached through the API server)');
-  return { command: 'run-config', configPath: file, target, agent, judge, run, agent2agent, noise };
+  const gateway = resolveGateway({ table: data.gateway, limits: data.limits, path: (raw, name) => path(raw, name)! });
+  return { command: 'run-config', configPath: file, target, agent, judge, run, agent2agent, noise, gateway };
 }

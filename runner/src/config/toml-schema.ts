@@ -8,6 +8,7 @@ import { bool, choice, int, jsonTable, num, optStr, strList } from '../plan/toml
 import { KubernetesTable, ResourcesTable, TolerationTable } from '../engine/kubernetes/settings.js';
 import { BACKENDS } from '../plan/backend.js';
 import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from '../plan/plan.js';
+import { GatewayTable, LimitEntryTable, LimitsTable } from './gateway.js';
 
 export const TargetTable = z.strictObject({
   scenario: optStr,
@@ -94,6 +95,8 @@ export const ConfigFile = z.strictObject({
   noise: NoiseTable.optional(),
   phases: PhasesTable.optional(),
   kubernetes: KubernetesTable.optional(),
+  gateway: GatewayTable.optional(),
+  limits: LimitsTable.optional(),
 });
 export type ConfigFileData = z.output<typeof ConfigFile>;
 
@@ -109,4 +112,6 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   kubernetes: Object.keys(KubernetesTable.shape),
   'kubernetes.resources': Object.keys(ResourcesTable.shape),
   'kubernetes.tolerations': Object.keys(TolerationTable.shape),
+  gateway: Object.keys(GatewayTable.shape),
+  limits: Object.keys(LimitEntryTable.shape),
 };

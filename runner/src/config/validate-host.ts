@@ -5,6 +5,8 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PROVIDERS } from '../../../agent-image/src/llm/config.js';
 import { keyLookupVars, knownKeyProviders, lookupProviderKey } from '../env/providers.js';
+import { isTypesafeProvider } from '../../../agent-image/src/judge/backend.js';
+import { parseTypesafeOptions } from '../../../agent-image/src/judge/typesafe.js';
 import { ConfigError } from '../plan/errors.js';
 import type { RunPlan } from '../plan/plan.js';
 import { nearestName } from '../plan/suggest.js';
@@ -33,15 +35,8 @@ function labelsFor(plan: RunPlan, role: 'agent' | 'judge'): Labels {
     : { provider: '--judge-provider', baseUrl: '--judge-base-url', keyEnv: '--judge-api-key-env', role: 'the judge' };
 }
 
-/** Judge backends of the reference that are not a chat model, and so not a provider here. */
-const OTHER_JUDGE_BACKENDS: Record<string, string> = {
-  typesafe: "the reference's TypeSafe Jev judge (a scoring service, not a chat model) is not available in this runner; use a chat-model judge provider",
-};
-
 export function checkProviderName(provider: string, label: string): void {
   if (KNOWN_PROVIDERS.includes(provider.toLowerCase())) return;
-  const other = OTHER_JUDGE_BACKENDS[provider.toLowerCase()];
-  if (other) throw new ConfigError(`${label}: provider "${provider}": ${other}`);
   const near = nearestName(provider, KNOWN_PROVIDERS);
   throw new ConfigError(`${label}: unknown provider "${provider}"${near ? ` (did you mean ${near}?)` : ''}; known: ${KNOWN_PROVIDERS.join(', ')}`);
 }
@@ -62,6 +57,7 @@ function checkRole(plan: RunPlan, role: 'agent' | 'judge', env: Record<string, s
   if (!s?.provider) return;
   const l = labelsFor(plan, role);
   checkProviderName(s.provider, l.provider);
+  if (isTypesafeProvider(s.provider)) checkTypesafe(plan, role, l);
   if (s.baseUrl) checkBaseUrl(s.baseUrl, l.baseUrl);
   const provider = s.provider.toLowerCase();
   if (KEYLESS.has(provider)) {
@@ -70,6 +66,16 @@ function checkRole(plan: RunPlan, role: 'agent' | 'judge', env: Record<string, s
   }
   if (s.apiKey || lookupProviderKey(provider, env)) return;
   throw new ConfigError(`no API key for ${l.role}'s provider ${provider}: set ${keyLookupVars(provider).join(' or ')}, or name a variable with ${l.keyEnv}`);
+}
+
+/** TypeSafe's Jev service scores, it does not chat: a judge only, with its options in extra_body. */
+function checkTypesafe(plan: RunPlan, role: 'agent' | 'judge', l: Labels): void {
+  if (role === 'agent') throw new ConfigError(`${l.provider}: provider "typesafe" (TypeSafe's Jev scoring service) can only judge, not drive an agent`);
+  try {
+    parseTypesafeOptions(plan.judge?.extraBody ?? undefined, plan.configPath !== null ? '[judge].extra_body' : '--judge-extra-body');
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
 }
 
 /** The output directory exists as a writable directory, or can be created. */

@@ -6,6 +6,7 @@ import { ENV } from '../../../agent-image/src/contract/paths.js';
 import type { RunPlan } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { lookupProviderKey } from './providers.js';
+import type { ModelRoute } from './model-route.js';
 
 export function addAgentToAgentEnv(
   plan: RunPlan,
@@ -13,9 +14,10 @@ export function addAgentToAgentEnv(
   hostEnv: Record<string, string | undefined>,
   url: (u: string) => string,
   notices: string[],
-): void {
+  direct = true,
+): ModelRoute | null {
   const a = plan.agent2agent;
-  if (!a) return;
+  if (!a) return null;
   env[ENV.a2a] = JSON.stringify({
     app_prop: a.appProp,
     ...(a.seed !== null ? { seed: a.seed } : {}),
@@ -23,7 +25,7 @@ export function addAgentToAgentEnv(
     model: a.model,
     thinking: plan.agent.thinking,
   });
-  if (a.baseUrl) env[ENV.a2aBaseUrl] = url(a.baseUrl);
+  if (a.baseUrl && direct) env[ENV.a2aBaseUrl] = url(a.baseUrl);
   let key = a.apiKey;
   if (!key) {
     key = lookupProviderKey(a.provider, hostEnv);
@@ -31,6 +33,7 @@ export function addAgentToAgentEnv(
   }
   if (key) {
     registerSecret(key.value);
-    env[ENV.a2aApiKey] = key.value;
+    if (direct) env[ENV.a2aApiKey] = key.value;
   }
+  return { role: 'app_agent', provider: a.provider, model: a.model, baseUrl: a.baseUrl, key, baseUrlVars: [ENV.a2aBaseUrl], keyVars: [ENV.a2aApiKey] };
 }

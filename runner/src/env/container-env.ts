@@ -17,8 +17,14 @@ export const CA_BUNDLE_PATH = '/etc/ssl/certs/gaia2-host-ca-bundle.crt';
 const PROXY_VARS = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'] as const;
 export const CA_ENV_VARS = ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE'] as const;
 
+export type { ModelRole, ModelRoute } from './model-route.js';
+import type { ModelRoute } from './model-route.js';
+
+
 export interface ContainerEnvBase {
   env: Record<string, string>;
+  /** Every role that calls a model, with its endpoint (filled in env unless keys are withheld). */
+  routes: ModelRoute[];
   /** Files to place in the container before start (CA bundle). */
   files: Array<{ path: string; content: string }>;
   /** Notices for stderr (never containing secret values). */
@@ -45,11 +51,16 @@ function judgeKey(plan: RunPlan, hostEnv: Record<string, string | undefined>, no
   return found;
 }
 
-/** Environment shared by every scenario run of a plan. */
-export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | undefined> = process.env): ContainerEnvBase {
+/**
+ * Environment shared by every scenario run of a plan. `withholdKeys`: no key and no base URL of
+ * a model route goes into the environment (the model gateway fills them per container).
+ */
+export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | undefined> = process.env, o: { withholdKeys?: boolean } = {}): ContainerEnvBase {
   const env: Record<string, string> = {};
   const files: ContainerEnvBase['files'] = [];
   const notices: string[] = [];
+  const routes: ModelRoute[] = [];
+  const direct = !o.withholdKeys;
   const bridged = plan.run.network === 'bridge';
   const url = (u: string) => (bridged ? rewriteLoopback(u) : u);
   const profile = detectProfile(plan.agent.image);
@@ -64,12 +75,13 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   if (plan.judge) {
     env[ENV.judgeModel] = plan.judge.model;
     env[ENV.judgeProvider] = plan.judge.provider;
-    if (plan.judge.baseUrl) env[ENV.judgeBaseUrl] = url(plan.judge.baseUrl);
+    if (plan.judge.baseUrl && direct) env[ENV.judgeBaseUrl] = url(plan.judge.baseUrl);
     const k = judgeKey(plan, hostEnv, notices);
     if (k) {
       registerSecret(k.value);
-      env[ENV.judgeApiKey] = k.value; // never under provider-specific names (pinned upstream)
+      if (direct) env[ENV.judgeApiKey] = k.value; // never under provider-specific names (pinned upstream)
     }
+    routes.push({ role: 'judge', provider: plan.judge.provider, model: plan.judge.model, baseUrl: plan.judge.baseUrl, key: k, baseUrlVars: [ENV.judgeBaseUrl], keyVars: [ENV.judgeApiKey] });
     if (plan.judge.promptVersion) env[ENV.judgePromptVersion] = plan.judge.promptVersion;
     if (plan.judge.extraBody) env[ENV.judgeExtraBody] = JSON.stringify(plan.judge.extraBody);
   }
@@ -82,13 +94,14 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     Object.assign(env, profile.extra);
     env[ENV.agentTools] = plan.agent.tools;
     if (plan.agent.maxTokens) env[ENV.maxTokens] = String(plan.agent.maxTokens);
-    if (plan.agent.baseUrl) for (const k of profile.baseUrlKeys) env[k] = url(plan.agent.baseUrl);
+    if (plan.agent.baseUrl && direct) for (const k of profile.baseUrlKeys) env[k] = url(plan.agent.baseUrl);
     const k = agentKey(plan, hostEnv, notices);
+    const keyVars = [ENV.apiKey, ...keyExportVars(plan.agent.provider)];
     if (k) {
       registerSecret(k.value);
-      env[ENV.apiKey] = k.value;
-      for (const name of keyExportVars(plan.agent.provider)) env[name] = k.value;
+      if (direct) for (const name of keyVars) env[name] = k.value;
     }
+    routes.push({ role: 'agent', provider: env[ENV.provider]!, model: plan.agent.model, baseUrl: plan.agent.baseUrl, key: k, baseUrlVars: profile.baseUrlKeys, keyVars });
   }
   for (const name of profile.hostVars) {
     const v = hostEnv[name]?.trim();
@@ -96,7 +109,8 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   }
   if (plan.agent.name === 'scripted' && plan.agent.script) env[ENV.script] = readFileSync(plan.agent.script, 'utf8');
   if (!isOwnAgent(plan.agent.name)) Object.assign(env, agentLayerEnv(plan.agent.options ?? {}));
-  addAgentToAgentEnv(plan, env, hostEnv, url, notices);
+  const a2a = addAgentToAgentEnv(plan, env, hostEnv, url, notices, direct);
+  if (a2a) routes.push(a2a);
 
   applyProxies(env, hostEnv, url, [env[profile.baseUrlKeys[0] ?? ''], env[ENV.judgeBaseUrl]]);
   const ca = hostEnv.GAIA2_CA_BUNDLE?.trim();
@@ -106,7 +120,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
       for (const k of CA_ENV_VARS) env[k] = CA_BUNDLE_PATH;
     } else notices.push(`GAIA2_CA_BUNDLE=${ca} is not a file; no CA bundle is installed in the containers`);
   }
-  return { env, files, notices };
+  return { env, routes, files, notices };
 }
 
 /**

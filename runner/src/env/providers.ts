@@ -10,6 +10,8 @@ const LOOKUP: Record<string, readonly string[]> = {
   'openai-compat': ['OPENAI_COMPAT_API_KEY', 'OPENAI_COMPLETIONS_API_KEY', 'OPENAI_API_KEY'],
   'openai-completions': ['OPENAI_COMPAT_API_KEY', 'OPENAI_COMPLETIONS_API_KEY', 'OPENAI_API_KEY'],
   openrouter: ['OPENROUTER_API_KEY'],
+  // the Jev judge's scoring service; a judge-only provider (never exported to the agent)
+  typesafe: ['TYPESAFE_API_KEY'],
 };
 
 const EXPORTS: Record<string, readonly string[]> = {

@@ -3,7 +3,7 @@
 // starts, the directory stays resumable with --retry), finished containers removed in the
 // background once their result is recorded (drained before returning), and the final report.
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../plan/errors.js';
@@ -13,6 +13,7 @@ import { hostActivityTimeout, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type ContainerEngine } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
+import { gatewayDecision, startRunGateway, type GatewayRecord, type RunGateway } from '../gateway/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
@@ -27,6 +28,7 @@ import { configKey, resultCacheRoot, withResultCache } from '../result-cache/ind
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 import { prepareAgentImage } from './agent-image.js';
+import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
 
 
 export interface ExecuteDeps {
@@ -37,6 +39,8 @@ export interface ExecuteDeps {
   signal?: AbortSignal;
   /** Status poll interval passed to each run (tests use small values). */
   pollIntervalMs?: number;
+  /** The gateway's backoff without retry-after (tests shorten it). */
+  gatewayBackoff?: { baseDelayMs: number; maxDelayMs: number };
 }
 
 export interface ExecuteOutcome {
@@ -98,12 +102,17 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
     throw new ConfigError('--retry requires --output-dir pointing to an existing run');
   if (passAt > 1 && !out) throw new ConfigError('--pass-at > 1 requires --output-dir');
   const log = (l: string) => deps.progress.log(redact(l));
-  const base = buildBaseEnv(plan, hostEnv);
+  // Model access: through the run's gateway (keys stay here, tokens go to the containers) or
+  // direct (keys in the containers' environment) when it is off or cannot serve this run.
+  let base = buildBaseEnv(plan, hostEnv, { withholdKeys: true });
+  const decision = gatewayDecision(plan, base.routes);
+  if (!decision.on) base = buildBaseEnv(plan, hostEnv);
   for (const n of base.notices) log(n);
   // A third-party agent's layer is built here when missing (before any container); from now on
   // the plan names the image that actually runs.
   const who = await prepareAgentImage(plan, deps.engine, log);
   plan = who.plan;
+  if (!decision.on && base.routes.length) log(`Model gateway off: ${decision.reason}`);
   if (plan.noise) await requireImageFeature(deps.engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
   if (plan.run.network === 'host' && !deps.engine.capabilities.hostNetwork) {
     const d = await deps.engine.describe();
@@ -111,9 +120,32 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
       `network = "host" (--network host) is not possible on the ${d.remote ? 'remote ' : ''}${d.kind} backend at ${d.endpoint}: its units do not share this machine's network; use network = "bridge"`,
     );
   }
-  // Host-loopback URLs (a local BASE_URL, a loopback proxy) are unreachable from the units
-  // as they are: the backend relays or tunnels them, or says why it cannot. Relays are
-  // unref'd, so a throw below cannot keep the process alive.
+  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
+  const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
+  try {
+    return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: who.agent });
+  } finally {
+    await gw?.close();
+  }
+}
+
+interface Access {
+  base: ReturnType<typeof buildBaseEnv>;
+  gw: RunGateway | null;
+  gatewayRecord: GatewayRecord;
+  hostEnv: Record<string, string | undefined>;
+  log: (l: string) => void;
+  /** The agent that plays (name and version), as recorded in run_config.json and result.json. */
+  agent: AgentRecord;
+}
+
+async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps, a: Access): Promise<ExecuteOutcome> {
+  const { base, gw, hostEnv, log } = a;
+  const out = plan.run.outputDir;
+  const passAt = plan.run.passAt;
+  // Host-loopback URLs (a local BASE_URL, a loopback proxy, the model gateway) are unreachable
+  // from the units as they are: the backend relays or tunnels them, or says why it cannot.
+  // Relays are unref'd, so a throw below cannot keep the process alive.
   const relays = await deps.engine.reachHostServices(base.env, { network: plan.run.network, log });
   base.env = relays.env;
 
@@ -137,7 +169,7 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
     for (const r of loadRunRecords(out)) book.set(keyOf(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
     const now = new Date();
     const provenance = await collectProvenance(deps.engine, plan.agent.image, ds);
-    const extras = { runId, agent: who.agent, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance };
+    const extras = { runId, agent: a.agent, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance, gateway: a.gatewayRecord };
     if (passAt > 1) {
       for (let k = 1; k <= passAt; k++) {
         const d = join(out, `run_${k}`);
@@ -171,10 +203,10 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
           image: plan.agent.image,
           scenarioFile: t.entry.file,
           outputDir: t.dir,
-          env: { ...base.env },
+          env: { ...base.env, ...gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label }) },
           ...(base.files.length ? { files: base.files } : {}),
           agent: plan.agent.name,
-          agentRecord: who.agent,
+          agentRecord: a.agent,
           network: plan.run.network,
           timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
           labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
@@ -189,14 +221,15 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
           // Lifecycle chatter only at DEBUG; failures reach the user through the result.
           ...(debug ? { log } : {}),
         });
+        const before = result;
         const patch: Partial<ScenarioResult> = { ...(!result.judge_mode && classify(result) !== 'error' ? { judge_mode: plan.judge ? 'llm' : 'hard-only' } : {}), ...judgeSettingsRecord(plan) };
-        if (Object.keys(patch).length) {
-          // the run's own result may hold secrets its writer redacted on disk: redact again here
-          result = redactValue({ ...result, ...patch });
-          if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
-        }
+        // the run's own result may hold secrets its writer redacted on disk: redact again here
+        if (Object.keys(patch).length) result = redactValue({ ...result, ...patch });
+        if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
+        if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       } catch (e) {
-        result = crashResult(t, e, plan, who.agent);
+        gw?.finish(t.label);
+        result = crashResult(t, e, plan, a.agent);
         log(`${t.label} crashed: ${result.error}`);
         if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       }
@@ -217,6 +250,7 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
         else release();
       }
       const status = classify(result);
+      if (gw) deps.progress.traffic?.(trafficCounts(gw.stats()));
       if (status === 'error') log(`${t.label}: ${result.error_kind ?? 'error'}: ${String(result.error ?? '').slice(0, 300)}`);
       deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
     },
@@ -243,6 +277,7 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
       result: r,
     }));
   const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null, errorsAsFailures: plan.run.errorsAsFailures });
+  if (gw) report.model_gateway = { ...a.gatewayRecord, ...gatewayTotals(gw.stats()) };
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
   return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
 }

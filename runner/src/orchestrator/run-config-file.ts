@@ -26,6 +26,8 @@ export interface RunConfigExtras {
   now: Date;
   /** Runner, engine, image, dataset revision and scenario hashes (absent in some tests). */
   provenance?: Provenance;
+  /** How model traffic flowed: through the gateway, direct, or replayed (docs/gateway.md). */
+  gateway?: object;
 }
 
 export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: RunConfigExtras, previous: Record<string, unknown> | null, env: Record<string, string | undefined>): Record<string, unknown> {
@@ -59,6 +61,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     pass_at: plan.run.passAt,
     limit: t.kind === 'scenario' ? null : t.limit,
     noise: plan.noise ?? null,
+    ...(x.gateway ? { model_gateway: x.gateway } : {}),
   };
   // Agent2Agent (ARE's a2a_app_prop and the app agents' model); absent in a standard run.
   const a2a = plan.agent2agent;

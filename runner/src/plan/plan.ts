@@ -1,6 +1,7 @@
 // The resolved run plan: what `run`, `run-dataset` and `run-config` all reduce to before
 // anything is launched. Paths are absolute, secrets are values (registered for redaction).
 import type { BackendSettings } from './backend.js';
+import type { GatewayPlan } from './gateway.js';
 
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 
@@ -125,6 +126,8 @@ export interface RunPlan {
   agent2agent?: AgentToAgentPlan | null;
   /** Noise phase settings (sent as GAIA2_NOISE); absent or null = standard phase. */
   noise?: NoiseSettings | null;
+  /** The model gateway (docs/gateway.md); absent = its defaults (on where it can serve the run). */
+  gateway?: GatewayPlan;
 }
 
 export const RUN_DEFAULTS: RunSettings = {

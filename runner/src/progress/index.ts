@@ -12,6 +12,20 @@ export interface Progress {
   /** A log line that must not break the bar. */
   log(line: string): void;
   stop(): void;
+  /** The model gateway's counts now: requests waiting, rate-limit answers, retries (shown when any). */
+  traffic?(t: TrafficCounts): void;
+}
+
+export interface TrafficCounts {
+  queued: number;
+  throttled: number;
+  retried: number;
+}
+
+/** ` gw: queued=… throttled=… retried=…`, or nothing while all are zero. */
+export function formatTraffic(t: TrafficCounts | null): string {
+  if (!t || (!t.queued && !t.throttled && !t.retried)) return '';
+  return ` gw: queued=${t.queued} throttled=${t.throttled} retried=${t.retried}`;
 }
 
 export interface Counts {
@@ -35,6 +49,7 @@ export function createProgress(o: { stream?: NodeJS.WriteStream; tty?: boolean; 
   const stream = o.stream ?? (tty ? process.stderr : process.stdout);
   const now = o.now ?? Date.now;
   const c: Counts = { done: 0, total: 0, passed: 0, failed: 0, errors: 0 };
+  let traffic: TrafficCounts | null = null;
   let t0 = now();
   let bar: SingleBar | null = null;
   const count = (s: RunStatus) => {
@@ -52,7 +67,10 @@ export function createProgress(o: { stream?: NodeJS.WriteStream; tty?: boolean; 
       done(label, status, kind) {
         count(status);
         const what = status === 'error' ? `ERROR${kind ? `(${kind})` : ''}` : status.toUpperCase();
-        stream.write(redact(`[${c.done}/${c.total}] ${label} ${what} ${formatCounts(c, now() - t0)}\n`));
+        stream.write(redact(`[${c.done}/${c.total}] ${label} ${what} ${formatCounts(c, now() - t0)}${formatTraffic(traffic)}\n`));
+      },
+      traffic(t) {
+        traffic = t;
       },
       log(line) {
         stream.write(redact(line) + '\n');
@@ -71,7 +89,11 @@ export function createProgress(o: { stream?: NodeJS.WriteStream; tty?: boolean; 
     },
     done(label, status) {
       count(status);
-      bar?.update(c.done, { counts: formatCounts(c, now() - t0), last: label });
+      bar?.update(c.done, { counts: formatCounts(c, now() - t0) + formatTraffic(traffic), last: label });
+    },
+    traffic(t) {
+      traffic = t;
+      bar?.update(c.done, { counts: formatCounts(c, now() - t0) + formatTraffic(traffic) });
     },
     log(line) {
       // Clear the bar line, print, and let the next update redraw it.

@@ -23,6 +23,7 @@ export const CACHE_KEY_EXCLUDED: Readonly<Record<string, string>> = {
   'run_options.enable_caching': 'the cache switch itself',
   'run_options.errors_as_failures': 'a report policy; errors are never cached',
   'run_options.backend': 'where the container runs, not what it does',
+  gateway_options: 'how model traffic flows (retries, rate limits, replay), not what the agent is asked',
 };
 
 /** The options that decide a run's outcome: the record without the excluded fields. */

@@ -86,6 +86,8 @@ export const RecordedOptions = z.object({
   run_options: RunOptionsRecord,
   /** Noise phase settings as sent to the image (GAIA2_NOISE); checked by the contract's parser. */
   noise: z.unknown().nullable().default(null),
+  /** The model gateway's settings (absent: its defaults); read back by config/gateway-record.ts. */
+  gateway_options: z.record(z.string(), z.unknown()).optional(),
   /** Nothing in the runner draws random numbers; sampling randomness is the model provider's. */
   seeds: z.null().default(null),
 });

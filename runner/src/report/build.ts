@@ -47,6 +47,8 @@ export interface Report {
   meta: ReportMeta | null;
   /** Runs taken from the result cache (--enable-caching) instead of being run again. */
   reused_from_cache: number;
+  /** The model gateway of the invocation that wrote this report: mode and traffic counts (docs/gateway.md). */
+  model_gateway?: Record<string, unknown>;
 }
 
 export type ErrorsPolicy = 'excluded' | 'as-failures';

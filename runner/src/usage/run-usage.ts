@@ -5,6 +5,7 @@
 // (daemon_status.usage), marked as such.
 import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { linesOfRole, type TrafficRole } from '../trace/traffic-lines.js';
 import { canonicalizeRow, isRenderableRow, totalInput } from '../trace/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -85,6 +86,23 @@ export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: Daemo
   const judge = usageOfTrace(text('judge_trace.jsonl'), env.GAIA2_JUDGE_MODEL?.trim() || null);
   if (!agent && !judge && !appAgents) return undefined;
   const total = [agent, appAgents, judge].reduce<TokenUsage>((sum, u) => (u ? addTokens(sum, u) : sum), ZERO_TOKENS);
+  return { ...total, ...(agent ? { agent } : {}), ...(appAgents ? { app_agents: appAgents } : {}), ...(judge ? { judge } : {}) };
+}
+
+/**
+ * result.json's `usage` from the model gateway's record of the run (model_traffic.jsonl): the
+ * same per-call sums, split by the role stamped on each line; undefined when it holds no call.
+ */
+export function usageOfTraffic(text: string, env: Readonly<Record<string, string>>): RunUsage | undefined {
+  const sum = (role: TrafficRole, model: string | null): RoleUsage | null => {
+    const u = usageOfTrace(linesOfRole(text, role), model);
+    return u ? { ...u, source: 'gateway' } : null;
+  };
+  const agent = sum('agent', env.MODEL?.trim() || null);
+  const appAgents = sum('app_agent', appAgentsModel(env));
+  const judge = sum('judge', env.GAIA2_JUDGE_MODEL?.trim() || null);
+  if (!agent && !judge && !appAgents) return undefined;
+  const total = [agent, appAgents, judge].reduce<TokenUsage>((s, u) => (u ? addTokens(s, u) : s), ZERO_TOKENS);
   return { ...total, ...(agent ? { agent } : {}), ...(appAgents ? { app_agents: appAgents } : {}), ...(judge ? { judge } : {}) };
 }
 

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { APPS } from '../../../agent-image/src/apps/catalog.js';
+import { MemoryStates } from '../../../agent-image/src/apps/index.js';
 import { type CommandRecord, type Outcome, SeedWorld, idCounter, readCorpus } from './cli-diff/corpus.js';
 import { DELIBERATE, deliberateRule } from './cli-diff/deliberate.js';
 
@@ -35,6 +36,26 @@ describe('CLI differential corpus (reference gaia2-cli vs ours)', () => {
       }
     }
   });
+
+  it("through the daemon's app states in memory (MemoryStates, rules checked), every command gives what it gives with the state files", async () => {
+    const ids = idCounter();
+    const differ: string[] = [];
+    for (const seed of seeds) {
+      const files = await SeedWorld.create(seed);
+      const memory = await SeedWorld.create(seed);
+      try {
+        for (const rec of commands.filter((c) => c.s === seed.seed)) {
+          const a = await files.run(rec, ids);
+          const b = await memory.run(rec, ids, new MemoryStates({ verify: true }));
+          if (JSON.stringify(a) !== JSON.stringify(b)) differ.push(rec.argv.join(' '));
+        }
+      } finally {
+        files.dispose();
+        memory.dispose();
+      }
+    }
+    expect(differ.slice(0, 5)).toEqual([]);
+  }, 600_000);
 
   it('every command behaves like the reference or differs deliberately', async () => {
     const unexplained: Array<{ argv: string[]; seed: string; ref: Omit<CommandRecord, 's' | 'argv'>; ours: Outcome }> = [];

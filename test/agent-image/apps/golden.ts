@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { PyFloat, formatEventLine, parsePyJson } from '../../../agent-image/src/contract/pyjson.js';
 import { initWorld, runCli } from '../../../agent-image/src/apps/index.js';
+import type { StateStore } from '../../../agent-image/src/apps/framework/state-store.js';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/golden/cli');
 
@@ -78,10 +79,12 @@ export interface ReplayOptions {
   setSteps?: number[];
   /** Extra normalisation of our stdout, event lines and stderr (e.g. file times → <FILE_CTIME>). */
   normalise?: (text: string, step: number) => string;
+  /** Where the app states live during the replay (default: the state files, per command). */
+  states?: StateStore;
 }
 
-/** Replays every step and asserts stdout, stderr, exit code and events equal the recording. */
-export async function replayTranscript(t: Transcript, opts: ReplayOptions = {}): Promise<void> {
+/** Replays every step and asserts stdout, stderr, exit code and events equal the recording; returns the state dir. */
+export async function replayTranscript(t: Transcript, opts: ReplayOptions = {}): Promise<string> {
   const { stateDir, ids } = await setupWorld(t);
   const placeholder = new Map<string, string>();
   const back = new Map<string, string>();
@@ -100,7 +103,7 @@ export async function replayTranscript(t: Transcript, opts: ReplayOptions = {}):
   for (const [i, step] of t.steps.entries()) {
     const where = `${t.app} step ${i}: ${step.argv.join(' ')}`;
     const argv = step.argv.map((a) => a.replace(/<ID\d+>/g, (p) => back.get(p) ?? p));
-    const r = await runCli(argv, { stateDir, simTime: t.clock, eventId: step.env?.GAIA2_EVENT_ID, ids: ids.next });
+    const r = await runCli(argv, { stateDir, simTime: t.clock, eventId: step.env?.GAIA2_EVENT_ID, ids: ids.next, states: opts.states });
     // Assign placeholders in the README's order: stdout, then events, then stderr.
     const extra = (text: string): string => (opts.normalise ? opts.normalise(text, i) : text);
     const stdout = extra(normalise(r.stdout));
@@ -120,4 +123,5 @@ export async function replayTranscript(t: Transcript, opts: ReplayOptions = {}):
       expect(events, where).toEqual(step.events);
     }
   }
+  return stateDir;
 }

@@ -95,3 +95,16 @@ describe('parsePyJson against JSON.parse', () => {
     expect(() => parsePyJson('{"a": 1,}')).toThrow(/Expecting property name enclosed in double quotes/);
   });
 });
+
+describe('pyFloatRepr against Python repr', () => {
+  it('prints what Python prints for floats across the positional and exponent ranges', () => {
+    // Python's repr(float(x)) for each, recorded with CPython 3.
+    const cases: Array<[number, string]> = [
+      [0.1, '0.1'], [1.5, '1.5'], [1728974530, '1728974530.0'], [1e-4, '0.0001'], [0.00012345, '0.00012345'],
+      [9999999999999998, '9999999999999998.0'], [1e16, '1e+16'], [1e-5, '1e-05'], [1 / 3, '0.3333333333333333'],
+      [0.30000000000000004, '0.30000000000000004'], [-2.5, '-2.5'], [-1e-4, '-0.0001'], [1e22, '1e+22'], [5e-324, '5e-324'],
+      [123456789.123, '123456789.123'], [100, '100.0'],
+    ];
+    for (const [x, py] of cases) expect(pyFloatRepr(x), String(x)).toBe(py);
+  });
+});

@@ -1,6 +1,6 @@
 // Turns a golden oracle event log into what a scripted LLM says to play it: one tool call per
 // agent action (a shell command line over the app CLIs, or the matching function tool), then
-// the oracle's reply as the final text. Single-turn scenarios only (one reply at the end).
+// the oracle's reply as the final text; per turn for multi-turn scenarios (oracleTurns).
 import { readFileSync } from 'node:fs';
 import { cliSpecs, type CliCommandSpec } from '../../../agent-image/src/apps/index.js';
 import { entryForAppName } from '../../../agent-image/src/apps/registry.js';
@@ -19,17 +19,23 @@ export interface OracleAction {
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** The oracle's actions and final reply, from a golden `*.events.jsonl`. */
-export function oraclePlay(eventsFile: string): { actions: OracleAction[]; reply: string } {
+/** One turn of the oracle: its actions, then its reply. */
+export interface OracleTurn {
+  actions: OracleAction[];
+  reply: string;
+}
+
+/** The oracle's turns, from a golden `*.events.jsonl` (cut after each reply). */
+export function oracleTurns(eventsFile: string): OracleTurn[] {
   const events = parseEventsJsonl(readFileSync(eventsFile, 'utf8'));
   const specs = cliSpecs();
-  const actions: OracleAction[] = [];
-  let reply: string | null = null;
+  const turns: OracleTurn[] = [];
+  let actions: OracleAction[] = [];
   for (const e of events) {
     if (isEnvLine(e) || e.fn === SEND_MESSAGE_TO_AGENT) continue;
     if (isReplyLine(e)) {
-      if (reply !== null) throw new Error(`${eventsFile}: more than one reply; only single-turn oracles can be scripted`);
-      reply = String((e.args as { content?: unknown }).content ?? '');
+      turns.push({ actions, reply: String((e.args as { content?: unknown }).content ?? '') });
+      actions = [];
       continue;
     }
     const cli = entryForAppName(e.app)?.cli;
@@ -37,8 +43,15 @@ export function oraclePlay(eventsFile: string): { actions: OracleAction[]; reply
     if (!cli || !command) throw new Error(`${eventsFile}: no CLI command for ${e.app}.${e.fn}`);
     actions.push({ cli, command, args: (e.args ?? {}) as Record<string, unknown> });
   }
-  if (reply === null) throw new Error(`${eventsFile}: the oracle never replies`);
-  return { actions, reply };
+  if (turns.length === 0) throw new Error(`${eventsFile}: the oracle never replies`);
+  return turns;
+}
+
+/** The oracle's actions and final reply, from a golden `*.events.jsonl` of a single-turn scenario. */
+export function oraclePlay(eventsFile: string): OracleTurn {
+  const turns = oracleTurns(eventsFile);
+  if (turns.length > 1) throw new Error(`${eventsFile}: more than one reply; only single-turn oracles can be scripted`);
+  return turns[0]!;
 }
 
 /** The command line an agent would type for an action. */

@@ -34,8 +34,11 @@ export interface ReferenceRunOptions {
   adapterPort: number;
   outputDir: string;
   agent?: { provider: string; model: string; apiKey: string; baseUrl?: string };
-  judge: { provider: string; model: string; baseUrl?: string; apiKey?: string };
+  /** promptVersion, extraBody: newer reference runners pass them, each only when set. */
+  judge: { provider: string; model: string; baseUrl?: string; apiKey?: string; promptVersion?: string; extraBody?: Record<string, unknown> };
   thinking?: string;
+  /** [run].idle_timeout of newer reference runners: GAIA2_IDLE_TIMEOUT, only when set. */
+  idleTimeoutSec?: number;
   healthTimeoutSec: number;
   timeoutSec: number;
 }
@@ -97,12 +100,16 @@ export function referenceEnv(o: ReferenceRunOptions, scenario: Record<string, un
     env.push(['GAIA2_JUDGE_API_KEY', o.judge.apiKey]);
     secret.add('GAIA2_JUDGE_API_KEY');
   }
+  if (o.judge.promptVersion) env.push(['GAIA2_JUDGE_PROMPT_VERSION', o.judge.promptVersion]);
+  if (o.judge.extraBody) env.push(['GAIA2_JUDGE_EXTRA_BODY', JSON.stringify(o.judge.extraBody)]);
   // The oracle profile has no base-URL variables: the agent's base URL is dropped.
   if (profile !== 'oracle' && o.agent?.baseUrl) env.push(['BASE_URL', o.agent.baseUrl]);
   env.push(['GAIA2_TRACE_FILE', '/tmp/trace.jsonl']);
   const ft = faketime(scenario);
   if (ft) env.push(['FAKETIME', ft]);
   env.push(['GAIA2_JUDGE_FINAL_TURN', '1']);
+  // a float as Python writes one (600 → "600.0")
+  if (o.idleTimeoutSec !== undefined) env.push(['GAIA2_IDLE_TIMEOUT', Number.isInteger(o.idleTimeoutSec) ? `${o.idleTimeoutSec}.0` : String(o.idleTimeoutSec)]);
   return { env, secret };
 }
 

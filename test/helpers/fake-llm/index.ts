@@ -12,7 +12,7 @@
 // retry-after: 2 and the format's own error body); `respond` computes each answer from the
 // request instead (a model that reads its conversation). From a container, bind host '0.0.0.0' and
 // give the agent fake.urlFor('host.containers.internal').
-export { startFakeLlm, type FakeLlm, type FakeLlmOptions, type RecordedRequest } from './server.js';
+export { startFakeLlm, type FakeBilling, type FakeLlm, type FakeLlmOptions, type RecordedRequest } from './server.js';
 export {
   say,
   call,
@@ -24,3 +24,6 @@ export {
   type FakeToolCall,
   type FakeUsage,
 } from './script.js';
+export { readRequest, type ConversationItem, type ReadRequest } from './conversation.js';
+export { shellDriver, shellExchanges, spokenText, type AgentShell, type DriverTurn, type ShellDriver } from './shell-driver.js';
+export { CLAUDE_CODE_SHELL, CODEX_SHELL, GEMINI_CLI_SHELL, openclawShell } from './agent-shells.js';

@@ -30,6 +30,11 @@ export interface FakeReply {
   truncated?: boolean;
   /** Wait this long before answering (tests of timeouts and mid-run messages). */
   delayMs?: number;
+  /**
+   * Break the connection: 'before-body' after sending the 200 headers, 'mid-stream' after half
+   * of a streaming answer's events (a provider or network dropping out).
+   */
+  drop?: 'before-body' | 'mid-stream';
 }
 
 /** An HTTP failure, in the format's own error-body shape. */

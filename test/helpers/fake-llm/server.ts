@@ -27,16 +27,31 @@ export interface RecordedRequest {
   stream: boolean;
 }
 
+export interface FakeBilling {
+  /** Answers sent (HTTP 200). */
+  responses: number;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
 export interface FakeLlmOptions {
   format: FakeFormat;
   script?: FakeScriptItem[];
   /** Answer given once the script is used up; without it the server answers 400 "script exhausted". */
-  fallback?: FakeReply;
+  fallback?: FakeScriptItem;
   /**
    * A model that reads its conversation: answers each request from what it holds (before the
    * script). For clients whose calls interleave (parallel runs, app agents beside the agent).
    */
   respond?: (req: RecordedRequest) => FakeScriptItem | undefined;
+  /**
+   * A provider with a concurrency limit: while `concurrent` answers are in progress, further
+   * requests get 429 with `retry-after` (seconds) in the format's error body, as a busy provider
+   * answers. Refused requests are recorded and counted (`refusals`), not scripted.
+   */
+  admit?: { concurrent: number; retryAfter?: number };
   /** Bind address; 127.0.0.1 unless a container must reach it through a host alias. */
   host?: string;
   port?: number;
@@ -51,10 +66,16 @@ export interface FakeLlm {
   /** The base URL as another host sees it, e.g. urlFor('host.containers.internal') from a container. */
   urlFor(hostname: string): string;
   requests: RecordedRequest[];
+  /** 429 answers given because of `admit`. */
+  refusals(): number;
+  /** Usage of every answer given (what the provider billed), in order. */
+  billed: Array<{ input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
   /** Append more script entries while the server runs. */
   push(...items: FakeScriptItem[]): void;
   /** Entries not consumed yet. */
   remaining(): number;
+  /** What the double billed: the usage of every answer it sent, summed (failures bill nothing). */
+  billing(): FakeBilling;
   close(): Promise<void>;
 }
 
@@ -73,6 +94,9 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
   const requests: RecordedRequest[] = [];
   let responses = 0;
   let toolCallIds = 0;
+  let inProgress = 0;
+  let refusals = 0;
+  const billed: FakeLlm['billed'] = [];
 
   const server: Server = createServer(async (req, res) => {
     const [path = '', query = ''] = (req.url ?? '').split('?', 2);
@@ -95,6 +119,13 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       send(404, format.errorBody(404, `fake-llm (${options.format}) has no route ${req.method} ${path}`));
       return;
     }
+    if (options.admit && inProgress >= options.admit.concurrent) {
+      refusals++;
+      send(429, format.errorBody(429, 'fake-llm: too many concurrent requests'), options.admit.retryAfter !== undefined ? { 'retry-after': String(options.admit.retryAfter) } : {});
+      return;
+    }
+    inProgress++;
+    res.on('close', () => inProgress--);
     const item = options.respond?.(recorded) ?? queue.shift() ?? options.fallback;
     if (!item) {
       send(400, format.errorBody(400, 'fake-llm: script exhausted'));
@@ -119,12 +150,27 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       n: responses,
       usage: item.usage ?? { input: 100 + responses, output: 10 + responses },
     };
+    const drop = (item as FakeReply).drop;
+    if (drop === 'before-body') {
+      res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+      res.flushHeaders();
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
     if (!stream) {
+      billed.push(ctx.usage);
       send(200, format.json(ctx));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    for (const event of format.sse(ctx)) res.write(event);
+    const events = format.sse(ctx);
+    if (drop === 'mid-stream') {
+      for (const event of events.slice(0, Math.max(1, Math.floor(events.length / 2)))) res.write(event);
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
+    billed.push(ctx.usage);
+    for (const event of events) res.write(event);
     res.end();
   });
 
@@ -142,8 +188,15 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     port,
     urlFor: (hostname) => `http://${hostname}:${port}${prefix}`,
     requests,
+    refusals: () => refusals,
+    billed,
     push: (...items) => void queue.push(...items),
     remaining: () => queue.length,
+    billing: () =>
+      billed.reduce<FakeBilling>(
+        (sum, u) => ({ responses: sum.responses + 1, input: sum.input + u.input, output: sum.output + u.output, cacheRead: sum.cacheRead + (u.cacheRead ?? 0), cacheWrite: sum.cacheWrite + (u.cacheWrite ?? 0) }),
+        { responses: 0, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fail, say, startFakeLlm, type FakeLlm } from '../../helpers/fake-llm/index.js';
+import { startTypesafeDouble } from '../../helpers/typesafe-double/index.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const BIN = join(ROOT, 'bin/gaia2-runner.mjs');
@@ -78,6 +79,30 @@ describe('gaia2-runner judge --scenario --events', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ success: null, status: 'error', error_kind: 'provider_error' });
     expect(r.stdout).not.toContain(KEY);
+  });
+});
+
+describe('gaia2-runner judge with the Jev judge (provider typesafe)', () => {
+  it('scores through the System One service with TYPESAFE_API_KEY; bad options are exit 2 naming the flag', async () => {
+    const svc = await startTypesafeDouble({ script: [0.2], apiKey: KEY });
+    try {
+      const args = ['--scenario', SCEN, '--events', ev('wrong_answer_text'), '--judge-provider', 'typesafe', '--judge-model', 'jev-latest', '--judge-base-url', svc.url, '--json'];
+      const r = await cli([...args, '--judge-extra-body', '{"threshold":0.5}'], { TYPESAFE_API_KEY: KEY });
+      expect(r.code, r.stderr).toBe(1);
+      const v = JSON.parse(r.stdout);
+      expect(v.judge).toMatchObject({ mode: 'llm', provider: 'typesafe', model: 'jev-latest' });
+      expect(v.failure_reason).toContain('user_message_checker (agent_args=');
+      expect(svc.requests).toHaveLength(1);
+      expect(svc.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(r.stdout + r.stderr).not.toContain(KEY);
+
+      const bad = await cli([...args, '--judge-extra-body', '{"reasoning_effort":"low"}'], { TYPESAFE_API_KEY: KEY });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--judge-extra-body: with the typesafe judge it may only hold threshold and timeout');
+      expect(svc.requests).toHaveLength(1);
+    } finally {
+      await svc.close();
+    }
   });
 });
 

@@ -95,12 +95,36 @@ describe('each kind of example loads with the reference meaning', () => {
     expect(p.judge!.extraBody).toEqual({ chat_template_kwargs: { enable_thinking: true } });
   });
 
-  it('Jev judge: every key is accepted; the TypeSafe judge itself is refused by name, before any container', async () => {
+  it('Jev judge: dry-runs; the container gets provider typesafe, the key from TYPESAFE_API_KEY and the options', async () => {
     const p = load('quickstart_hermes_jev.toml');
     expect(p.judge).toMatchObject({ provider: 'typesafe', model: 'jev-latest', extraBody: { threshold: 0.5, timeout: 30 } });
+    const e = buildBaseEnv(p, env).env;
+    expect([e.GAIA2_JUDGE_PROVIDER, e.GAIA2_JUDGE_MODEL, e.GAIA2_JUDGE_API_KEY]).toEqual(['typesafe', 'jev-latest', 'ts-test-0123456789']);
+    expect(JSON.parse(e.GAIA2_JUDGE_EXTRA_BODY!)).toEqual({ threshold: 0.5, timeout: 30 });
+    // the agent keeps its own key; the judge's never goes to the agent's variables
+    expect(Object.entries(e).filter(([k, v]) => v === 'ts-test-0123456789').map(([k]) => k)).toEqual(['GAIA2_JUDGE_API_KEY']);
     const r = await runCliInProcess(['run-config', join(FIXTURES, 'quickstart_hermes_jev.toml'), '--dry-run'], work, env);
-    expect(r.code).toBe(2);
-    expect(r.err).toContain('[judge].provider: provider "typesafe": the reference\'s TypeSafe Jev judge');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/judge.*typesafe.*jev-latest|judge.*jev-latest.*typesafe/i);
+    expect(r.out + r.err).not.toContain('ts-test-0123456789');
+  });
+
+  it('Jev judge: misuse stops before any container (exit 2, naming the key)', async () => {
+    const base = readFileSync(join(FIXTURES, 'quickstart_hermes_jev.toml'), 'utf8');
+    const variants: Array<[string, string, RegExp]> = [
+      ['extra.toml', base.replace('extra_body = { threshold = 0.5, timeout = 30.0 }', 'extra_body = { threshold = 0.5, reasoning_effort = "low" }'), /\[judge\]\.extra_body: .*unknown: reasoning_effort/],
+      ['threshold.toml', base.replace('threshold = 0.5', 'threshold = 1.5'), /\[judge\]\.extra_body\.threshold must be/],
+      ['agent.toml', base.replace('provider = "anthropic"', 'provider = "typesafe"'), /\[agent\]\.provider: provider "typesafe" .* can only judge/],
+    ];
+    for (const [name, text, want] of variants) {
+      writeFileSync(join(work, name), text);
+      const r = await runCliInProcess(['run-config', join(work, name), '--dry-run'], work, env);
+      expect([name, r.code]).toEqual([name, 2]);
+      expect(r.err).toMatch(want);
+    }
+    const noKey = await runCliInProcess(['run-config', join(FIXTURES, 'quickstart_hermes_jev.toml'), '--dry-run'], work, { ...env, TYPESAFE_API_KEY: '' });
+    expect(noKey.code).toBe(2);
+    expect(noKey.err).toContain('TYPESAFE_API_KEY');
   });
 
   it('template: every other key at the reference meaning', () => {

@@ -25,7 +25,7 @@ function allFiles(d: string): string[] {
 }
 
 describe('secret canary', () => {
-  it('never appears in run_config, result, results.jsonl, reports or logs, but reaches the container env', async () => {
+  it('direct mode (--no-gateway): never appears in run_config, result, results.jsonl, reports or logs, but reaches the container env', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'canary-'));
     writeScenario(join(dir, 'data/search/a.json'), 'a');
     writeScenario(join(dir, 'data/search/b.json'), 'b');
@@ -36,6 +36,7 @@ describe('secret canary', () => {
         thinking: 'low', logLevel: 'DEBUG', notificationMode: 'message', network: 'bridge', concurrency: '2', passAt: '2', revision: 'main',
         provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'CANARY_KEY', judgeProvider: 'anthropic', judgeModel: 'judge-x', outputDir: join(dir, 'out'),
         baseUrl: `http://user:${CANARY}@127.0.0.1:9/v1`,
+        gateway: false,
       },
       env,
     );
@@ -62,6 +63,45 @@ describe('secret canary', () => {
     expect(progress.lines.join('\n')).toContain('API_KEY=***');
     expect(progress.lines.join('\n')).toContain('provider_error: 401 for key ***');
     expect(outcome.reportText).not.toContain(CANARY);
+  });
+
+  it('with the model gateway (the default): containers get per-container tokens and the gateway URL, never the key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'canary-gw-'));
+    writeScenario(join(dir, 'data/search/a.json'), 'a');
+    writeScenario(join(dir, 'data/search/b.json'), 'b');
+    const env = { CANARY_KEY: CANARY, ANTHROPIC_API_KEY: CANARY };
+    const plan = planFromDatasetFlags(
+      {
+        dataset: join(dir, 'data'), image: 'localhost/gaia2-agent:latest', runtime: 'podman', adapterPort: '8090', timeout: '600', healthTimeout: '120', activityTimeout: '600',
+        thinking: 'low', logLevel: 'DEBUG', notificationMode: 'message', network: 'bridge', concurrency: '2', passAt: '2', revision: 'main',
+        provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'CANARY_KEY', judgeProvider: 'anthropic', judgeModel: 'judge-x', outputDir: join(dir, 'out'),
+      },
+      env,
+    );
+    const seenEnv: Array<Record<string, string>> = [];
+    const runScenario = async (o: ScenarioRunOptions): Promise<ScenarioResult> => {
+      seenEnv.push(o.env);
+      const r: ScenarioResult = { scenario_id: 'x', success: false, status: 'fail', scenario_file: o.scenarioFile, run_index: o.runIndex };
+      mkdirSync(o.outputDir!, { recursive: true });
+      writeFileSync(join(o.outputDir!, 'result.json'), JSON.stringify(r));
+      return r;
+    };
+    const ds = await resolveDataset(plan.target, { env });
+    await executePlan(plan, ds, { engine: fakeEngine(), runScenario, progress: recordingProgress(), hostEnv: env });
+    expect(seenEnv).toHaveLength(4);
+    for (const e of seenEnv) {
+      expect(JSON.stringify(e)).not.toContain(CANARY);
+      expect(e.API_KEY).toMatch(/^g2gw-/);
+      expect(e.ANTHROPIC_API_KEY).toBe(e.API_KEY);
+      expect(e.GAIA2_JUDGE_API_KEY).toMatch(/^g2gw-/);
+      expect(e.GAIA2_JUDGE_API_KEY).not.toBe(e.API_KEY);
+      expect(e.BASE_URL).toMatch(/^http:\/\/host\.containers\.internal:\d+\/anthropic$/);
+      expect(e.GAIA2_JUDGE_BASE_URL).toBe(e.BASE_URL);
+    }
+    expect(new Set(seenEnv.map((e) => e.API_KEY)).size).toBe(4);
+    const cfg = JSON.parse(readFileSync(join(dir, 'out', 'run_1', 'run_config.json'), 'utf8'));
+    expect(cfg.model_gateway).toMatchObject({ mode: 'gateway', upstreams: [{ id: 'anthropic', provider: 'anthropic', base: 'https://api.anthropic.com/v1', roles: ['judge', 'agent'] }] });
+    for (const f of allFiles(join(dir, 'out'))) expect(readFileSync(f, 'utf8'), f).not.toContain(CANARY);
   });
 
   it('the printed plan (--dry-run) names where keys come from, never their values', async () => {

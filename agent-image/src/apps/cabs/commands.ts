@@ -13,6 +13,7 @@ import {
   userCancelRide,
 } from './ops.js';
 import { dumpCabState, loadCabState, type CabState } from './state.js';
+import { viewOf } from '../framework/state-views.js';
 
 const text = (name: string, help: string, required = false): OptionDef => opt(name, help, { required });
 
@@ -21,7 +22,11 @@ const END = text('end_location', 'Ending point of the ride', true);
 const SERVICE = text('service_type', 'Type of service (Default, Premium, Van)', true);
 const RIDE_TIME = text('ride_time', 'Ride time in YYYY-MM-DD HH:MM:SS format');
 
-const load = (ctx: AppContext): CabState => loadCabState(ctx.loadState() ?? {});
+// The normalised rides are built once per stored state; every write stores a new object.
+const load = (ctx: AppContext): CabState => {
+  const raw = ctx.loadState() ?? {};
+  return viewOf(raw, 'cabs', () => loadCabState(raw));
+};
 /** Loads the state, applies `op`, saves (reads too: quotes and delay updates are persisted). */
 function persisted<T>(ctx: AppContext, op: (s: CabState) => T): T {
   const s = load(ctx);
@@ -150,7 +155,8 @@ function finishOngoing(ctx: AppContext, status: string, noneMessage: string, cle
   const last = history[history.length - 1];
   if (last && typeof last === 'object' && last.ride_id === ride.ride_id) last.status = status;
   if (clear) raw.on_going_ride = null;
-  ctx.saveState(raw);
+  // A new top-level object, so the normalised view of the old one is not reused.
+  ctx.saveState({ ...raw });
 }
 
 const UPDATE_STATUSES = ['DELAYED', 'IN_PROGRESS', 'ARRIVED_AT_PICKUP'];

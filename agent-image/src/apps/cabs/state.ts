@@ -3,6 +3,7 @@
 import { pyFloat } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
 import { isRecord } from '../framework/json-shapes.js';
+import { detached } from '../framework/state-store.js';
 import { RIDE_KEYS, type Ride, type ServiceConfig } from './quote.js';
 
 export const DEFAULT_SERVICE_CONFIG: Record<string, ServiceConfig> = {
@@ -53,10 +54,14 @@ export function loadCabState(raw: Record<string, unknown>): CabState {
   };
 }
 
-/** The whole-file form the visible commands write back. */
+/**
+ * The whole-file form the visible commands write back. A ride can sit in both histories and be
+ * the ongoing one (one object, as in the reference's call); the file holds separate copies, and
+ * so must the stored state, which later commands change (docs/daemon.md, "App state").
+ */
 export const dumpCabState = (s: CabState): Record<string, unknown> => ({
   ride_history: s.ride_history,
-  quotation_history: s.quotation_history,
+  quotation_history: detached(s.quotation_history),
   d_service_config: s.d_service_config,
-  on_going_ride: s.on_going_ride,
+  on_going_ride: detached(s.on_going_ride),
 });

@@ -4,6 +4,7 @@ import { num, pyFloat } from '../../contract/pyjson.js';
 import { AppError, fail } from '../framework/errors.js';
 import { formatDateTime, formatWeekdayDateTime, parseDateTime } from '../framework/time.js';
 import type { AppContext } from '../framework/types.js';
+import { viewOf } from '../framework/state-views.js';
 
 export type CalendarEvent = Record<string, unknown>;
 export interface CalendarState extends Record<string, unknown> {
@@ -13,9 +14,13 @@ export interface CalendarState extends Record<string, unknown> {
 export function loadCalendar(ctx: AppContext): CalendarState {
   const state = ctx.loadState() ?? {};
   if (!state.events || typeof state.events !== 'object' || Array.isArray(state.events)) state.events = {};
-  for (const [id, e] of Object.entries(state.events as object)) {
-    if (!e || typeof e !== 'object' || Array.isArray(e)) throw new AppError(`calendar.json: events.${id} must be a JSON object`);
-  }
+  // Checked once per stored events object (commands only ever store objects in it).
+  viewOf(state.events as object, 'checked', () => {
+    for (const [id, e] of Object.entries(state.events as object)) {
+      if (!e || typeof e !== 'object' || Array.isArray(e)) throw new AppError(`calendar.json: events.${id} must be a JSON object`);
+    }
+    return true;
+  });
   return state as CalendarState;
 }
 

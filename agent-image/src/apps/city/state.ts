@@ -3,6 +3,7 @@
 import { pyFloat } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
 import { isRecord } from '../framework/json-shapes.js';
+import { viewOf } from '../framework/state-views.js';
 
 export interface CrimePoint {
   violent_crime: unknown;
@@ -17,6 +18,11 @@ export const crimePoint = (violent: unknown, property: unknown): CrimePoint => (
 export function crimeData(state: Record<string, unknown>): Record<string, CrimePoint> {
   const raw = state.crime_data ?? {};
   if (!isRecord(raw)) fail('city_app.json: "crime_data" is not an object');
+  // Built once per stored crime_data object; the ENV commands that change it store a new one.
+  return viewOf(raw, 'crimeData', () => checkedCrimeData(raw as Record<string, unknown>));
+}
+
+function checkedCrimeData(raw: Record<string, unknown>): Record<string, CrimePoint> {
   const out: Record<string, CrimePoint> = {};
   for (const [zip, v] of Object.entries(raw as Record<string, unknown>)) {
     const keys = isRecord(v) ? Object.keys(v).sort().join(',') : '';

@@ -4,6 +4,7 @@ import { isPyNumber, num } from '../../contract/pyjson.js';
 import { AppError, fail } from '../framework/errors.js';
 import { pyRepr, pyStr } from '../framework/python.js';
 import type { AppContext } from '../framework/types.js';
+import { viewOf } from '../framework/state-views.js';
 
 export type Contact = Record<string, unknown>;
 export interface ContactsState extends Record<string, unknown> {
@@ -33,9 +34,13 @@ export const EDITABLE = [
 export function loadContacts(ctx: AppContext): ContactsState {
   const state = ctx.loadState() ?? { contacts: {}, view_limit: 10 };
   if (!state.contacts || typeof state.contacts !== 'object' || Array.isArray(state.contacts)) state.contacts = {};
-  for (const [id, c] of Object.entries(state.contacts as object)) {
-    if (!c || typeof c !== 'object' || Array.isArray(c)) throw new AppError(`contacts.json: contacts.${id} must be a JSON object`);
-  }
+  // Checked once per stored contacts object (commands only ever store objects in it).
+  viewOf(state.contacts as object, 'checked', () => {
+    for (const [id, c] of Object.entries(state.contacts as object)) {
+      if (!c || typeof c !== 'object' || Array.isArray(c)) throw new AppError(`contacts.json: contacts.${id} must be a JSON object`);
+    }
+    return true;
+  });
   return state as ContactsState;
 }
 

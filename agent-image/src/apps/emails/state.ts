@@ -5,6 +5,7 @@ import { PyFloat, num, pyFloat } from '../../contract/pyjson.js';
 import { BadParameter, fail } from '../framework/errors.js';
 import { pyStr } from '../framework/python.js';
 import type { AppContext } from '../framework/types.js';
+import { setView, viewOf } from '../framework/state-views.js';
 
 export type Email = Record<string, unknown>;
 
@@ -22,6 +23,11 @@ export function loadMailbox(ctx: AppContext): Mailbox {
     view_limit: 5,
     folders: Object.fromEntries(DEFAULT_FOLDERS.map((f) => [f, { folder_name: f, emails: [] }])),
   };
+  // Built once per stored state; every write stores a new one (saveMailbox).
+  return viewOf(raw, 'mailbox', () => mailboxOf(raw));
+}
+
+function mailboxOf(raw: Record<string, unknown>): Mailbox {
   const folders = new Map<string, Email[]>();
   const src = raw.folders && typeof raw.folders === 'object' && !Array.isArray(raw.folders) ? (raw.folders as Record<string, unknown>) : {};
   for (const [name, folder] of Object.entries(src)) {
@@ -41,8 +47,16 @@ export const newestFirst = (emails: readonly Email[]): Email[] => [...emails].so
 
 export function saveMailbox(ctx: AppContext, box: Mailbox): void {
   const folders: Record<string, unknown> = {};
-  for (const [name, emails] of box.folders) folders[name] = { folder_name: name, emails: newestFirst(emails) };
-  ctx.saveState({ ...box.raw, user_email: box.raw.user_email ?? box.userEmail, folders });
+  const lists = new Map<string, Email[]>();
+  for (const [name, emails] of box.folders) {
+    const sorted = newestFirst(emails);
+    folders[name] = { folder_name: name, emails: sorted };
+    lists.set(name, [...sorted]);
+  }
+  const raw = { ...box.raw, user_email: box.raw.user_email ?? box.userEmail, folders };
+  // The next command's mailbox is this one in file order: no need to rebuild it from the state.
+  setView(raw, 'mailbox', { raw, userEmail: box.userEmail, folders: lists });
+  ctx.saveState(raw);
 }
 
 export function folder(box: Mailbox, name: unknown): Email[] {

@@ -7,6 +7,7 @@ import { getCloseMatches } from './difflib.js';
 import { pyRepr } from './python.js';
 import { BadParameter, ClickUsageError } from './errors.js';
 import type { AppDef, CommandDef, OptionDef } from './types.js';
+import { detached } from './state-store.js';
 
 const HELP_FLAG = '--help';
 
@@ -105,7 +106,8 @@ export function parseCommandArgs(bin: string, cmd: CommandDef, args: readonly st
     let value: unknown;
     if (raw === undefined) {
       if (o.required) fail(`Missing option ${optionHint(o)}.`);
-      value = o.default !== undefined ? o.default : o.type === 'flag' ? false : null;
+      // A copy: a default list stored by one command must not be the one the next command gets.
+      value = o.default !== undefined ? detached(o.default) : o.type === 'flag' ? false : null;
     } else {
       try {
         value = raw === true ? true : convertType(o, raw);

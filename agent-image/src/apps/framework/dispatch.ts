@@ -7,7 +7,8 @@ import type { EventLine } from '../../contract/events.js';
 import { pyDumps } from '../../contract/pyjson.js';
 import { commandHelp, groupHelp, parseCommandArgs, resolveCommand, usageError } from './click.js';
 import { AppError, BadParameter, ClickUsageError } from './errors.js';
-import { readAppClassMap, readStateFile, stateFilePath, writeStateFile } from './state.js';
+import { stateFilePath } from './state.js';
+import { FileStates, detached, type StateStore } from './state-store.js';
 import { simTimeToEpoch } from './time.js';
 import type { AppContext, AppDef, CommandDef } from './types.js';
 
@@ -23,6 +24,8 @@ export interface WorldContext {
   ids?: () => string;
   /** What the agent sees of an app (Noise phase: renamed commands, rewritten help). */
   surface?: (app: AppDef) => AppDef;
+  /** Where app states live; default the state files themselves, read and written per command. */
+  states?: StateStore;
 }
 
 export interface CommandResult {
@@ -32,6 +35,7 @@ export interface CommandResult {
   events: EventLine[];
 }
 
+const FILE_STATES = new FileStates();
 const uuidHex = (): string => randomUUID().replace(/-/g, '');
 
 export const SCHEMA_COMMAND = 'schema';
@@ -72,29 +76,37 @@ function serialised<T>(key: string, job: () => Promise<T>): Promise<T> {
 
 export function makeAppContext(app: AppDef, ctx: WorldContext, now: number): AppContext {
   const file = stateFilePath(ctx.stateDir, app.stateName);
+  const states = ctx.states ?? FILE_STATES;
   return {
     now,
     simTime: ctx.simTime,
     stateDir: ctx.stateDir,
     fsRoot: ctx.fsRoot ?? join(ctx.stateDir, 'filesystem'),
     newId: ctx.ids ?? uuidHex,
-    loadState: () => readStateFile(file),
-    saveState: (state) => writeStateFile(file, state),
+    loadState: () => states.load(file),
+    saveState: (state) => states.save(file, state),
   };
 }
 
 /** Runs argv (argv[0] = binary) against app `app`. */
 export function runAppCli(app: AppDef, args: readonly string[], ctx: WorldContext): Promise<CommandResult> {
   return serialised(ctx.stateDir, async () => {
+    const states = ctx.states ?? FILE_STATES;
+    states.begin();
+    let out: CommandResult;
     try {
-      return await runUnlocked(app, args, ctx);
+      out = await runUnlocked(app, args, ctx);
     } catch (e) {
-      if (e instanceof ClickUsageError) return result('', e.message + '\n', 2);
-      if (e instanceof AppError) return result('', e.message + '\n', 1);
-      // Reference tracebacks become one clear line: never a stack trace.
-      const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      return result('', `${app.cli}: ${msg}\n`, 1);
+      if (e instanceof ClickUsageError) out = result('', e.message + '\n', 2);
+      else if (e instanceof AppError) out = result('', e.message + '\n', 1);
+      else {
+        // Reference tracebacks become one clear line: never a stack trace.
+        const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+        out = result('', `${app.cli}: ${msg}\n`, 1);
+      }
     }
+    states.end(out.exitCode === 0);
+    return out;
   });
 }
 
@@ -121,19 +133,19 @@ async function runUnlocked(app: AppDef, args: readonly string[], ctx: WorldConte
   const stdout = outcome.raw ?? pyDumps(outcome.output ?? null, { indent: 2 }) + '\n';
   const line: EventLine = {
     t: now, // formatEventLine prints it as a float
-    app: logClass(app, ctx.stateDir),
+    app: logClass(app, ctx),
     fn: cmd.fn,
-    args: outcome.args,
+    args: detached(outcome.args),
     w: cmd.write,
-    ret: outcome.ret,
+    ret: detached(outcome.ret),
   };
   if (ctx.eventId) line.event_id = ctx.eventId;
   line.sim_t = ctx.simTime;
   return result(stdout, '', 0, [line]);
 }
 
-function logClass(app: AppDef, stateDir: string): string {
-  return readAppClassMap(stateDir)[app.stateName] ?? app.logClass ?? app.stateName;
+function logClass(app: AppDef, ctx: WorldContext): string {
+  return (ctx.states ?? FILE_STATES).classMap(ctx.stateDir)[app.stateName] ?? app.logClass ?? app.stateName;
 }
 
 /** The reference `schema` subcommand output. */

@@ -9,6 +9,7 @@ import { codepointCompare, pyHashKey, pyIter, pyTypeName } from '../framework/py
 import { pyStr } from '../framework/python.js';
 import { parseDateTime } from '../framework/time.js';
 import type { AppContext } from '../framework/types.js';
+import { viewOf } from '../framework/state-views.js';
 
 export type Message = Record<string, unknown>;
 export interface Conversation extends Record<string, unknown> {
@@ -48,11 +49,16 @@ export function loadMessaging(ctx: AppContext, flavour: Flavour): Messaging {
   if (!obj(raw.conversations) || !obj(raw.id_to_name) || !obj(raw.name_to_id)) {
     throw new AppError(`${flavour.stateName} state: conversations, id_to_name and name_to_id must be JSON objects`);
   }
-  for (const [id, c] of Object.entries(raw.conversations)) {
-    if (!obj(c) || !Array.isArray(c.participant_ids) || !Array.isArray(c.messages)) {
-      throw new AppError(`${flavour.stateName} state: conversation ${id} needs participant_ids and messages lists`);
+  const conversations = raw.conversations;
+  // Checked once per stored conversations object (commands only ever store well-formed ones).
+  viewOf(conversations, 'checked', () => {
+    for (const [id, c] of Object.entries(conversations)) {
+      if (!obj(c) || !Array.isArray(c.participant_ids) || !Array.isArray(c.messages)) {
+        throw new AppError(`${flavour.stateName} state: conversation ${id} needs participant_ids and messages lists`);
+      }
     }
-  }
+    return true;
+  });
   const limit = (v: unknown, d: number): number => (isPyNumber(v) ? num(v) : d);
   return {
     raw,

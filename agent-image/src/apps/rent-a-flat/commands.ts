@@ -5,11 +5,17 @@ import { fail } from '../framework/errors.js';
 import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef, OptionDef } from '../framework/types.js';
 import { matches, parseAmenities, type FlatSearch } from './search.js';
+import { viewOf } from '../framework/state-views.js';
 import { dumpFlatState, loadFlatState, savedApartment, toApartment, type Apartment, type FlatState } from './state.js';
 
 
 const APARTMENT_ID = opt('apartment_id', 'Apartment ID to look up', { required: true });
-const load = (ctx: AppContext): FlatState => loadFlatState(ctx.loadState() ?? {});
+// The normalised apartments are built once per stored state; every write stores a new one
+// (dumpFlatState), so a view is never seen again once a command changed it.
+const load = (ctx: AppContext): FlatState => {
+  const raw = ctx.loadState() ?? {};
+  return viewOf(raw, 'flats', () => loadFlatState(raw));
+};
 
 function existing(s: FlatState, id: string, message = 'Apartment does not exist'): Apartment {
   if (!Object.hasOwn(s.apartments, id)) fail(message);

@@ -1,6 +1,7 @@
 // Shopping cart, checkout and order rules (reference ShoppingApp semantics and error texts).
 import { num, pyFloat, type PyFloat } from '../../contract/pyjson.js';
 import { fail } from '../framework/errors.js';
+import { detached } from '../framework/state-store.js';
 import { codepointCompare, pySlice, pyTruthy } from '../framework/py-builtins.js';
 import { findItem, type Obj, type ShopState } from './state.js';
 
@@ -36,7 +37,8 @@ export function addToCart(s: ShopState, itemId: string, quantity: number): unkno
       quantity,
       price: Object.hasOwn(variant, 'price') ? variant.price : pyFloat(0),
       available: Object.hasOwn(variant, 'available') ? variant.available : true,
-      options: Object.hasOwn(variant, 'options') ? variant.options : {},
+      // A copy: the file holds the cart line's options apart from the product's.
+      options: Object.hasOwn(variant, 'options') ? detached(variant.options) : {},
     };
   }
   return s.cart[itemId]!.quantity;

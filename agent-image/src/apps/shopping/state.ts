@@ -2,6 +2,7 @@
 // id. Stored objects keep their own key order; only missing top-level maps are defaulted.
 import { fail } from '../framework/errors.js';
 import { isRecord } from '../framework/json-shapes.js';
+import { viewOf } from '../framework/state-views.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -14,15 +15,21 @@ export interface ShopState extends Obj {
 
 
 export function loadShopState(raw: Obj | null): ShopState {
-  const s: Obj = raw ?? {};
+  // A copy of the top level: the defaults are added for this command (and written with its
+  // save), never into the stored state by a command that does not save.
+  const s: Obj = { ...raw };
   for (const key of ['products', 'cart', 'orders', 'discount_codes']) {
     if (s[key] === undefined) s[key] = {};
     else if (!isRecord(s[key])) fail(`shopping.json: "${key}" is not an object`);
   }
   for (const key of ['products', 'cart', 'orders', 'discount_codes']) {
-    for (const [id, v] of Object.entries(s[key] as Obj)) {
-      if (!isRecord(v)) fail(`shopping.json: ${key}["${id}"] is not an object`);
-    }
+    // Checked once per stored map (commands only ever store objects in them).
+    viewOf(s[key] as Obj, 'checked', () => {
+      for (const [id, v] of Object.entries(s[key] as Obj)) {
+        if (!isRecord(v)) fail(`shopping.json: ${key}["${id}"] is not an object`);
+      }
+      return true;
+    });
   }
   return s as ShopState;
 }

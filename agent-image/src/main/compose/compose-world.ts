@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initWorld, resolveScenarioTools } from '../../apps/index.js';
+import { worldStates } from '../../world/apps-gateway.js';
 import { Judge, type JudgeLlm } from '../../judge/index.js';
 import { loadScenario, type LoadedScenario } from '../../scenario/index.js';
 import { parsePyJson } from '../../contract/pyjson.js';
@@ -61,7 +62,9 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
       `${file}: neither GAIA2_AGENT nor PROVIDER is set, so the oracle would play, but the scenario has no oracle events; set PROVIDER (and MODEL, API_KEY) for the LLM agent or GAIA2_AGENT`,
     );
   }
-  if (!o.skipInit) await initWorld(raw, o.stateDir, { fsBackingDir: o.fsBackingDir });
+  // The daemon keeps the apps' states in memory from here on; their files are written when it persists.
+  const states = worldStates();
+  if (!o.skipInit) await initWorld(raw, o.stateDir, { fsBackingDir: o.fsBackingDir, states });
   const tools = Object.keys(resolveScenarioTools(raw).tools).sort();
   const s = o.settings;
   // The reference builds a judge only for multi-turn scenarios or when the final turn is
@@ -90,6 +93,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     ids: o.ids,
     fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
     appAgents,
+    states,
     agentRuntime: { name: s.agent, chosenBy: s.agentChosenBy },
     noise,
   };

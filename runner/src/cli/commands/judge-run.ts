@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { parseEventsJsonl } from '../../../../agent-image/src/contract/events.js';
 import { parsePyJson } from '../../../../agent-image/src/contract/pyjson.js';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/result.js';
-import { createJudgeLlm, judgeEventLog, parsePromptVersion, type EventLogVerdict, type JudgeLlm, type PromptVersion } from '../../../../agent-image/src/judge/index.js';
+import { createJudgeBackend, isTypesafeProvider, TYPESAFE_PROVIDER, judgeEventLog, parsePromptVersion, type EventLogVerdict, type JudgeLlm, type PromptVersion } from '../../../../agent-image/src/judge/index.js';
 import { parseExtraBody, type ExtraBody } from '../../../../agent-image/src/llm/extra-body.js';
 import { readRunConfig } from '../../orchestrator/run-config-file.js';
 import { parseProvider } from '../../../../agent-image/src/llm/config.js';
@@ -47,7 +47,7 @@ function judgeSetup(f: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSetup {
     return { llm: () => null, describe: { mode: 'hard-only' }, promptVersion };
   }
   if (!f.judgeProvider) throw new UsageError('--judge-model needs --judge-provider');
-  const provider = parseProvider(f.judgeProvider, '--judge-provider');
+  const provider = isTypesafeProvider(f.judgeProvider) ? TYPESAFE_PROVIDER : parseProvider(f.judgeProvider, '--judge-provider');
   let apiKey: string | undefined;
   if (f.judgeApiKeyEnv) {
     apiKey = env[f.judgeApiKeyEnv]?.trim() || undefined;
@@ -61,7 +61,23 @@ function judgeSetup(f: JudgeFlags, env: NodeJS.ProcessEnv): JudgeSetup {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const llm = (traceFile?: string) => createJudgeLlm({ provider, model, apiKey, baseUrl: f.judgeBaseUrl, ...(extraBody ? { extraBody } : {}), ...(traceFile ? { traceFile } : {}) });
+  const backend = (traceFile?: string) =>
+    createJudgeBackend({
+      provider,
+      model,
+      ...(apiKey ? { apiKey } : {}),
+      ...(f.judgeBaseUrl ? { baseUrl: f.judgeBaseUrl } : {}),
+      ...(extraBody ? { extraBody } : {}),
+      ...(traceFile ? { traceFile } : {}),
+      labels: { provider: '--judge-provider', extraBody: '--judge-extra-body' },
+    });
+  // configuration errors (TypeSafe options, a missing key) before any run is read
+  try {
+    backend();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const llm = (traceFile?: string) => backend(traceFile);
   return { llm, describe: { mode: 'llm', provider, model, prompt_version: promptVersion, ...(extraBody ? { extra_body: extraBody } : {}) }, promptVersion };
 }
 

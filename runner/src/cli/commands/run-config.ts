@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../plan/errors.js';
+import { addGatewayOptions, withGatewayFlags, type GatewayFlags } from '../../config/gateway-flags.js';
 import { resolve } from 'node:path';
 
-interface RunConfigFlags {
+interface RunConfigFlags extends GatewayFlags {
   config?: string;
   retry?: boolean;
   dryRun?: boolean;
@@ -14,8 +15,8 @@ interface RunConfigFlags {
 }
 
 export function register(program: Command): void {
-  program
-    .command('run-config')
+  addGatewayOptions(program
+    .command('run-config'))
     .description('run what a TOML config describes ([target] [agent] [judge] [run]); see docs/config.md')
     .argument('[config]', 'TOML config (or --config)')
     .option('-c, --config <file>', 'TOML config')
@@ -44,7 +45,9 @@ export function register(program: Command): void {
           const a2aAppProp = f.a2aAppProp === undefined ? undefined : Number(f.a2aAppProp);
           if (a2aAppProp !== undefined && (f.a2aAppProp!.trim() === '' || !Number.isFinite(a2aAppProp)))
             throw new ConfigError(`--a2a-app-prop must be a number (got ${JSON.stringify(f.a2aAppProp)})`);
-          const plan = loadRunConfig(file, process.env, withA2aAppProp(a2aAppProp));
+          const a2a = withA2aAppProp(a2aAppProp);
+          const gw = withGatewayFlags(f);
+          const plan = loadRunConfig(file, process.env, (d) => gw(a2a ? a2a(d) : d));
           plan.run.retry ||= Boolean(f.retry);
           if (f.refreshDataset && plan.target.kind === 'hf') plan.target.refresh = true;
           plan.run.enableCaching ||= Boolean(f.enableCaching);

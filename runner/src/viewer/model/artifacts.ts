@@ -13,6 +13,7 @@ export const TRACKED_ARTIFACTS = [
   'judgments.jsonl',
   'trace.jsonl',
   'app_agents_trace.jsonl',
+  'model_traffic.jsonl',
   'noise.jsonl',
   'agent_response.txt',
   'eventd.log',

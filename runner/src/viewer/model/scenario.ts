@@ -4,6 +4,7 @@ import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../.
 import { costUsd, defaultPriceTable } from '../../pricing/index.js';
 import { parseTraceJsonl } from '../../trace/index.js';
 import { asArr, asNum, asObj, asStr } from '../../trace/json-util.js';
+import { linesOfRole, TRAFFIC_FILE } from '../../trace/traffic-lines.js';
 import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type ArtifactStat } from './artifacts.js';
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { ScenarioInfoCache } from './oracle.js';
@@ -21,7 +22,7 @@ export interface ScenarioContext {
   scenarios: ScenarioInfoCache;
 }
 
-const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'judge_trace.jsonl', 'app_agents_trace.jsonl', 'noise.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
+const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'judge_trace.jsonl', 'app_agents_trace.jsonl', 'model_traffic.jsonl', 'noise.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
 
 /** One role's part of result.json's usage, priced at the runner's table. */
 function roleUsage(u: Record<string, unknown>, fallbackModel: string): { tokensIn: number; tokensOut: number; costUsd: number | null } {
@@ -49,7 +50,9 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   const events = parseEventsJsonl(text('events.jsonl'));
   const judgmentsFile = files.has('daemon_judgments.jsonl') ? 'daemon_judgments.jsonl' : 'judgments.jsonl';
   const judgments = files.has(judgmentsFile) ? readJsonlObjects(join(dir, judgmentsFile)) : [];
-  const trace = parseTraceJsonl(text('trace.jsonl'));
+  // The model gateway's record, when the run had one, is the agent's traffic as the provider saw
+  // it (whatever the agent logs itself); its lines are trace lines stamped with a role.
+  const trace = parseTraceJsonl(files.has(TRAFFIC_FILE) ? linesOfRole(text(TRAFFIC_FILE), 'agent') : text('trace.jsonl'));
   const info = ctx.scenarios.get(asStr(result?.scenario_file), dir, ctx.runDir);
   const status = statusOf(result, resultExists);
   // Agent2Agent: the app agents' calls count on the agent's side, and are also shown apart.

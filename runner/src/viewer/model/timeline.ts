@@ -25,6 +25,7 @@ export function eventItems(events: EventLine[]): EventItem[] {
     k: 'event',
     kind: eventKind(e),
     t: typeof e.t === 'number' ? e.t : Number.NaN,
+    ...(typeof e.wall_t === 'number' ? { wall: e.wall_t } : {}),
     simT: typeof e.sim_t === 'string' ? e.sim_t : '',
     app: String(e.app ?? ''),
     fn: String(e.fn ?? ''),
@@ -65,14 +66,15 @@ export function withFailures(events: EventItem[], failures: Array<Extract<Timeli
 export function mergeTimeline(task: string, taskSimT: string, groups: CallGroup[], events: Timed[], verdicts: Verdict[]): TimelineItem[] {
   const out: TimelineItem[] = [];
   if (task) out.push({ k: 'task', text: cap(task), simT: taskSimT });
-  const clock = eventClock(groups, events);
+  const times = eventTimes(events);
+  const clock = eventClock(groups, times);
   if (clock.note) out.push({ k: 'context', seq: 0, note: clock.note });
   let ei = 0;
   let lastTime = Number.NEGATIVE_INFINITY;
   for (const g of groups) {
     const time = Number.isNaN(g.time) ? lastTime : g.time;
     lastTime = time;
-    while (ei < events.length && clock.toCallMs(events[ei]!.t) <= time) out.push(events[ei++]!);
+    while (ei < events.length && clock.toCallMs(times[ei]!) <= time) out.push(events[ei++]!);
     out.push(...g.items);
   }
   while (ei < events.length) out.push(events[ei++]!);
@@ -82,15 +84,28 @@ export function mergeTimeline(task: string, taskSimT: string, groups: CallGroup[
 const HOUR_MS = 3_600_000;
 
 /**
+ * The time of each timed item on the model calls' clock: the machine clock the daemon stamps
+ * on each line (wall_t, the clock of trace.jsonl and of the gateway's record) when the lines
+ * carry it, a failure taking its neighbour's; else each line's own `t`.
+ */
+function eventTimes(items: Timed[]): number[] {
+  if (!items.some((e) => e.k === 'event' && e.wall !== undefined)) return items.map((e) => e.t);
+  const out = items.map((e) => (e.k === 'event' && e.wall !== undefined ? e.wall : Number.NaN));
+  for (let i = 1; i < out.length; i++) if (Number.isNaN(out[i]!)) out[i] = out[i - 1]!;
+  for (let i = out.length - 2; i >= 0; i--) if (Number.isNaN(out[i]!)) out[i] = out[i + 1]!;
+  return out;
+}
+
+/**
  * Maps an events.jsonl time (epoch s) onto the trace's clock (epoch ms). Both are normally
  * the wall clock; when the app CLIs ran under a faked clock the two spans do not overlap,
  * and events are spread linearly over the calls' span instead (order within each stream is
  * kept, interleaving is approximate, and the page says so).
  */
-function eventClock(groups: CallGroup[], events: Timed[]): { toCallMs: (t: number) => number; note: string } {
+function eventClock(groups: CallGroup[], times: number[]): { toCallMs: (t: number) => number; note: string } {
   const identity = { toCallMs: (t: number) => t * 1000, note: '' };
   const callTimes = groups.map((g) => g.time).filter((t) => !Number.isNaN(t));
-  const eventTimes = events.map((e) => e.t * 1000).filter((t) => !Number.isNaN(t));
+  const eventTimes = times.map((t) => t * 1000).filter((t) => !Number.isNaN(t));
   if (!callTimes.length || !eventTimes.length) return identity;
   const c0 = Math.min(...callTimes);
   const c1 = Math.max(...callTimes);

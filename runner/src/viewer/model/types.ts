@@ -53,7 +53,7 @@ export type TimelineItem =
   | { k: 'msg'; role: string; blocks: ViewBlock[]; seq: number }
   | { k: 'tool'; id: string; name: string; input: unknown; result: string | null; isError: boolean; seq: number; appAgents?: AppAgentView[] }
   | { k: 'context'; note: string; seq: number }
-  | { k: 'event'; kind: 'env' | 'user' | 'reply' | 'action'; t: number; simT: string; app: string; fn: string; args: unknown; ret: unknown; write: boolean; eventId: string; noise?: boolean; appAgents?: AppAgentView[] }
+  | { k: 'event'; kind: 'env' | 'user' | 'reply' | 'action'; t: number; /** The machine clock of the line (events.jsonl wall_t), the model calls' clock. */ wall?: number; simT: string; app: string; fn: string; args: unknown; ret: unknown; write: boolean; eventId: string; noise?: boolean; appAgents?: AppAgentView[] }
   /** Noise phase: an agent command that was made to fail (noise.jsonl); it has no event line. */
   | { k: 'failure'; t: number; simT: string; tool: string; argv: string[]; message: string; eventsBefore: number | null }
   | { k: 'verdict'; turn: number; success: boolean; reason: string; comparisons: Comparison[] };

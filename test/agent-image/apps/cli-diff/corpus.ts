@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { formatEventLine } from '../../../../agent-image/src/contract/pyjson.js';
-import { initWorld, runCli } from '../../../../agent-image/src/apps/index.js';
+import { initWorld, runCli, type MemoryStates } from '../../../../agent-image/src/apps/index.js';
 import { loadTranscript, setupWorld } from '../golden.js';
 import { lastLine, normText } from './normalise.js';
 
@@ -144,11 +144,14 @@ export class SeedWorld {
   }
 
   /** Runs one command and resets the world; the outcome normalised like the corpus. */
-  async run(rec: CommandRecord, ids: ReturnType<typeof idCounter>): Promise<Outcome> {
+  async run(rec: CommandRecord, ids: ReturnType<typeof idCounter>, states?: MemoryStates): Promise<Outcome> {
     ids.reset();
-    const ctx = { stateDir: this.stateDir, simTime: this.clock, ids: ids.next };
+    const ctx = { stateDir: this.stateDir, simTime: this.clock, ids: ids.next, states };
     for (const argv of rec.pre ?? []) await runCli(argv, ctx);
     const r = await runCli(rec.argv, { ...ctx, eventId: rec.env?.GAIA2_EVENT_ID });
+    // The daemon's states (MemoryStates) write their files only when asked: now, so the reset
+    // below finds what a per-command save would have left.
+    states?.persist();
     // Usage errors never reach state; other failures must not save (city and cabs save even
     // on reads and failed calls). A command that wrongly saved shows up in the next ones.
     const pre = (rec.pre ?? []).length > 0;

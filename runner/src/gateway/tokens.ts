@@ -1,0 +1,51 @@
+// Per-container credentials: a container gets one token per role (agent, app agents, judge),
+// each bound to the run, the container and the upstream that role may use. A token is valid
+// from its container's creation until the runner revokes it (the container's run ended), and
+// means nothing to any provider: the real key stays in the gateway.
+import { randomBytes } from 'node:crypto';
+
+export const ROLES = ['agent', 'app_agent', 'judge'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Grant {
+  runId: string;
+  /** The unit the token belongs to: the task label (scenario key, with run index for pass@N). */
+  container: string;
+  role: Role;
+  /** The upstream (provider endpoint) this token may use. */
+  upstream: string;
+  /** Scenario output directory (where its record goes); null without an output directory. */
+  dir: string | null;
+  scenario: string;
+  runIndex: number | null;
+  /** The scenario directory relative to the run's output directory (where --replay finds its record). */
+  recordKey: string;
+}
+
+const PREFIX = 'g2gw-';
+
+export class TokenBook {
+  private readonly byToken = new Map<string, Grant>();
+
+  issue(g: Grant): string {
+    const token = `${PREFIX}${randomBytes(24).toString('base64url')}`;
+    this.byToken.set(token, g);
+    return token;
+  }
+
+  /** The grant of a presented token; null when unknown or revoked. */
+  check(presented: string | null): Grant | null {
+    if (!presented || !presented.startsWith(PREFIX)) return null;
+    // 192 random bits: a guess is hopeless, so a plain lookup is enough.
+    return this.byToken.get(presented) ?? null;
+  }
+
+  /** Revokes every token of a container. */
+  revoke(container: string): void {
+    for (const [t, g] of this.byToken) if (g.container === container) this.byToken.delete(t);
+  }
+
+  get size(): number {
+    return this.byToken.size;
+  }
+}

@@ -1,0 +1,43 @@
+// What the model gateway adds to a finished scenario run's result: the tokens and cost of its
+// traffic record (the provider's own usage fields, whatever the agent), and, when the run
+// ended in an error after the gateway gave up on a request, the typed cause naming the
+// provider and its status (provider_error) instead of whatever the agent made of it.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import { TRAFFIC_FILE, type GatewayStats, type RunGateway } from '../gateway/index.js';
+import { classify } from '../report/index.js';
+import { usageOfTraffic } from '../usage/run-usage.js';
+
+export async function gatewayResult(gw: RunGateway, container: string, dir: string | null, result: ScenarioResult): Promise<ScenarioResult> {
+  const failure = gw.finish(container);
+  await gw.gateway.recorder.flush();
+  let out = result;
+  const file = dir ? join(dir, TRAFFIC_FILE) : null;
+  if (file && existsSync(file)) {
+    const usage = usageOfTraffic(readFileSync(file, 'utf8'), {});
+    if (usage) out = { ...out, usage };
+  }
+  if (failure && classify(out) === 'error') {
+    out = {
+      ...out,
+      error_kind: 'provider_error',
+      error: `${failure.message} (${failure.role === 'app_agent' ? 'an app agent' : `the ${failure.role}`}'s request)`,
+      provider_failure: { provider: failure.provider, status: failure.status },
+    };
+  }
+  return out;
+}
+
+/** The counts the progress line shows. */
+export function trafficCounts(s: GatewayStats): { queued: number; throttled: number; retried: number } {
+  let queued = 0;
+  for (const p of Object.values(s.providers)) queued += p.queued;
+  return { queued, throttled: s.throttled, retried: s.retried };
+}
+
+/** report.json's model_gateway counts. */
+export function gatewayTotals(s: GatewayStats): Record<string, unknown> {
+  const { providers, ...totals } = s;
+  return { ...totals, providers: Object.fromEntries(Object.entries(providers).map(([k, p]) => [k, { queued_total: p.queued_total, throttled: p.throttled, retried: p.retried, gave_up: p.gave_up, concurrency_cap: p.concurrency_cap }])) };
+}

@@ -1,0 +1,9 @@
+// Claude Code (the native build from npm) evaluated end to end: docs/agents.md. The double
+// speaks Anthropic Messages streaming with tool_use blocks and drives Claude Code's Bash tool.
+import { CLAUDE_CODE_SHELL } from '../../helpers/fake-llm/index.js';
+import { describeAgentSuite } from './helpers/agent-suite.js';
+
+describeAgentSuite(
+  { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5', flags: ['--thinking', 'low'] },
+  { tools: { exactly: ['Bash'] }, keyHeader: 'x-api-key' },
+);

@@ -1,0 +1,9 @@
+// Codex (the linux-x64 build from npm) evaluated end to end: docs/agents.md. The double
+// speaks OpenAI Responses streaming with function calls and drives Codex's exec_command.
+import { CODEX_SHELL } from '../../helpers/fake-llm/index.js';
+import { describeAgentSuite } from './helpers/agent-suite.js';
+
+describeAgentSuite(
+  { name: 'codex', shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex', flags: ['--thinking', 'medium'] },
+  { tools: { including: ['exec_command'] }, keyHeader: 'authorization' },
+);

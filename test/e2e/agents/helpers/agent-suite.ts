@@ -1,0 +1,122 @@
+// The e2e suite every third-party agent runs (one file per agent calls it): the real program
+// in its layer on the world image, run by `gaia2-runner run-dataset|run --agent NAME` in real
+// containers against a scripted double of its provider's wire protocol, which drives it
+// through its own shell tool. Checks the verdicts, what the program sent the double, and that
+// the runner recorded the agent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectEngine, type ContainerEngine } from '../../../../runner/src/engine/index.js';
+import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
+import { findAdapter } from '../../../../runner/src/agents/index.js';
+import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
+import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
+import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest } from './third-party-run.js';
+
+const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
+const id = (sample: string) => sample.split('/')[1]!;
+
+export interface SuiteExpectations {
+  /** The tools the program offered its model: exactly these, or at least these. */
+  tools: { exactly?: string[]; including?: string[] };
+  /** Where the program puts the key in its requests (lower-case header name). */
+  keyHeader: string;
+}
+
+/** Every command the driver sent through the shell tool, with the result that came back. */
+function exchanges(a: AgentUnderTest, requests: RecordedRequest[]): Map<string, string | null> {
+  const seen = new Map<string, string | null>();
+  for (const q of requests) {
+    for (const x of shellExchanges(a.shell.format, q.body, a.shell.tool)) {
+      const command = String(Object.values(x.args).find((v) => typeof v === 'string') ?? '');
+      if (x.result !== null || !seen.has(command)) seen.set(command, x.result);
+    }
+  }
+  return seen;
+}
+
+/** The last thing said to the model as the user, without the notes some agents add to it. */
+const lastUserText = (a: AgentUnderTest, q: RecordedRequest): string =>
+  readRequest(a.shell.format, q.body)
+    .items.filter((i) => i.kind === 'user')
+    .map((i) => spokenText((i as { text: string }).text))
+    .filter(Boolean)
+    .at(-1) ?? '';
+
+export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
+  let engine: ContainerEngine;
+  let run: AgentSuiteRun;
+  const adapter = findAdapter(a.name)!;
+
+  beforeAll(async () => {
+    engine = await connectEngine();
+    run = await runAgentSuite(engine, image, a);
+  }, 1_500_000);
+
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  describe(`${a.name}: the real program in real containers, driven by a ${a.shell.format} double`, () => {
+    it('run-dataset judges all three samples (single turn, multi-turn, time) PASS', () => {
+      expect(run.good.err).not.toMatch(/not run/);
+      const results = readResults(run.good.dir);
+      expect(results.map((r) => [r.scenario_id, r.status, r.error ?? null]).sort()).toEqual(
+        Object.values(SAMPLES).map((s) => [id(s), 'pass', null]).sort(),
+      );
+      expect(run.good.code).toBe(0);
+      expect(readReport(run.good.dir).overall).toMatchObject({ scenarios: 3, runs: 3, passed: 3, failed: 0, errors: 0 });
+    });
+
+    it('a wrong play is judged FAIL, naming the wrong argument', () => {
+      const [r] = readResults(run.wrong.dir);
+      expect([r!.status, r!.success]).toEqual(['fail', false]);
+      expect(r!.failure_reasons?.join('\n')).toMatch(/checkout|discount_code/);
+      expect(run.wrong.code).not.toBe(0);
+    });
+
+    it('the layer carries the pinned package version, recorded in result.json and the report header', () => {
+      expect(run.layer.version).toBe(adapter.package.version);
+      for (const r of [...readResults(run.good.dir), ...readResults(run.wrong.dir)]) {
+        expect(r.agent).toEqual({ name: a.name, version: adapter.package.version });
+      }
+      expect(readFileSync(join(run.good.dir, 'report.md'), 'utf8')).toContain(`${a.name} ${adapter.package.version}`);
+    });
+
+    it('the program offered its model its own shell tool and sent the key it was given', () => {
+      const first = run.good.fake.requests[0]!;
+      const tools = readRequest(a.shell.format, first.body).tools;
+      if (expects.tools.exactly) expect(tools).toEqual(expects.tools.exactly);
+      for (const t of expects.tools.including ?? []) expect(tools).toContain(t);
+      expect(tools).toContain(a.shell.tool);
+      for (const q of [...run.good.fake.requests, ...run.wrong.fake.requests]) expect(String(q.headers[expects.keyHeader])).toContain(run.key);
+    });
+
+    it('every app command went through the agent shell and its output came back to the model', () => {
+      const seen = exchanges(a, run.good.fake.requests);
+      for (const turn of goodPlays()) for (const command of turn.commands) expect(seen.get(command), command).toEqual(expect.any(String));
+      const checkout = [...seen].find(([c]) => c.startsWith('shopping checkout'))!;
+      expect(checkout[1]).toMatch(/order_id/);
+      const forward = [...seen].find(([c]) => c.startsWith('emails forward-email'))!;
+      expect(forward[1]).not.toMatch(/command not found|Error/i);
+      expect(seen.get(WAIT_FOR_EMAIL)).toContain('arrived');
+    });
+
+    it("the agent's date is the simulated clock of the scenario, not the host's", () => {
+      expect(exchanges(a, run.good.fake.requests).get('date')).toMatch(/2025/);
+    });
+
+    it('the second turn continued the same agent session (the first turn is in its conversation)', () => {
+      const [first, second] = goodPlays().filter((t) => t.when.includes('invoice') || t.when === 'The Brightlane one.');
+      const resumed = run.good.fake.requests.filter((q) => lastUserText(a, q).includes(second!.when));
+      expect(resumed.length).toBeGreaterThan(0);
+      const said = readRequest(a.shell.format, resumed[0]!.body).items.map((i) => ('text' in i ? i.text : '')).join('\n');
+      expect(said).toContain(first!.when);
+      expect(said).toContain(first!.reply);
+    });
+
+    it('the double placed every request in a turn; only world notifications came on their own', () => {
+      for (const q of [...run.good.driver.unplaced, ...run.wrong.driver.unplaced]) expect(lastUserText(a, q)).toMatch(/^\[Notifications?\]/);
+    });
+  });
+}

@@ -1,0 +1,11 @@
+// OpenClaw (from npm, with its dependencies) evaluated end to end: docs/agents.md. The double
+// speaks OpenAI chat completions (the openai-compat provider) streaming with tool_calls and
+// drives OpenClaw's exec tool. OpenClaw takes tens of seconds to start a turn on a busy
+// machine, so the simulated clock runs at a tenth of wall time.
+import { openclawShell } from '../../helpers/fake-llm/index.js';
+import { describeAgentSuite } from './helpers/agent-suite.js';
+
+describeAgentSuite(
+  { name: 'openclaw', shell: openclawShell('openai-chat'), provider: 'openai-compat', model: 'gaia2-double-model', flags: ['--thinking', 'low'], timeSpeed: 0.1 },
+  { tools: { exactly: ['exec'] }, keyHeader: 'authorization' },
+);

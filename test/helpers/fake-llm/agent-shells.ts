@@ -1,0 +1,37 @@
+// The shell tool of each third-party agent, as its model must call it: names and argument
+// shapes read from the `tools` list each program sent (Claude Code 2.1.332, Codex 0.169.0,
+// Gemini CLI 0.61.0, OpenClaw; docs/agents.md).
+import type { AgentShell } from './shell-driver.js';
+import type { FakeFormat } from './script.js';
+
+/** Claude Code: `Bash {command, timeout?, description?, run_in_background?}` (Anthropic Messages). */
+export const CLAUDE_CODE_SHELL: AgentShell = {
+  format: 'anthropic',
+  tool: 'Bash',
+  args: (command) => ({ command, description: 'Run a command of the Gaia2 apps' }),
+};
+
+/**
+ * Codex: `exec_command {cmd, yield_time_ms?, …}` (OpenAI Responses). A command still running
+ * when `yield_time_ms` (default 10 s, at most 30 s) is up comes back as a session to poll,
+ * so a waiting command asks for the longest yield.
+ */
+export const CODEX_SHELL: AgentShell = {
+  format: 'openai-responses',
+  tool: 'exec_command',
+  args: (cmd) => ({ cmd, yield_time_ms: 30_000 }),
+};
+
+/** Gemini CLI: `run_shell_command {command, description?, …}` (Gemini API). */
+export const GEMINI_CLI_SHELL: AgentShell = {
+  format: 'gemini',
+  tool: 'run_shell_command',
+  args: (command) => ({ command }),
+};
+
+/**
+ * OpenClaw: `exec {command, yieldMs?, background?, timeout?, …}`, in whichever wire format its
+ * provider speaks. A command still running after `yieldMs` (default 10 s) goes on in the
+ * background, so a waiting command asks for a long one.
+ */
+export const openclawShell = (format: FakeFormat): AgentShell => ({ format, tool: 'exec', args: (command) => ({ command, yieldMs: 240_000 }) });

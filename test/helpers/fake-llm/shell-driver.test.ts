@@ -1,0 +1,82 @@
+// The shell driver reads requests as the real agents sent them (fixtures: one request of each
+// program after its shell tool ran `echo hi-from-…; whoami`, long texts shortened) and
+// answers the next step of the turn through that agent's own shell tool.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CLAUDE_CODE_SHELL,
+  CODEX_SHELL,
+  GEMINI_CLI_SHELL,
+  readRequest,
+  shellDriver,
+  shellExchanges,
+  startFakeLlm,
+  type AgentShell,
+  type FakeReply,
+  type RecordedRequest,
+} from './index.js';
+
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/agent-requests', `${name}.json`), 'utf8')) as {
+    format: string;
+    path: string;
+    body: unknown;
+  };
+const asRequest = (body: unknown): RecordedRequest => ({ method: 'POST', path: '/', query: '', headers: {}, body, stream: true });
+
+const AGENTS: Array<[string, AgentShell, string]> = [
+  ['claude-code', CLAUDE_CODE_SHELL, 'hi-from-bash'],
+  ['codex', CODEX_SHELL, 'hi-from-codex'],
+  ['gemini-cli', GEMINI_CLI_SHELL, 'hi-from-gemini'],
+];
+
+describe.each(AGENTS)('%s request', (name, shell, echoed) => {
+  const { format, body } = fixture(name);
+
+  it('is read in the format the program speaks: its shell tool offered, the call and its result', () => {
+    expect(format).toBe(shell.format);
+    const read = readRequest(shell.format, body);
+    expect(read.tools).toContain(shell.tool);
+    const [exchange, ...more] = shellExchanges(shell.format, body, shell.tool);
+    expect(more).toEqual([]);
+    expect(JSON.stringify(exchange!.args)).toContain(`echo ${echoed}; whoami`);
+    expect(exchange!.result).toContain(echoed);
+    expect(read.items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text).join('\n')).toContain('turn one');
+  });
+
+  it('the next command of the turn goes out through the agent shell tool, the reply after the last', () => {
+    const two = shellDriver(shell, [{ when: 'turn one', commands: ['echo first', 'emails list-emails'], reply: 'done' }]);
+    expect(two.respond(asRequest(body))).toEqual({ toolCalls: [{ name: shell.tool, args: shell.args('emails list-emails') }] });
+    const one = shellDriver(shell, [{ when: 'turn one', commands: ['echo first'], reply: 'all done' }]);
+    expect((one.respond(asRequest(body)) as FakeReply).text).toBe('all done');
+    expect(one.unplaced).toEqual([]);
+  });
+
+  it('a conversation no turn knows gets the fallback answer and is kept', () => {
+    const driver = shellDriver(shell, [{ when: 'some other task', commands: [], reply: 'x' }], { text: 'fallback' });
+    expect((driver.respond(asRequest(body)) as FakeReply).text).toBe('fallback');
+    expect(driver.unplaced).toHaveLength(1);
+  });
+});
+
+describe('shell driver behind the fake server', () => {
+  it('streams the tool call in the wire format and bills what it sent', async () => {
+    const driver = shellDriver(CLAUDE_CODE_SHELL, [{ when: 'Order two bottles', commands: ['shopping list-all-products'], reply: 'ok' }]);
+    const fake = await startFakeLlm({ format: 'anthropic', respond: driver.respond });
+    try {
+      const res = await fetch(`${fake.url}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }, { type: 'text', text: 'Order two bottles' }] }] }),
+      });
+      const sse = await res.text();
+      expect(sse).toContain('"type":"tool_use"');
+      expect(sse).toContain('"name":"Bash"');
+      expect(sse).toContain('shopping list-all-products');
+      expect(fake.billing()).toEqual({ responses: 1, input: 101, output: 11, cacheRead: 0, cacheWrite: 0 });
+    } finally {
+      await fake.close();
+    }
+  });
+});

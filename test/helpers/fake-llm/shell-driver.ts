@@ -1,0 +1,69 @@
+// A scripted model that drives a real agent program through that program's own shell tool.
+// It reads each request's conversation (conversation.ts): the latest user message picks the
+// turn (by words of it), the tool results that came back since then say how many of the
+// turn's commands already ran, and the answer is the next command as a call of the agent's
+// shell tool, or the turn's reply once all ran. Requests it cannot place (a notification it
+// has no turn for, a side request of the agent) get `otherwise` and are kept in `unplaced`.
+import { readRequest, type ConversationItem } from './conversation.js';
+import type { RecordedRequest } from './server.js';
+import { call, say, type FakeFormat, type FakeReply, type FakeScriptItem } from './script.js';
+
+/** An agent's own shell tool as its model must call it. */
+export interface AgentShell {
+  format: FakeFormat;
+  /** The tool's name in the agent's `tools` list. */
+  tool: string;
+  /** The call's arguments for one command line. */
+  args(command: string): Record<string, unknown>;
+}
+
+export interface DriverTurn {
+  /** Words of the user message that starts the turn. */
+  when: string;
+  /** Shell command lines, one tool call each, in order. */
+  commands: string[];
+  reply: string;
+}
+
+export interface ShellDriver {
+  respond(req: RecordedRequest): FakeScriptItem;
+  /** Requests that matched no turn (answered with `otherwise`). */
+  unplaced: RecordedRequest[];
+}
+
+// Harness notes some agents put into user messages; they are not the user speaking.
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+/** A user message's text without the harness notes an agent put in it. */
+export const spokenText = (text: string): string => text.replace(REMINDER, '').trim();
+const spoken = (item: ConversationItem): boolean => item.kind === 'user' && spokenText(item.text) !== '';
+
+export function shellDriver(shell: AgentShell, turns: readonly DriverTurn[], otherwise: FakeReply = say('Noted.')): ShellDriver {
+  const unplaced: RecordedRequest[] = [];
+  return {
+    unplaced,
+    respond(req) {
+      const { items } = readRequest(shell.format, req.body);
+      let last = -1;
+      for (let i = items.length - 1; i >= 0 && last < 0; i--) if (spoken(items[i]!)) last = i;
+      const said = last >= 0 ? (items[last] as { text: string }).text : '';
+      const turn = turns.find((t) => said.includes(t.when));
+      if (!turn) {
+        unplaced.push(req);
+        return otherwise;
+      }
+      const ran = items.slice(last + 1).filter((i) => i.kind === 'result').length;
+      const next = turn.commands[ran];
+      return next === undefined ? say(turn.reply) : call(shell.tool, shell.args(next));
+    },
+  };
+}
+
+/** Every call of `tool` in a request's conversation, with the result that came back for it. */
+export function shellExchanges(format: FakeFormat, body: unknown, tool: string): Array<{ args: Record<string, unknown>; result: string | null }> {
+  const { items } = readRequest(format, body);
+  return items.flatMap((c, i) => {
+    if (c.kind !== 'call' || c.name !== tool) return [];
+    const result = items.slice(i + 1).find((r) => r.kind === 'result' && (c.id === undefined || r.id === undefined || r.id === c.id));
+    return [{ args: c.args, result: result && result.kind === 'result' ? result.text : null }];
+  });
+}
