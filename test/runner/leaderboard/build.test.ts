@@ -5,6 +5,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../../../package.json' with { type: 'json' };
 import { buildLeaderboard, headline, type Leaderboard, type LeaderboardRow } from '../../../runner/src/leaderboard/index.js';
 import { sectionNotes } from '../../../runner/src/leaderboard/table.js';
 import { buildViewer } from '../../../runner/src/viewer/index.js';
@@ -63,6 +64,7 @@ describe('leaderboard rows', () => {
     const lb = build();
     expect(lb.sections.map((s) => s.setting)).toEqual(['standard', 'noise']);
     const [standard, noise] = lb.sections;
+    // Our own agents are recorded as {name, version: the runner's version} (run_config.json `agent`).
     // b: search (2+3)/6, time 3/3 → 11/12; a: search 1, time 0 → 1/2 (execution: only an error);
     // out/standard: search 4/6, time 1/3 → 1/2 (ties ordered by name); c: search 1/2, time 0 → 1/4
     expect(standard!.rows.map((r) => r.run)).toEqual(['b', 'a', 'out/standard', 'c']);
@@ -71,7 +73,7 @@ describe('leaderboard rows', () => {
     expect(standard!.splits).toEqual(['execution', 'search', 'time']);
     expect(standard!.ks).toEqual(['1', '2', '3']);
     const [b, a, g, c] = standard!.rows;
-    expect([a!.agent, a!.model, a!.provider]).toEqual([{ name: 'default', version: null, source: 'agent-option' }, 'claude-sonnet-4-20250514', 'anthropic']);
+    expect([a!.agent, a!.model, a!.provider]).toEqual([{ name: 'default', version: pkg.version, source: 'recorded' }, 'claude-sonnet-4-20250514', 'anthropic']);
     expect([b!.model, b!.report.num_runs]).toEqual(['gpt-4.1', 3]);
     expect(c!.agent).toEqual({ name: 'openclaw', version: null, source: 'image' });
     expect([g!.agent.name, g!.model]).toEqual(['oracle', null]);

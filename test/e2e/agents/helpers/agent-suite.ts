@@ -4,7 +4,7 @@
 // through its own shell tool. Checks the verdicts, what the program sent the double, and that
 // the runner recorded the agent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectEngine, type ContainerEngine } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
@@ -15,6 +15,12 @@ import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentU
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const id = (sample: string) => sample.split('/')[1]!;
+
+/** Every file under a run directory. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 
 export interface SuiteExpectations {
   /** The tools the program offered its model: exactly these, or at least these. */
@@ -113,6 +119,19 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
       const said = readRequest(a.shell.format, resumed[0]!.body).items.map((i) => ('text' in i ? i.text : '')).join('\n');
       expect(said).toContain(first!.when);
       expect(said).toContain(first!.reply);
+    });
+
+    it("the report's agent tokens are what the double billed, counted from the gateway's traffic record", () => {
+      const billed = run.good.fake.billing();
+      const agent = readReport(run.good.dir).overall.usage.agent;
+      expect(billed.responses).toBeGreaterThan(0);
+      expect(agent).toMatchObject({ llm_calls: billed.responses, output: billed.output, runs: 3 });
+      expect(agent.input + agent.cache_read + agent.cache_write).toBe(billed.input + billed.cacheRead + billed.cacheWrite);
+      for (const r of readResults(run.good.dir)) expect((r.usage as { agent?: { source?: string } } | undefined)?.agent?.source).toBe('gateway');
+    });
+
+    it('the key reached the double through the gateway and is in no file of the run', () => {
+      for (const dir of [run.good.dir, run.wrong.dir]) for (const f of filesUnder(dir)) expect(readFileSync(f, 'utf8').includes(run.key), f).toBe(false);
     });
 
     it('the double placed every request in a turn; only world notifications came on their own', () => {
