@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { register } from 'tsx/esm/api';
 
 register();
-const { composeWorld } = await import('../agent-image/src/world/compose.ts');
+const { composeWorld } = await import('../agent-image/src/main/compose/compose-world.ts');
 const { settingsFromEnv } = await import('../agent-image/src/world/config.ts');
 const { serveCliSocket } = await import('../agent-image/src/world/sockets.ts');
 

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectEngine, LABELS } from '../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../runner/src/image/index.js';
-import { RUN_DEFAULTS } from '../runner/src/config/plan.js';
+import { RUN_DEFAULTS } from '../runner/src/plan/plan.js';
 import { resolveDataset } from '../runner/src/dataset/index.js';
 import { executePlan, runPool } from '../runner/src/orchestrator/index.js';
 import { runScenario } from '../runner/src/run/index.js';

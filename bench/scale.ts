@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
-import { composeWorld } from '../agent-image/src/world/compose.js';
+import { composeWorld } from '../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv } from '../agent-image/src/world/config.js';
 import type { WorldDaemon } from '../agent-image/src/world/daemon.js';
 import { universe } from './lib/universe.js';

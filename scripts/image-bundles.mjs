@@ -30,12 +30,17 @@ const snapshotEnvGuard = {
 // the environment. Each is a CommonJS bundle of its own (judge-llm.cjs, app-agent.cjs),
 // required on first use next to the daemon's file: a function restored from a startup
 // snapshot cannot use import().
-const LAZY_DAEMON_MODULES = { './llm-provider.js': 'judge-llm', './app-agent.js': 'app-agent' };
+// The one table of them: bundle name, source file, and the specifier the daemon imports it by.
+export const LAZY_DAEMON_BUNDLES = [
+  { name: 'judge-llm', file: 'agent-image/src/judge/llm-provider.ts', specifier: './llm-provider.js' },
+  { name: 'app-agent', file: 'agent-image/src/a2a/app-agent.ts', specifier: './app-agent.js' },
+];
+const lazyBySpecifier = new Map(LAZY_DAEMON_BUNDLES.map((l) => [l.specifier, l.name]));
 const lazyDaemonLlm = {
   name: 'lazy-daemon-llm',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(llm-provider|app-agent)\.js$/ }, (a) =>
-      a.kind === 'dynamic-import' ? { path: LAZY_DAEMON_MODULES[a.path], namespace: 'lazy-daemon-llm' } : undefined,
+    b.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (a) =>
+      a.kind === 'dynamic-import' && lazyBySpecifier.has(a.path) ? { path: lazyBySpecifier.get(a.path), namespace: 'lazy-daemon-llm' } : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-daemon-llm' }, (a) => ({
       contents: `module.exports = require("node:module").createRequire(__filename)("./${a.path}.cjs");`,
@@ -71,14 +76,13 @@ export function imageEntries(root) {
   const mains = existsSync(mainDir) ? readdirSync(mainDir).filter((f) => f.endsWith('.ts')) : [];
   return [
     ...mains.map((f) => [basename(f, '.ts'), join(mainDir, f)]),
-    ['judge-llm', join(root, 'agent-image/src/judge/llm-provider.ts')],
-    ['app-agent', join(root, 'agent-image/src/a2a/app-agent.ts')],
+    ...LAZY_DAEMON_BUNDLES.map((l) => [l.name, join(root, l.file)]),
   ];
 }
 
 /** Builds one image bundle into outdir (<name>.cjs for the daemon and judge-llm, else .mjs). */
 export async function buildImageBundle(name, file, outdir, extra = {}) {
-  const cjs = name === DAEMON_ENTRY || name === 'judge-llm' || name === 'app-agent';
+  const cjs = name === DAEMON_ENTRY || LAZY_DAEMON_BUNDLES.some((l) => l.name === name);
   await build({
     bundle: true,
     platform: 'node',

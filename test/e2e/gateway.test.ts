@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config/cli-flags.js';
-import type { RunPlan } from '../../runner/src/config/plan.js';
+import type { RunPlan } from '../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type ContainerEngine, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { maskVolatile, TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_DEFAULTS, type RunPlan } from '../../runner/src/config/plan.js';
+import { RUN_DEFAULTS, type RunPlan } from '../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, LABELS, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';

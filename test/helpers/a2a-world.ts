@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseEventsJsonl } from '../../agent-image/src/contract/index.js';
 import type { A2aSettings } from '../../agent-image/src/a2a/index.js';
 import type { NoiseSettings } from '../../agent-image/src/contract/noise.js';
-import { composeWorld } from '../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv } from '../../agent-image/src/world/config.js';
 import { startFakeLlm, type FakeScriptItem } from './fake-llm/index.js';
 

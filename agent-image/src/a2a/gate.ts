@@ -8,8 +8,8 @@ import { appForCli, cliName } from '../apps/catalog.js';
 import { runAppCli, type CommandResult } from '../apps/framework/dispatch.js';
 import type { AppDef } from '../apps/framework/types.js';
 import type { StepInfo } from '../agents/default/session.js';
-import type { ProviderError } from '../llm/index.js';
-import { expertAppDef } from './expert-command.js';
+import type { AppAgentHost, DelegatedApps } from '../world/delegated-apps.js';
+import { expertAppDef } from '../apps/expert-command.js';
 import type { AppAgentChoice } from './select.js';
 import type { A2aSettings } from './settings.js';
 
@@ -21,19 +21,9 @@ export interface AppAgentsOptions {
   ids?: () => string;
 }
 
-/** What the gate needs from the world for one call. */
-export interface AppAgentHost {
-  simTime(): string;
-  /** One app command as an agent action, straight to the app. */
-  appCli(argv: readonly string[]): Promise<CommandResult>;
-  usage(u: { model: string; input_tokens: number; output_tokens: number; cache_read_tokens?: number }): void;
-  /** Some work happened (keeps the idle timer quiet during long app-agent runs). */
-  activity(): void;
-  /** The app agent's provider failed: the scenario ends as an infrastructure error. */
-  providerFailed(error: ProviderError, app: string): void;
-}
+export type { AppAgentHost };
 
-export class AppAgents {
+export class AppAgents implements DelegatedApps {
   private calls = 0;
   private readonly byCli = new Map<string, { name: string; def: AppDef }>();
 

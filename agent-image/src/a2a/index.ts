@@ -3,5 +3,5 @@
 export { AppAgents, type AppAgentHost } from './gate.js';
 export { chooseAppAgentApps, scenarioSeed, NEVER_APP_AGENTS, type AppAgentChoice } from './select.js';
 export { a2aSettingsFromEnv, A2A_ENV, APP_AGENT_MAX_STEPS, type A2aSettings } from './settings.js';
-export { EXPERT_COMMAND, EXPERT_FN, agentCliSpecs, expertAppDef } from './expert-command.js';
+export { EXPERT_COMMAND, EXPERT_FN, agentCliSpecs, expertAppDef } from '../apps/expert-command.js';
 export { PyRandom } from './py-random.js';

@@ -3,15 +3,7 @@
 // classes with the daemon: its answers are plain data, and llm.ts turns failures into
 // JudgeError.
 import { completeText, createModel, ProviderError } from '../llm/index.js';
-import type { JudgeErrorKind, JudgeLlmConfig } from './llm.js';
-
-export type ProviderCompletion =
-  | { ok: true; text: string | null }
-  | { ok: false; kind: JudgeErrorKind; message: string; reason?: string };
-
-export interface ProviderJudgeLlm {
-  complete(system: string, user: string): Promise<ProviderCompletion>;
-}
+import type { JudgeLlmConfig, ProviderCompletion, ProviderJudgeLlm } from './llm-types.js';
 
 // Provider failures that say nothing about the agent: they stop judging instead of
 // silently failing (or passing) the candidate. Bad requests and unusable replies stay

@@ -1,18 +1,15 @@
 // The soft checks' LLM: a tiny interface the judge codes against. The implementation over the
 // shared provider layer (agent-image/src/llm, i.e. the AI SDK: most of the image's bundle) is
 // loaded on the first completion, so a daemon that judges with hard checks only never parses it.
-import type { CreateModelOptions, Thinking } from '../llm/index.js';
-import type { ProviderCompletion, ProviderJudgeLlm } from './llm-provider.js';
+import type { JudgeErrorKind, JudgeLlmConfig, ProviderCompletion, ProviderJudgeLlm } from './llm-types.js';
 
-export type JudgeLlmConfig = Omit<CreateModelOptions, 'thinking'> & { thinking?: Thinking };
+export type { JudgeErrorKind, JudgeLlmConfig } from './llm-types.js';
 
 /** One completion. null = no usable answer (the candidate is then inconclusive → rejected). */
 export interface JudgeLlm {
   /** fullTask: the turn's tasks so far, one a line; only backends that score a state use it. */
   complete(system: string, user: string, fullTask?: string): Promise<string | null>;
 }
-
-export type JudgeErrorKind = 'judge_error' | 'provider_error';
 
 /**
  * A failure that must not become a verdict: the judge could not do its job (rate limit or

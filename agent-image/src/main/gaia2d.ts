@@ -4,7 +4,7 @@
 // ends in a terminal status with a reason, and the process keeps serving /status until the
 // container is stopped.
 // Nothing runs at import: the image builds a V8 startup snapshot of this bundle
-// (scripts/build-snapshot.mjs), and everything that reads the environment, the clock or the
+// (scripts/image-bundles.mjs, agent-image/setup.sh), and everything that reads the environment, the clock or the
 // process's handles must run in the started process, not in the snapshot builder.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startupSnapshot } from 'node:v8';
@@ -23,7 +23,7 @@ import {
   type AdapterBackend,
 } from '../adapter/index.js';
 import { writeUpload } from '../adapter/upload.js';
-import { composeWorld } from '../world/compose.js';
+import { composeWorld } from './compose/compose-world.js';
 import { settingsFromEnv, type DaemonSettings } from '../world/config.js';
 import { DaemonLog } from '../world/daemon-log.js';
 import { serveAgentSocket, serveCliSocket } from '../world/sockets.js';

@@ -3,6 +3,8 @@
 // guarantee is ours: the same seed and label give the same sequence on every machine and Node
 // version (integer arithmetic only, no Math.random, no platform floats beyond log()).
 
+import { mulberry32 } from '../contract/mulberry32.js';
+
 /** FNV-1a over the UTF-8 bytes of `text`: turns (seed, label) into a 32-bit stream key. */
 function fnv1a(text: string): number {
   let h = 0x811c9dc5;
@@ -14,20 +16,12 @@ function fnv1a(text: string): number {
 }
 
 export class NoiseRng {
-  private state: number;
+  /** Next 32 random bits. */
+  private readonly next32: () => number;
 
   /** One independent stream per (seed, label): e.g. one per tool, as the reference keeps one per tool. */
   constructor(seed: number, label = '') {
-    this.state = fnv1a(`${seed}/${label}`);
-  }
-
-  /** Next 32 random bits (mulberry32). */
-  private next32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
+    this.next32 = mulberry32(fnv1a(`${seed}/${label}`));
   }
 
   /** Uniform in [0, 1) with 53 bits of precision. */

@@ -11,7 +11,7 @@ import type { SimClock } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
 import type { RunStatus } from './run-status.js';
-import type { AppAgents } from '../a2a/index.js';
+import type { DelegatedApps } from './delegated-apps.js';
 import { appForCli, cliName } from '../apps/catalog.js';
 import type { AppliedNoise } from '../noise/index.js';
 
@@ -32,7 +32,7 @@ export interface AgentLinkHost {
   activity(): void;
   appendTracked(lines: EventLine[]): void;
   /** Agent2Agent: apps the main agent reaches only through their app agent (null: none). */
-  readonly appAgents?: AppAgents | null;
+  readonly appAgents?: DelegatedApps | null;
   addUsage?(u: Record<string, unknown>): void;
   /** Look at the world again soon. */
   wake(): void;

@@ -1,10 +1,10 @@
-// What composeWorld (compose.ts) and tests configure a WorldDaemon with: the scenario, where
+// What composeWorld (main/compose/compose-world.ts) and tests configure a WorldDaemon with: the scenario, where
 // state goes, the clock, the judge, the reference-behaviour switches and the timeouts.
 import type { LoadedScenario } from '../scenario/index.js';
 import type { ClockMode } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { TurnJudge } from './judging.js';
-import type { AppAgents } from '../a2a/index.js';
+import type { DelegatedApps } from './delegated-apps.js';
 import type { AppliedNoise } from '../noise/index.js';
 import type { MemoryStates } from '../apps/index.js';
 
@@ -31,7 +31,7 @@ export interface WorldDaemonOptions {
   /** The apps' states in memory (seeded by composeWorld); default: loaded from the state dir on first use. */
   states?: MemoryStates;
   /** Agent2Agent: the apps operated by app agents (null/absent: none). */
-  appAgents?: AppAgents | null;
+  appAgents?: DelegatedApps | null;
   /** The runtime chosen to play and what chose it, reported in daemon_status.json. */
   agentRuntime?: { name: string; chosenBy: string };
   /** Noise phase: background event ids, tool augmentation, the noise.jsonl recorder. */

@@ -1,5 +1,6 @@
 // Paired statistics of two runs over the same scenarios: McNemar's exact test on the
 // scenarios whose verdict changed, and a seeded paired bootstrap of the mean difference.
+import { mulberry32 } from '../../../agent-image/src/contract/mulberry32.js';
 import { choose } from '../report/metrics.js';
 
 /** Exact two-sided McNemar p-value: b and c are the two kinds of discordant pairs. */
@@ -12,16 +13,10 @@ export function mcnemarExact(b: number, c: number): number {
   return Math.min(1, (2 * tail) / 2 ** n);
 }
 
-/** A small, seeded PRNG (mulberry32): the same seed gives the same resamples everywhere. */
+/** Uniform in [0, 1) from a seed: the same seed gives the same resamples everywhere. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 export interface BootstrapResult {

@@ -2,7 +2,7 @@
 // version of a third-party agent, its [agent.options] and its providers. Every error names the
 // option at fault (TOML key or flag) and lists what is allowed.
 import { agentRegistry, EXACT_VERSION, unknownAgentMessage, type AgentAdapter, type AgentRegistry } from '../agents/index.js';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../plan/errors.js';
 
 export type AgentOptionValue = string | number | boolean;
 

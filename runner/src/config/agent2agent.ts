@@ -2,8 +2,8 @@
 // `[agent2agent]` table or the --a2a-* flags. Each field left out takes the main agent's
 // value, as ARE's a2a_model / a2a_model_provider / a2a_endpoint do; with a non-LLM main agent
 // (oracle, scripted) the app agents' provider and model must be given.
-import { ConfigError } from './errors.js';
-import type { AgentSettings, AgentToAgentPlan, SecretRef } from './plan.js';
+import { ConfigError } from '../plan/errors.js';
+import type { AgentSettings, AgentToAgentPlan, SecretRef } from '../plan/plan.js';
 import { resolveSecret } from './resolve-parts.js';
 
 export interface AgentToAgentInput {

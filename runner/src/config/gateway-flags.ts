@@ -1,7 +1,7 @@
 // The model gateway's command-line flags, shared by run, run-dataset and run-config (where
 // they replace the TOML's [gateway] and [limits] values).
 import type { Command } from 'commander';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../plan/errors.js';
 import type { GatewayInputs } from './gateway.js';
 import type { ConfigFileData } from './toml-schema.js';
 

@@ -3,39 +3,12 @@
 // a finished run to replay instead of calling any provider. `[gateway]` and `[limits]` in the
 // TOML, flags on the command line; everything is checked here so the gateway sees clean values.
 import { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../plan/errors.js';
 
 /** auto: on for our image on local and remote engines, off (direct keys) for reference images and Kubernetes. */
-export type GatewayMode = 'auto' | 'on' | 'off';
+import { GATEWAY_DEFAULTS, NO_LIMITS, type GatewayMode, type GatewayPlan, type LimitValues } from '../plan/gateway.js';
 
-/** One provider's (or one model's) limits; null = no limit of that kind. */
-export interface LimitValues {
-  maxConcurrent: number | null;
-  requestsPerMinute: number | null;
-  tokensPerMinute: number | null;
-}
-
-export interface GatewayPlan {
-  mode: GatewayMode;
-  /** A finished run directory whose record answers every model request; null = live providers. */
-  replay: string | null;
-  /** Attempts per request upstream (first try included) before the gateway gives up. */
-  retryAttempts: number;
-  /** Seconds one request may spend retrying (waits included) before the gateway gives up. */
-  retryBudgetSeconds: number;
-  /** `default` applies to every provider; keys are "provider" or "provider/model". */
-  limits: { default: LimitValues; byKey: Record<string, LimitValues> };
-}
-
-export const NO_LIMITS: LimitValues = { maxConcurrent: null, requestsPerMinute: null, tokensPerMinute: null };
-
-export const GATEWAY_DEFAULTS: GatewayPlan = {
-  mode: 'auto',
-  replay: null,
-  retryAttempts: 10,
-  retryBudgetSeconds: 600,
-  limits: { default: NO_LIMITS, byKey: {} },
-};
+export { GATEWAY_DEFAULTS, NO_LIMITS, type GatewayMode, type GatewayPlan, type LimitValues };
 
 const posInt = z
   .bigint({ error: 'must be an integer' })

@@ -3,8 +3,8 @@
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import type { z } from 'zod';
-import { ConfigError } from './errors.js';
-import { nearestName } from './suggest.js';
+import { ConfigError } from '../plan/errors.js';
+import { nearestName } from '../plan/suggest.js';
 import { ConfigFile, TABLE_KEYS, type ConfigFileData } from './toml-schema.js';
 
 function describe(v: unknown): string {

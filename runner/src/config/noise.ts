@@ -4,8 +4,8 @@
 // minute, seed 0.
 import { z } from 'zod';
 import { DEFAULT_ENV_EVENTS, DEFAULT_TOOL_AUGMENTATION, type NoiseSettings } from '../../../agent-image/src/contract/noise.js';
-import { ConfigError } from './errors.js';
-import { bool, int, num } from './toml-values.js';
+import { ConfigError } from '../plan/errors.js';
+import { bool, int, num } from '../plan/toml-values.js';
 
 export const NoiseTable = z.strictObject({
   /** false: keep the table but run the standard phase. */

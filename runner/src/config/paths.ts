@@ -3,7 +3,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../plan/errors.js';
 
 export function expandVars(raw: string, env: Record<string, string | undefined>): string {
   return raw.replace(/\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g, (m, a?: string, b?: string) => {

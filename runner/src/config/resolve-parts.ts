@@ -3,11 +3,11 @@
 // `[agent].provider` for TOML or `--provider` for flags.
 import { detectProfile } from '../env/profiles.js';
 import { registerSecret } from '../secrets/redact.js';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../plan/errors.js';
 import { parsePromptVersion } from '../../../agent-image/src/judge/prompt-sets.js';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LANGUAGE_PATTERN, type AgentName, type AgentSettings, type JudgeSettings, type SecretRef } from './plan.js';
+import { LANGUAGE_PATTERN, type AgentName, type AgentSettings, type JudgeSettings, type SecretRef } from '../plan/plan.js';
 import { resolveAgentChoice, type AgentOptionValue } from './agent-choice.js';
 
 export interface SecretInput {

@@ -2,7 +2,7 @@
 // our additions (agent kind, judge mode, network, timeouts). Never prints secret values,
 // only where they come from.
 import { redact } from '../secrets/redact.js';
-import { CANONICAL_SPLITS, hostActivityTimeout, type RunPlan } from './plan.js';
+import { CANONICAL_SPLITS, hostActivityTimeout, type RunPlan } from '../plan/plan.js';
 
 function keySource(ref: { source: string } | null): string {
   if (!ref) return 'from provider variables at launch';

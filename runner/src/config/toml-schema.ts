@@ -3,11 +3,12 @@
 // with integers as bigint so that `timeout = 600.0` is rejected like upstream does.
 import { z } from 'zod';
 import { NoiseTable } from './noise.js';
-import { PhasesTable } from '../phases/definitions.js';
-import { bool, choice, int, jsonTable, num, optStr, strList } from './toml-values.js';
-import { BACKENDS, KubernetesTable, ResourcesTable, TolerationTable } from './backend.js';
+import { PhasesTable } from '../plan/phases.js';
+import { bool, choice, int, jsonTable, num, optStr, strList } from '../plan/toml-values.js';
+import { KubernetesTable, ResourcesTable, TolerationTable } from '../engine/kubernetes/settings.js';
+import { BACKENDS } from '../plan/backend.js';
+import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from '../plan/plan.js';
 import { GatewayTable, LimitEntryTable, LimitsTable } from './gateway.js';
-import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from './plan.js';
 
 export const TargetTable = z.strictObject({
   scenario: optStr,

@@ -7,9 +7,9 @@ import { PROVIDERS } from '../../../agent-image/src/llm/config.js';
 import { keyLookupVars, knownKeyProviders, lookupProviderKey } from '../env/providers.js';
 import { isTypesafeProvider } from '../../../agent-image/src/judge/backend.js';
 import { parseTypesafeOptions } from '../../../agent-image/src/judge/typesafe.js';
-import { ConfigError } from './errors.js';
-import type { RunPlan } from './plan.js';
-import { nearestName } from './suggest.js';
+import { ConfigError } from '../plan/errors.js';
+import type { RunPlan } from '../plan/plan.js';
+import { nearestName } from '../plan/suggest.js';
 
 /** Every provider name some image or the runner understands. */
 export const KNOWN_PROVIDERS: readonly string[] = [...new Set<string>([...PROVIDERS, ...knownKeyProviders()])].sort();

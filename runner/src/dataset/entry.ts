@@ -1,6 +1,6 @@
 // One scenario selected for a run, and where its artifacts go.
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { CANONICAL_SPLITS } from '../config/plan.js';
+import { CANONICAL_SPLITS } from '../plan/plan.js';
 
 export interface ScenarioEntry {
   /** Absolute path of the scenario JSON. */

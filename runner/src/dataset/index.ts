@@ -1,7 +1,7 @@
 // Dataset resolution: a target → the ordered list of scenarios to run (subset, splits, limit).
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CANONICAL_SPLITS, MULTILINGUAL_SPLITS, type Target } from '../config/plan.js';
+import { CANONICAL_SPLITS, MULTILINGUAL_SPLITS, type Target } from '../plan/plan.js';
 import { DatasetError } from './errors.js';
 import { comparePaths, loadDirectory, loadLocal } from './local.js';
 import { readSubsetManifest } from './manifest.js';

@@ -1,7 +1,7 @@
 // The one place that turns the configured backend into a ContainerEngine: the local engine
 // (Docker Engine API, discovered) or a Kubernetes cluster. Sessions, `clean` and `doctor`
 // call this; nothing else looks at the backend's kind.
-import type { BackendSettings } from '../config/backend.js';
+import type { BackendSettings } from '../plan/backend.js';
 import { connectEngine, type ConnectOptions } from './index.js';
 import type { ContainerEngine } from './types.js';
 

@@ -1,6 +1,7 @@
 // ContainerEngine over the Docker Engine API (dockerode). Docker and Podman
 // (`podman system service`) both serve it; everything goes through the API, so a remote
 // engine behaves like a local one.
+import { withDeadline } from '../net/deadline.js';
 import Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import { readdir, readFile, readlink, stat } from 'node:fs/promises';
@@ -37,11 +38,8 @@ export class DockerApiEngine implements ContainerEngine {
   }
 
   async ping(): Promise<void> {
-    const timeout = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000}s`)), PING_TIMEOUT_MS).unref(),
-    );
     try {
-      await Promise.race([this.docker.ping(), timeout]);
+      await withDeadline(this.docker.ping(), PING_TIMEOUT_MS);
     } catch (e) {
       throw new EngineError(
         'engine_unavailable',
@@ -250,14 +248,10 @@ export class DockerApiEngine implements ContainerEngine {
       log?.(`pull of ${ref} failed: ${engineErrorMessage(e)}`);
       return false;
     });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => {
-        log?.(`pull of ${ref}: no answer within ${timeoutMs / 1000}s`);
-        resolve(false);
-      }, timeoutMs).unref();
+    return withDeadline(attempt, timeoutMs).catch((e: unknown) => {
+      log?.(`pull of ${ref}: ${(e as Error).message}`);
+      return false;
     });
-    return Promise.race([attempt, timeout]).finally(() => clearTimeout(timer));
   }
 
   async importImage(rootfsTar: Readable, ref: string, o: { changes?: string[] } = {}): Promise<void> {

@@ -1,5 +1,5 @@
 // Container engines. connectEngine() finds a Docker Engine API endpoint (docs/runner.md, "Engine") and
-// checks that it answers; a Kubernetes backend would be a second ContainerEngine.
+// checks that it answers; the Kubernetes backend (engine/kubernetes/) is a second ContainerEngine.
 import { DockerApiEngine } from './docker-api.js';
 import { existingSockets, hasCommand, NO_ENGINE_HINT, parseDockerHost, startPodmanService } from './discover.js';
 import { EngineError } from './errors.js';

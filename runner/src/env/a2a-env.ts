@@ -3,10 +3,10 @@
 // BASE_URL) and GAIA2_A2A_API_KEY, which the entrypoint leaves out of the agent's environment
 // (only the world daemon, where the app agents run, sees it), registered for redaction.
 import { ENV } from '../../../agent-image/src/contract/paths.js';
-import type { RunPlan } from '../config/plan.js';
+import type { RunPlan } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { lookupProviderKey } from './providers.js';
-import type { ModelRoute } from './container-env.js';
+import type { ModelRoute } from './model-route.js';
 
 export function addAgentToAgentEnv(
   plan: RunPlan,

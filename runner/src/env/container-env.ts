@@ -3,38 +3,23 @@
 // bridged container can reach a service on the host).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
-import type { RunPlan, SecretRef } from '../config/plan.js';
+import type { RunPlan, SecretRef } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';
 import { keyExportVars, lookupProviderKey } from './providers.js';
 import { addAgentToAgentEnv } from './a2a-env.js';
+import { HOST_GATEWAY_ALIAS } from '../net/gateway.js';
 import { agentLayerEnv } from './agent-layer-env.js';
 import { isOwnAgent } from '../agents/index.js';
 
-/** The engine adds this alias to every container; it resolves to the host. */
-export const HOST_GATEWAY_ALIAS = 'host.containers.internal';
+export { HOST_GATEWAY_ALIAS };
 export const CA_BUNDLE_PATH = '/etc/ssl/certs/gaia2-host-ca-bundle.crt';
 const PROXY_VARS = ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'] as const;
 export const CA_ENV_VARS = ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE'] as const;
 
-/** Who calls a model from inside a container. */
-export type ModelRole = 'agent' | 'app_agent' | 'judge';
+export type { ModelRole, ModelRoute } from './model-route.js';
+import type { ModelRoute } from './model-route.js';
 
-/**
- * One role's model access: the provider endpoint and key as configured, and the variables that
- * carry them into the container. With the model gateway the runner fills these variables with
- * the gateway's URL and a per-container token instead (runner/src/gateway).
- */
-export interface ModelRoute {
-  role: ModelRole;
-  provider: string;
-  model: string | null;
-  /** As configured (not rewritten for the container); null = the provider's default. */
-  baseUrl: string | null;
-  key: SecretRef | null;
-  baseUrlVars: string[];
-  keyVars: string[];
-}
 
 export interface ContainerEnvBase {
   env: Record<string, string>;

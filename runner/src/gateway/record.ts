@@ -11,8 +11,8 @@ import { costUsd, type PriceTable } from '../pricing/index.js';
 import { redact } from '../secrets/redact.js';
 import type { Grant, Role } from './tokens.js';
 
-export { TRAFFIC_FILE } from '../viewer/trace/traffic-lines.js';
-import { TRAFFIC_FILE } from '../viewer/trace/traffic-lines.js';
+export { TRAFFIC_FILE } from '../trace/traffic-lines.js';
+import { TRAFFIC_FILE } from '../trace/traffic-lines.js';
 
 export interface AttemptNote {
   status: number;

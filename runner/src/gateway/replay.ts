@@ -6,7 +6,7 @@
 // that differs, and the run ends with that error instead of quietly diverging.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
 import { TRAFFIC_FILE, type TrafficLine } from './record.js';
 import type { Grant, Role } from './tokens.js';
 

@@ -3,9 +3,9 @@
 // host-loopback service: a relay on the bridge gateway for a local engine, on the routed
 // address for a remote one), points every model route's base-URL variables at it and hands
 // each container its own tokens. The real keys stay in this process.
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
 import { GATEWAY_DEFAULTS, type GatewayPlan } from '../config/gateway.js';
-import type { RunPlan } from '../config/plan.js';
+import type { RunPlan } from '../plan/plan.js';
 import { detectProfile } from '../env/profiles.js';
 import { rewriteLoopback, type ContainerEnvBase, type ModelRoute } from '../env/container-env.js';
 import { loadPriceTable } from '../pricing/index.js';

@@ -17,7 +17,8 @@ import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.j
 
 const run = promisify(execFile);
 
-export const DEFAULT_IMAGE = 'localhost/gaia2-agent:latest';
+export { DEFAULT_IMAGE } from '../plan/plan.js';
+import { DEFAULT_IMAGE } from '../plan/plan.js';
 export const PUBLIC_BASE = 'docker.io/library/debian:bookworm-slim';
 /** Label holding the hash of the build context the image was built from. */
 export const HASH_LABEL = 'gaia2.context-hash';

@@ -1,10 +1,11 @@
 // `leaderboard RUN_DIR…`: one row per run (agent × model), its numbers exactly as `report`
 // computes them for that run (dirReport), grouped by Gaia2 setting (standard, noise,
 // agent2agent): rows of different settings are not comparable.
+import { DEFAULT_TITLE } from './defaults.js';
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { ConfigError } from '../config/errors.js';
-import { PHASE_NAMES } from '../phases/definitions.js';
+import { ConfigError } from '../plan/errors.js';
+import { PHASE_NAMES } from '../plan/phases.js';
 import { agentIdentity, agentUsageOf, dirReport, loadRunRecords, orderSplits, type Report, type ReportOptions, type RunRecord } from '../report/index.js';
 import { defaultPriceTable } from '../pricing/index.js';
 import { resolveSources, type LeaderboardSource } from './sources.js';
@@ -73,7 +74,7 @@ export interface LeaderboardOptions extends Pick<ReportOptions, 'prices' | 'erro
   warn?: (line: string) => void;
 }
 
-export const DEFAULT_TITLE = 'Gaia2 leaderboard';
+export { DEFAULT_TITLE };
 
 function viewerHref(outDir: string, runDir: string): string | null {
   const index = join(runDir, 'index.html');

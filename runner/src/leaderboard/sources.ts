@@ -3,8 +3,8 @@
 // refused (reading it as one run would mix them): its runs are named one by one instead.
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { ConfigError } from '../config/errors.js';
-import { PHASE_NAMES } from '../phases/definitions.js';
+import { ConfigError } from '../plan/errors.js';
+import { PHASE_NAMES } from '../plan/phases.js';
 import { readPhasesReport } from '../phases/overall-report.js';
 import { isCollectionRoot, isPassAtNRoot } from '../viewer/index.js';
 

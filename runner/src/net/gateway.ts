@@ -13,6 +13,9 @@ export interface BridgeNetwork {
 /** Podman and Docker both answer for the default network under the name "bridge". */
 const DEFAULT_BRIDGE = 'bridge';
 
+/** The engine adds this alias to every container; it resolves to the host. */
+export const HOST_GATEWAY_ALIAS = 'host.containers.internal';
+
 export async function bridgeNetwork(docker: Docker, network = DEFAULT_BRIDGE): Promise<BridgeNetwork> {
   const info = (await docker.getNetwork(network).inspect()) as { IPAM?: { Config?: Array<{ Gateway?: string; Subnet?: string }> } };
   const cfg = (info.IPAM?.Config ?? []).find((c) => c.Gateway && !c.Gateway.includes(':'));

@@ -4,7 +4,7 @@
 // alias is the bridge gateway, where nothing listens when the service is bound to 127.0.0.1.
 // Here one relay per distinct target port listens on the gateway and forwards to
 // 127.0.0.1:PORT, and the URL is rewritten to the relay's port.
-import { HOST_GATEWAY_ALIAS as HOST_ALIAS } from '../env/container-env.js';
+import { HOST_GATEWAY_ALIAS as HOST_ALIAS } from './gateway.js';
 import { inSubnet, urlHost, type BridgeNetwork } from './gateway.js';
 import { startTcpRelay, type TcpRelay } from './tcp-relay.js';
 

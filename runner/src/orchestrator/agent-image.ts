@@ -5,8 +5,8 @@
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
 import { EXTERNAL_AGENT, findAdapter } from '../agents/index.js';
-import { ConfigError } from '../config/errors.js';
-import type { RunPlan } from '../config/plan.js';
+import { ConfigError } from '../plan/errors.js';
+import type { RunPlan } from '../plan/plan.js';
 import type { ContainerEngine } from '../engine/index.js';
 import { ensureAgentLayer, layerTag } from '../image/agent-layer.js';
 import { projectRoot } from '../image/index.js';

@@ -6,10 +6,10 @@ import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
 import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 import { requireImageFeature } from '../run/image-features.js';
-import { hostActivityTimeout, type RunPlan } from '../config/plan.js';
+import { hostActivityTimeout, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type ContainerEngine } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
@@ -17,7 +17,7 @@ import { gatewayDecision, startRunGateway, type GatewayRecord, type RunGateway }
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
-import type { ScenarioRunOptions } from '../run/index.js';
+import type { RunScenarioFn } from '../run/index.js';
 import { BackgroundWork } from '../run/background-work.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { runPool } from './pool.js';
@@ -30,7 +30,6 @@ import { buildTasks, selectForRetry, type Task } from './tasks.js';
 import { prepareAgentImage } from './agent-image.js';
 import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
 
-export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
 
 export interface ExecuteDeps {
   engine: ContainerEngine;

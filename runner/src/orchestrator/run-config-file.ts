@@ -1,22 +1,19 @@
 // run_config.json (spec §7.6, key order kept) with our additions: run_id (container labels),
 // agent, network, judge_mode, pass_at, activity_timeout, schema_version. A retry keeps the
 // first started_at and adds resumed_at; num_scenarios is always the full selection.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunPlan, SecretRef } from '../config/plan.js';
+import type { RunPlan } from '../plan/plan.js';
+import type { Provenance } from '../provenance/index.js';
+import { findRunRecord, toRecord } from '../record/index.js';
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
-import { sha256File, type Provenance } from '../provenance/index.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redactValue } from '../secrets/redact.js';
 
+/** This directory's own record (a retry keeps its started_at), not run_1's. */
 export function readRunConfig(dir: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(readFileSync(join(dir, 'run_config.json'), 'utf8'));
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
+  return findRunRecord(join(dir, 'run_config.json'));
 }
 
 export interface RunConfigExtras {
@@ -31,50 +28,6 @@ export interface RunConfigExtras {
   provenance?: Provenance;
   /** How model traffic flowed: through the gateway, direct, or replayed (docs/gateway.md). */
   gateway?: object;
-}
-
-/** Where a key came from, never the key: the variable's name, or that it was given literally. */
-function keySource(k: SecretRef | null): { api_key_env: string | null; api_key: 'given explicitly (not recorded)' | null } {
-  if (!k) return { api_key_env: null, api_key: null };
-  const literal = k.source === 'explicit' || k.source === 'toml';
-  return { api_key_env: literal ? null : k.source, api_key: literal ? 'given explicitly (not recorded)' : null };
-}
-
-/** Every option of the plan, machine-readable, without secrets: enough to rerun it (rerun). */
-export function planOptions(plan: RunPlan): Record<string, unknown> {
-  const a = plan.agent;
-  const j = plan.judge;
-  const r = plan.run;
-  return {
-    target: plan.target,
-    agent_options: {
-      name: a.name, image: a.image, runtime: a.runtime, provider: a.provider, model: a.model, base_url: a.baseUrl,
-      thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, volumes: a.volumes, script: a.script,
-      ...(a.version ? { version: a.version } : {}), ...(a.options && Object.keys(a.options).length ? { options: a.options } : {}),
-      ...(a.script && existsSync(a.script) ? { script_sha256: sha256File(a.script) } : {}),
-      ...keySource(a.apiKey),
-    },
-    judge_options: j
-      ? { provider: j.provider, model: j.model, base_url: j.baseUrl, prompt_version: j.promptVersion ?? null, extra_body: j.extraBody ?? null, ...keySource(j.apiKey) }
-      : null,
-    agent2agent_options: plan.agent2agent
-      ? {
-          app_prop: plan.agent2agent.appProp, seed: plan.agent2agent.seed, provider: plan.agent2agent.provider,
-          model: plan.agent2agent.model, base_url: plan.agent2agent.baseUrl, ...keySource(plan.agent2agent.apiKey),
-        }
-      : null,
-    run_options: {
-      timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, idle_timeout: r.idleTimeout ?? null, concurrency: r.concurrency,
-      pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
-      adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
-      // where the units ran (the [kubernetes] table names a kubeconfig file, never a credential)
-      backend: r.backend,
-    },
-    ...(plan.gateway ? { gateway_options: { mode: plan.gateway.mode, replay: plan.gateway.replay, retry_attempts: plan.gateway.retryAttempts, retry_budget_seconds: plan.gateway.retryBudgetSeconds, limits: plan.gateway.limits } } : {}),
-    // Nothing in the runner draws random numbers (scenario order and queues are deterministic);
-    // sampling randomness is the model provider's.
-    seeds: null,
-  };
 }
 
 export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: RunConfigExtras, previous: Record<string, unknown> | null, env: Record<string, string | undefined>): Record<string, unknown> {
@@ -131,7 +84,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     rec.run_number = x.runNumber;
     rec.total_runs = plan.run.passAt;
   }
-  Object.assign(rec, planOptions(plan), x.provenance ?? {});
+  Object.assign(rec, toRecord(plan), x.provenance ?? {});
   return redactValue(rec);
 }
 

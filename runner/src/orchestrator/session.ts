@@ -2,7 +2,7 @@
 // check the image, wire Ctrl-C, execute, print the report, choose the exit code.
 // Exit codes: 0 every run judged (and, for `run`, passed); 1 `run` failed; 3 infrastructure
 // errors remain (rerun with --retry); 130 interrupted; 2 bad input (thrown ConfigError etc.).
-import type { RunPlan } from '../config/plan.js';
+import type { RunPlan } from '../plan/plan.js';
 import { formatSummary } from '../config/summary.js';
 import { validateOnHost } from '../config/validate-host.js';
 import { resolveDataset, type ResolvedDataset } from '../dataset/index.js';
@@ -14,7 +14,8 @@ import { loadEnvForCli } from '../env/cli-env.js';
 import { redact } from '../secrets/redact.js';
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
-import { executePlan, type ExecuteOutcome, type RunScenarioFn } from './execute.js';
+import { executePlan, type ExecuteOutcome } from './execute.js';
+import type { RunScenarioFn } from '../run/index.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, errors: 3, interrupted: 130 } as const;
 

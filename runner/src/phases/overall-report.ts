@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../fsutil/atomic.js';
 import { pct, rateText, type GroupStats, type Report, type ReportOptions } from '../report/index.js';
 import { redact } from '../secrets/redact.js';
-import type { PhaseName } from './definitions.js';
+import type { PhaseName } from '../plan/phases.js';
 
 export interface PhaseOutcome {
   phase: PhaseName;

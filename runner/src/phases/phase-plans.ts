@@ -8,11 +8,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { planFromDatasetFlags, type DatasetFlags } from '../config/cli-flags.js';
-import { ConfigError } from '../config/errors.js';
-import type { RunPlan } from '../config/plan.js';
+import { ConfigError } from '../plan/errors.js';
+import type { RunPlan } from '../plan/plan.js';
 import { loadRunConfig } from '../config/resolve-toml.js';
 import type { ConfigFileData } from '../config/toml-schema.js';
-import { AGENT2AGENT_APP_PROP, type PhaseName } from './definitions.js';
+import { AGENT2AGENT_APP_PROP, type PhaseName } from '../plan/phases.js';
 
 export type PhaseSource =
   | { kind: 'toml'; file: string; env: Record<string, string | undefined> }

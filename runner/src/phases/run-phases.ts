@@ -3,12 +3,12 @@
 // A phase that cannot be built (bad settings, missing support) is reported and skipped, and
 // the others still run, as the reference's submission pipeline does.
 import { mkdirSync } from 'node:fs';
-import { ConfigError } from '../config/errors.js';
-import type { RunPlan } from '../config/plan.js';
+import { ConfigError } from '../plan/errors.js';
+import type { RunPlan } from '../plan/plan.js';
 import { validateOnHost } from '../config/validate-host.js';
 import { EXIT, prepareDataset, printOutcome, printSummary, runSession, type SessionIO } from '../orchestrator/session.js';
 import { redact } from '../secrets/redact.js';
-import type { PhaseName } from './definitions.js';
+import type { PhaseName } from '../plan/phases.js';
 import { buildPhasesReport, savePhasesReport, type PhaseOutcome } from './overall-report.js';
 import { phasePlan, type PhaseRunSettings, type PhaseSource } from './phase-plans.js';
 

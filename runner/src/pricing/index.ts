@@ -3,7 +3,7 @@
 // model the table does not know has no cost (null): a report shows its tokens, never a guess.
 import { readFileSync } from 'node:fs';
 import shipped from './prices.json' with { type: 'json' };
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
 
 /** USD per million tokens. Cache prices default to the input price when absent. */
 export interface Price {

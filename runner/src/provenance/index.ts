@@ -1,9 +1,8 @@
 // What a run record needs beyond the plan to reproduce a run: the runner's version and commit,
 // the engine, the exact image, the dataset's resolved revision and a hash of every scenario.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sha256File } from '../fsutil/hash.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import type { ContainerEngine } from '../engine/index.js';
 import { HASH_LABEL } from '../image/build-image.js';
@@ -51,9 +50,7 @@ async function engineInfo(engine: ContainerEngine): Promise<Record<string, unkno
   }
 }
 
-export function sha256File(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
+export { sha256File };
 
 export function scenarioHashes(ds: ResolvedDataset): Record<string, string> {
   const out: Record<string, string> = {};

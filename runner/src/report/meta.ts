@@ -1,8 +1,7 @@
 // What a run was, read from its run_config.json, for the report's header: the facts a paper
 // states next to a number (model, judge, dataset and revision, runs per scenario, date).
+import { findRunRecord } from '../record/index.js';
 import { agentIdentity, type AgentIdentity } from './agent-identity.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { recordedAgentName } from '../../../agent-image/src/contract/result.js';
 
 export interface ReportMeta {
@@ -29,16 +28,6 @@ export interface ReportMeta {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-function readJson(file: string): Record<string, unknown> | null {
-  if (!existsSync(file)) return null;
-  try {
-    const v = JSON.parse(readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** ", prompts omnilingual-gaia2, extra body {…}" when the judge was configured beyond the defaults. */
 function judgeSettings(c: Record<string, unknown>): string {
   const version = str(c.judge_prompt_version);
@@ -48,7 +37,7 @@ function judgeSettings(c: Record<string, unknown>): string {
 
 /** From <dir>/run_config.json, or the first run's of a pass@N root; null when neither exists. */
 export function readReportMeta(dir: string): ReportMeta | null {
-  const c = readJson(join(dir, 'run_config.json')) ?? readJson(join(dir, 'run_1', 'run_config.json'));
+  const c = findRunRecord(dir);
   if (!c) return null;
   const runner = (c.runner ?? {}) as Record<string, unknown>;
   const judgeModel = str(c.judge_model);

@@ -8,10 +8,11 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
-import type { RunPlan } from '../config/plan.js';
+import type { RunPlan } from '../plan/plan.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
-import { sha256File } from '../provenance/index.js';
-import type { RunScenarioFn } from '../orchestrator/execute.js';
+import { sha256File } from '../fsutil/hash.js';
+import { cacheKeyOptions, toRecord } from '../record/index.js';
+import type { RunScenarioFn } from '../run/index.js';
 
 export const RESULT_CACHE_ENV = 'GAIA2_RESULT_CACHE';
 
@@ -22,29 +23,13 @@ export function resultCacheRoot(env: Record<string, string | undefined>): string
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /**
- * The part of the key shared by every run of a plan. Keys are left out (a key is not a
- * setting), and so is what cannot change an outcome (concurrency, pass@N, log level, ports).
- * The phase's settings are in: a Noise or Agent2Agent run of a scenario is not its standard run.
+ * The part of the key shared by every run of a plan: the image id and the run record's options
+ * without the fields record/cache-key.ts excludes (keys, and what cannot change an outcome:
+ * concurrency, pass@N, log level, ports). The phase's settings are in: a Noise or
+ * Agent2Agent run of a scenario is not its standard run.
  */
 export function configKey(plan: RunPlan, imageId: string): string {
-  const a = plan.agent;
-  const j = plan.judge;
-  const r = plan.run;
-  const x = plan.agent2agent;
-  return sha256(
-    JSON.stringify({
-      v: 1,
-      image_id: imageId,
-      agent: { name: a.name, provider: a.provider, model: a.model, base_url: a.baseUrl, thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, script: a.script && existsSync(a.script) ? sha256File(a.script) : null,
-        // an agent layer's options change its behaviour (absent: the key of earlier runs)
-        ...(a.options && Object.keys(a.options).length ? { options: a.options } : {}) },
-      // prompt set, extra body and idle timeout only when set: keys of runs without them are unchanged
-      judge: j ? { provider: j.provider, model: j.model, base_url: j.baseUrl, ...(j.promptVersion ? { prompt_version: j.promptVersion } : {}), ...(j.extraBody ? { extra_body: j.extraBody } : {}) } : null,
-      run: { timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network, ...(r.idleTimeout != null ? { idle_timeout: r.idleTimeout } : {}) },
-      noise: plan.noise ?? null,
-      agent2agent: x ? { app_prop: x.appProp, seed: x.seed, provider: x.provider, model: x.model, base_url: x.baseUrl } : null,
-    }),
-  );
+  return sha256(JSON.stringify({ v: 2, image_id: imageId, options: cacheKeyOptions(toRecord(plan)) }));
 }
 
 export interface CacheMark {

@@ -2,7 +2,7 @@
 // per engine and image: reference images have none and are driven the reference way.
 import { parseImageFeatures } from '../../../agent-image/src/contract/index.js';
 import type { ContainerEngine } from '../engine/index.js';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
 
 const known = new WeakMap<ContainerEngine, Map<string, Set<string>>>();
 

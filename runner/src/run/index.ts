@@ -1,5 +1,5 @@
 export { runScenario } from './scenario-run.js';
-export type { ScenarioRunOptions, RunTimeouts, AgentName } from './options.js';
+export type { ScenarioRunOptions, RunScenarioFn, RunTimeouts, AgentName } from './options.js';
 export { DEFAULT_TIMEOUTS } from './options.js';
 export { formatSimTime } from './scenario-facts.js';
 export { BackgroundWork } from './background-work.js';

@@ -1,3 +1,4 @@
+import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import type { ContainerEngine } from '../engine/index.js';
 
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
@@ -15,6 +16,9 @@ export interface RunTimeouts {
 }
 
 export const DEFAULT_TIMEOUTS: RunTimeouts = { healthSeconds: 120, scenarioSeconds: 600, activitySeconds: 600 };
+
+/** Runs one scenario to its result (runScenario; the result cache wraps it). */
+export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
 
 export interface ScenarioRunOptions {
   engine: ContainerEngine;

@@ -1,10 +1,12 @@
 // A finished gaia2-run root → the leaderboard dataset (README.md with the Hub config front
 // matter, one parquet file per phase config, computed_stats.json) in <root>/submission/.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PhasesReport } from '../phases/overall-report.js';
 import { readPhasesReport, renderPhasesMarkdown } from '../phases/overall-report.js';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
+import { PHASE_NAMES } from '../plan/phases.js';
+import { findRunRecord } from '../record/index.js';
 import { configName, dataFilePath, validateRows, type SubmissionRow } from './format.js';
 import { collectRows } from './rows.js';
 import { rowsToParquet } from './parquet.js';
@@ -31,9 +33,10 @@ function phasesReportOf(root: string): PhasesReport {
 }
 
 function firstRunConfig(root: string): Record<string, unknown> {
-  for (const phase of ['standard', 'agent2agent', 'noise'])
-    for (const f of [join(root, phase, 'run_1', 'run_config.json'), join(root, phase, 'run_config.json')])
-      if (existsSync(f)) return JSON.parse(readFileSync(f, 'utf8')) as Record<string, unknown>;
+  for (const phase of PHASE_NAMES) {
+    const rec = findRunRecord(join(root, phase));
+    if (rec) return rec;
+  }
   return {};
 }
 

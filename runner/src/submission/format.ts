@@ -2,7 +2,7 @@
 // "Submission"): a Hugging Face dataset with one config per (phase, config), named
 // `<config>`, `<config>_a2a` or `<config>_noise`, data files `<config_name>/<split>-*`, and
 // one row per scenario run with these columns.
-import type { PhaseName } from '../phases/definitions.js';
+import type { PhaseName } from '../plan/phases.js';
 
 export type ColumnType = 'string' | 'int64' | 'float64' | 'bool';
 

@@ -4,8 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
-import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../phases/definitions.js';
+import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../plan/phases.js';
 import { loadRunRecords, type RunRecord } from '../report/index.js';
+import { findRunRecord, runRecordFile } from '../record/index.js';
 import type { SubmissionRow } from './format.js';
 
 /** What a row's `data` holds: our run's files (the reference puts its own trace export here). */
@@ -14,15 +15,6 @@ export const TRACE_FORMAT = 'gaia2-runner/run-files@1';
 const TRACE_FILES = ['events.jsonl', 'trace.jsonl', 'app_agents_trace.jsonl', 'noise.jsonl', 'daemon_judgments.jsonl'] as const;
 
 const readText = (f: string): string | null => (existsSync(f) ? readFileSync(f, 'utf8') : null);
-
-function readJson(f: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(readFileSync(f, 'utf8'));
-    return v && typeof v === 'object' ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 function traceData(rec: RunRecord): string {
   const dir = dirname(rec.path);
@@ -60,8 +52,8 @@ export function collectRows(root: string, o: { miniSubset: boolean }): PhaseRows
       let hit = records.get(runIndex);
       if (!hit) {
         const perRun = join(dir, `run_${runIndex}`);
-        const runDir = existsSync(join(perRun, 'run_config.json')) ? perRun : dir;
-        const { scenario_hashes, ...config } = readJson(join(runDir, 'run_config.json')) ?? {};
+        const runDir = existsSync(runRecordFile(perRun)) ? perRun : dir;
+        const { scenario_hashes, ...config } = findRunRecord(runDir) ?? {};
         records.set(runIndex, (hit = { runDir, config, hashes: (scenario_hashes ?? {}) as Record<string, string> }));
       }
       return hit;

@@ -2,7 +2,7 @@
 // created (private unless asked otherwise; an existing repo keeps its visibility) and every
 // file goes in one commit, large files through the Hub's LFS upload.
 import { commit, createRepo, HubApiError } from '@huggingface/hub';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../plan/errors.js';
 import { registerSecret } from '../secrets/redact.js';
 import type { Submission } from './export.js';
 

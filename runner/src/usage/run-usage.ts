@@ -5,8 +5,8 @@
 // (daemon_status.usage), marked as such.
 import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
-import { linesOfRole, type TrafficRole } from '../viewer/trace/traffic-lines.js';
-import { canonicalizeRow, isRenderableRow, totalInput } from '../viewer/trace/index.js';
+import { linesOfRole, type TrafficRole } from '../trace/traffic-lines.js';
+import { canonicalizeRow, isRenderableRow, totalInput } from '../trace/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 

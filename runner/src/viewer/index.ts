@@ -8,8 +8,8 @@ import { buildRun } from './build/run.js';
 import { buildCollection, isCollectionRoot } from './build/collection.js';
 
 export { buildComparison } from './build/compare-page.js';
-export { parseTraceJsonl } from './trace/index.js';
-export type { CanonicalCall, ParsedTrace } from './trace/index.js';
+export { parseTraceJsonl } from '../trace/index.js';
+export type { CanonicalCall, ParsedTrace } from '../trace/index.js';
 
 export interface ViewerOptions {
   /** Rebuild only scenario pages whose artifacts changed (default true). */

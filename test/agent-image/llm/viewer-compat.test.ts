@@ -4,7 +4,7 @@ import { generateText, stepCountIs, streamText } from 'ai';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createModel } from '../../../agent-image/src/llm/index.js';
-import { parseTraceJsonl } from '../../../runner/src/viewer/trace/index.js';
+import { parseTraceJsonl } from '../../../runner/src/trace/index.js';
 import { call, fail, say, startFakeLlm, type FakeLlm } from '../../helpers/fake-llm/index.js';
 import { lookup, PROVIDER_FORMATS, SECRET, tempTraceFile } from './helpers.js';
 

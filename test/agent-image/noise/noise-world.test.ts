@@ -9,7 +9,7 @@ import { parseScript, runScripted } from '../../../agent-image/src/agents/script
 import { appForCli } from '../../../agent-image/src/apps/catalog.js';
 import { DEFAULT_NOISE, DEFAULT_TOOL_AUGMENTATION, type NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 import { NOISE_EVENT_PREFIX, ToolNoise, type NoiseRecord } from '../../../agent-image/src/noise/index.js';
-import { composeWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { serveAgentSocket } from '../../../agent-image/src/world/sockets.js';
 import { readGolden, parseLog } from '../world/golden.js';
 import { tempStateDir, testSettings } from '../world/run-world.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { composeWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv, SettingsError } from '../../../agent-image/src/world/config.js';
 import { parsePyJson } from '../../../agent-image/src/contract/pyjson.js';
 import { readGolden } from './golden.js';

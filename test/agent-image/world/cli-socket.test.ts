@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeWorld, type ComposedWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld, type ComposedWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { serveCliSocket, encodeStderr } from '../../../agent-image/src/world/sockets.js';
 import { parseLog, readGolden } from './golden.js';
 import { tempStateDir, testSettings } from './run-world.js';

@@ -1,6 +1,6 @@
 // eventd.log keeps the phrases the trace viewer scrapes (docs/daemon.md, "Logs").
 import { describe, expect, it } from 'vitest';
-import { composeWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { DaemonLog } from '../../../agent-image/src/world/daemon-log.js';
 import { readGolden } from './golden.js';
 import { tempStateDir, testSettings } from './run-world.js';

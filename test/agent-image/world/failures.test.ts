@@ -2,7 +2,7 @@
 // agent lost mid-run, idle agent, bad scenario.
 import { describe, expect, it } from 'vitest';
 import { connectToDaemon } from '../../../agent-image/src/agents/client.js';
-import { composeWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { ScenarioError } from '../../../agent-image/src/contract/scenario.js';
 import { readStatusFile } from '../../../agent-image/src/world/status-file.js';
 import { socketWorld, tempStateDir, testSettings } from './run-world.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { composeWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { canonicalReason, GOLDEN_DIR, goldenCases, readEventLines } from '../judge/golden.js';
 import { scenarioIds } from './golden.js';
 import { LogReplayAgent } from './log-replay.js';

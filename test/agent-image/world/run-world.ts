@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
 import type { EventLine } from '../../../agent-image/src/contract/events.js';
-import { composeWorld, type ComposedWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld, type ComposedWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv, type DaemonSettings } from '../../../agent-image/src/world/config.js';
 import { parseLog, readGolden } from './golden.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NoiseSettings, ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { planFromRunFlags } from '../../../runner/src/config/cli-flags.js';
-import type { RunPlan } from '../../../runner/src/config/plan.js';
+import type { RunPlan } from '../../../runner/src/plan/plan.js';
 import type { ContainerEngine } from '../../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
 import { runScenario } from '../../../runner/src/run/index.js';

@@ -8,7 +8,7 @@ import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cl
 import { loadRunConfig, withA2aAppProp } from '../../../runner/src/config/resolve-toml.js';
 import { formatSummary } from '../../../runner/src/config/summary.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
-import { AGENT2AGENT_APP_PROP } from '../../../runner/src/phases/definitions.js';
+import { AGENT2AGENT_APP_PROP } from '../../../runner/src/plan/phases.js';
 import { phasePlan } from '../../../runner/src/phases/phase-plans.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gaia2-a2a-config-'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { formatSummary } from '../../../runner/src/config/summary.js';
-import { CANONICAL_SPLITS } from '../../../runner/src/config/plan.js';
+import { CANONICAL_SPLITS } from '../../../runner/src/plan/plan.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 
 let dir: string;

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MULTILINGUAL_SPLITS } from '../../../runner/src/config/plan.js';
+import { MULTILINGUAL_SPLITS } from '../../../runner/src/plan/plan.js';
 import { DatasetError, hfConfigName, hfDatasetDir, resolveDataset } from '../../../runner/src/dataset/index.js';
 import { startFakeHub, scenarioParquet, type FakeHub } from '../../helpers/fake-hub/index.js';
 import { scenarioJson, writeScenario } from './make-scenario.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
+import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
 import { buildBaseEnv, detectProfile, keyExportVars, lookupProviderKey, rewriteLoopback, CA_BUNDLE_PATH } from '../../../runner/src/env/index.js';
 
 function plan(over: { agent?: Partial<RunPlan['agent']>; judge?: RunPlan['judge']; run?: Partial<RunPlan['run']> } = {}): RunPlan {

@@ -2,7 +2,7 @@
 // orchestrator (executePlan) over fake scenario runs whose result.json is production's
 // buildResult (test/runner/orchestrator/fakes.ts), and a gaia2-run root from the real phase runner.
 import { join } from 'node:path';
-import { RUN_DEFAULTS, type AgentSettings, type RunPlan } from '../../../runner/src/config/plan.js';
+import { RUN_DEFAULTS, type AgentSettings, type RunPlan } from '../../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';

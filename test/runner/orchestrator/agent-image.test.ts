@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareAgentImage } from '../../../runner/src/orchestrator/agent-image.js';
-import type { RunPlan } from '../../../runner/src/config/plan.js';
-import { RUN_DEFAULTS } from '../../../runner/src/config/plan.js';
+import type { RunPlan } from '../../../runner/src/plan/plan.js';
+import { RUN_DEFAULTS } from '../../../runner/src/plan/plan.js';
 import { fakeEngine } from './fakes.js';
 
 const plan = (name: string, image: string): RunPlan => ({

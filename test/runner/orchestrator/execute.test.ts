@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
+import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { LABELS } from '../../../runner/src/engine/index.js';

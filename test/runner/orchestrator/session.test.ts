@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
+import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
 import { prepareDataset, runSession, EXIT } from '../../../runner/src/orchestrator/session.js';
 import { writeReport } from '../../../runner/src/report/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';

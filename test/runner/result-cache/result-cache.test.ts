@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/config/plan.js';
+import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { renderMarkdown } from '../../../runner/src/report/index.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 import type { DatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { runPhases } from '../../../runner/src/phases/run-phases.js';
-import type { PhaseName } from '../../../runner/src/phases/definitions.js';
+import type { PhaseName } from '../../../runner/src/plan/phases.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { defaultRunFlags } from '../config/flag-defaults.js';
 import { fakeEngine, fakeRuns, recordingProgress, type Outcome } from '../orchestrator/fakes.js';

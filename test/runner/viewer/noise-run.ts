@@ -9,7 +9,7 @@ import { parseScript, runScripted } from '../../../agent-image/src/agents/script
 import { appForCli } from '../../../agent-image/src/apps/catalog.js';
 import { DEFAULT_NOISE, type NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 import { ToolNoise } from '../../../agent-image/src/noise/index.js';
-import { composeWorld } from '../../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { serveAgentSocket } from '../../../agent-image/src/world/sockets.js';
 import { readGolden } from '../../agent-image/world/golden.js';
 import { tempStateDir, testSettings } from '../../agent-image/world/run-world.js';

@@ -4,7 +4,7 @@
 import type { ToolSet } from 'ai';
 import type { MessageMsg, ShutdownMsg, UsageMsg, WelcomeMsg } from '../../contract/agent-protocol.js';
 import { cliSpecs } from '../../apps/index.js';
-import { agentCliSpecs } from '../../a2a/expert-command.js';
+import { agentCliSpecs } from '../../apps/expert-command.js';
 import type { LlmModel } from '../../llm/index.js';
 import { createFunctionTools, createTimeTool, TIME_TOOL_NAME, withRenames, type CliRunResult } from './function-tools.js';
 import type { AgentOptions } from './options.js';

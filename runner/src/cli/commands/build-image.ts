@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { connectEngine } from '../../engine/index.js';
-import { ConfigError } from '../../config/errors.js';
-import { buildImage, ensureImage, DEFAULT_IMAGE, projectRoot } from '../../image/index.js';
+import { ConfigError } from '../../plan/errors.js';
+import { DEFAULT_IMAGE } from '../../plan/plan.js';
 import { registerSecret } from '../../secrets/redact.js';
 import { findAdapter, listAdapters } from '../../agents/index.js';
 import { resolveAgentChoice } from '../../config/agent-choice.js';
@@ -44,6 +43,7 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --agent claude-code\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
     .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean; agent?: string; agentVersion?: string }) => {
       const auth = registryAuth(process.env);
+      const [{ connectEngine }, { buildImage, ensureImage, projectRoot }] = await Promise.all([import('../../engine/index.js'), import('../../image/index.js')]);
       const adapter = o.agent ? requireAdapter(o.agent) : null;
       const engine = await connectEngine();
       try {

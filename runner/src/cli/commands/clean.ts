@@ -1,7 +1,4 @@
 import type { Command } from 'commander';
-import { loadRunConfig } from '../../config/resolve-toml.js';
-import { connectBackend } from '../../engine/connect.js';
-import { LABELS } from '../../engine/index.js';
 
 export function register(program: Command): void {
   program
@@ -12,6 +9,11 @@ export function register(program: Command): void {
     .option('-n, --dry-run', 'list, do not remove')
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner clean\n  $ gaia2-runner clean --config cluster.toml --run-id g2-20250101T000000-abc123')
     .action(async (f: { runId?: string; dryRun?: boolean; config?: string }) => {
+      const [{ loadRunConfig }, { connectBackend }, { LABELS }] = await Promise.all([
+        import('../../config/resolve-toml.js'),
+        import('../../engine/connect.js'),
+        import('../../engine/labels.js'),
+      ]);
       const engine = await connectBackend(f.config ? loadRunConfig(f.config, process.env).run.backend : { kind: 'local' });
       try {
         const labels: Record<string, string> = f.runId ? { [LABELS.runId]: f.runId } : { [LABELS.managed]: '1' };

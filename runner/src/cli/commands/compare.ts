@@ -2,9 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { buildComparison } from '../../viewer/index.js';
-import { buildCompare, renderCompareHtml, renderCompareMarkdown } from '../../compare/index.js';
-import { writeFileAtomic } from '../../fsutil/atomic.js';
 import { redact } from '../../secrets/redact.js';
 
 export function register(program: Command): void {
@@ -21,6 +18,11 @@ export function register(program: Command): void {
       for (const d of dirs) {
         if (!existsSync(d) || !statSync(d).isDirectory()) throw new UsageError(`not a run directory: ${resolve(d)}`);
       }
+      const [{ buildComparison }, { buildCompare, renderCompareHtml, renderCompareMarkdown }, { writeFileAtomic }] = await Promise.all([
+        import('../../viewer/index.js'),
+        import('../../compare/index.js'),
+        import('../../fsutil/atomic.js'),
+      ]);
       const page = buildComparison(a, b, f.output);
       const cmp = buildCompare(dirs, (l) => process.stderr.write(l + '\n'));
       const stem = resolve(f.output).replace(/\.html?$/i, '') + '.stats';

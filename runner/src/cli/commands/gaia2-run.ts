@@ -1,16 +1,10 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { addDatasetOptions, type DatasetFlags } from '../../config/cli-flags.js';
-import { ConfigError } from '../../config/errors.js';
-import { readConfigFile } from '../../config/load-toml.js';
-import { configFilePath } from '../../config/resolve-toml.js';
-import { loadEnvForCli } from '../../env/cli-env.js';
-import { checkRuns, DEFAULT_PHASE_RUNS, parsePhaseNames, PHASE_NAMES } from '../../phases/definitions.js';
-import { phaseRoot, type PhaseSource } from '../../phases/phase-plans.js';
-import { runPhases } from '../../phases/run-phases.js';
-import { EXIT } from '../../orchestrator/session.js';
-import { checkRepoId, exportSubmission } from '../../submission/index.js';
+import { addDatasetOptions, type DatasetFlags } from '../../config/cli-options.js';
+import { ConfigError } from '../../plan/errors.js';
+import { checkRuns, DEFAULT_PHASE_RUNS, parsePhaseNames, PHASE_NAMES } from '../../plan/phases.js';
+import type { PhaseSource } from '../../phases/phase-plans.js';
 import { addSubmissionOptions } from './submission.js';
 
 interface Gaia2RunFlags extends Partial<DatasetFlags> {
@@ -44,6 +38,15 @@ export function register(program: Command): void {
     )
     .action(async (f: Gaia2RunFlags, c: Command) => {
       const io = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) };
+      const [{ readConfigFile }, { configFilePath }, { loadEnvForCli }, { phaseRoot }, { runPhases }, { EXIT }, { checkRepoId, exportSubmission }] = await Promise.all([
+        import('../../config/load-toml.js'),
+        import('../../config/resolve-toml.js'),
+        import('../../env/cli-env.js'),
+        import('../../phases/phase-plans.js'),
+        import('../../phases/run-phases.js'),
+        import('../../orchestrator/session.js'),
+        import('../../submission/index.js'),
+      ]);
       loadEnvForCli(c.optsWithGlobals().envFile, (l) => io.err(l + '\n'));
       let src: PhaseSource;
       let table: { phases?: string[]; runs?: number; mini_subset?: string } = {};

@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { buildLeaderboard, DEFAULT_TITLE, LEADERBOARD_FILES, resolveSources, saveLeaderboard } from '../../leaderboard/index.js';
-import { loadPriceTable } from '../../pricing/index.js';
-import { buildViewer } from '../../viewer/index.js';
+import { DEFAULT_TITLE } from '../../leaderboard/defaults.js';
 
 interface LeaderboardFlags {
   out: string;
@@ -29,6 +27,11 @@ export function register(program: Command): void {
     .option('--prices <file>', 'price table (JSON) whose entries replace the built-in prices per model (default: $GAIA2_PRICES)')
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner leaderboard runs/claude-code runs/codex runs/gemini-cli --out site/\n  $ gaia2-runner leaderboard runs/*/ --common-scenarios --format none')
     .action(async (dirs: string[], f: LeaderboardFlags) => {
+      const [{ buildLeaderboard, LEADERBOARD_FILES, resolveSources, saveLeaderboard }, { loadPriceTable }, { buildViewer }] = await Promise.all([
+        import('../../leaderboard/index.js'),
+        import('../../pricing/index.js'),
+        import('../../viewer/index.js'),
+      ]);
       const prices = loadPriceTable(f.prices);
       const out = resolve(f.out);
       // Every row links to its run's viewer: build it first (incremental: a built run is only checked).

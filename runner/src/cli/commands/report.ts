@@ -1,11 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
-import { renderCsv, renderMarkdown, writeReport } from '../../report/index.js';
-import { loadPriceTable } from '../../pricing/index.js';
+import { ConfigError } from '../../plan/errors.js';
 import { redact } from '../../secrets/redact.js';
-import { readPhasesReport, renderPhasesMarkdown, rewritePhasesReport } from '../../phases/overall-report.js';
 
 interface ReportFlags {
   outputDir: string;
@@ -29,6 +26,11 @@ export function register(program: Command): void {
     .action(async (f: ReportFlags) => {
       const dir = resolve(f.outputDir);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`--output-dir is not a directory: ${dir}`);
+      const [{ renderCsv, renderMarkdown, writeReport }, { loadPriceTable }, { readPhasesReport, renderPhasesMarkdown, rewritePhasesReport }] = await Promise.all([
+        import('../../report/index.js'),
+        import('../../pricing/index.js'),
+        import('../../phases/overall-report.js'),
+      ]);
       const prices = loadPriceTable(f.prices);
       const options = { prices, ...(f.errorsAsFailures !== undefined ? { errorsAsFailures: f.errorsAsFailures } : {}) };
       // A gaia2-run root: one report per phase and the overall table (Markdown or JSON).

@@ -1,8 +1,6 @@
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
-import { planFromRunRecord, readRunRecord } from '../../config/from-run-record.js';
-import { runPlanCommand } from '../../orchestrator/session.js';
+import { ConfigError } from '../../plan/errors.js';
 
 export function register(program: Command): void {
   program
@@ -13,8 +11,13 @@ export function register(program: Command): void {
     .option('--pin-revision', 'use the recorded Hugging Face commit instead of the branch name')
     .option('--dry-run', 'print the plan; launch nothing')
     .addHelpText('after', '\nExample:\n  $ gaia2-runner rerun runs/exp1 --output-dir runs/exp1-again --pin-revision')
-    .action((run: string, f: { outputDir: string; pinRevision?: boolean; dryRun?: boolean }, c: Command) =>
-      runPlanCommand(
+    .action(async (run: string, f: { outputDir: string; pinRevision?: boolean; dryRun?: boolean }, c: Command) => {
+      const [{ planFromRunRecord }, { readRunRecord }, { runPlanCommand }] = await Promise.all([
+        import('../../config/from-run-record.js'),
+        import('../../record/index.js'),
+        import('../../orchestrator/session.js'),
+      ]);
+      return runPlanCommand(
         c.optsWithGlobals().envFile,
         () => {
           const { file, rec } = readRunRecord(run);
@@ -23,6 +26,6 @@ export function register(program: Command): void {
           return plan;
         },
         { summary: true, dryRun: Boolean(f.dryRun) },
-      ),
-    );
+      );
+    });
 }

@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
-import { loadRunConfig, withA2aAppProp } from '../../config/resolve-toml.js';
-import { runPlanCommand } from '../../orchestrator/session.js';
-import { writeManifests } from '../manifests.js';
+import { ConfigError } from '../../plan/errors.js';
 import { addGatewayOptions, withGatewayFlags, type GatewayFlags } from '../../config/gateway-flags.js';
 import { resolve } from 'node:path';
 
@@ -31,8 +28,13 @@ export function register(program: Command): void {
     .option('--errors-as-failures', "the run's report counts errors as failed runs (OR-ed with [run].errors_as_failures)")
     .option('--manifests <dir>', 'with --dry-run and backend = "kubernetes": write the objects each scenario run would create, one YAML file per run')
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner run-config examples/demo.toml --dry-run\n  $ gaia2-runner run-config cluster.toml --dry-run --manifests manifests/')
-    .action((positional: string | undefined, f: RunConfigFlags, c: Command) => {
+    .action(async (positional: string | undefined, f: RunConfigFlags, c: Command) => {
       if (f.manifests && !f.dryRun) throw new ConfigError('--manifests is a dry-run output: add --dry-run');
+      const [{ loadRunConfig, withA2aAppProp }, { runPlanCommand }, { writeManifests }] = await Promise.all([
+        import('../../config/resolve-toml.js'),
+        import('../../orchestrator/session.js'),
+        import('../manifests.js'),
+      ]);
       const manifests = f.manifests ? resolve(f.manifests) : null;
       return runPlanCommand(
         c.optsWithGlobals().envFile,

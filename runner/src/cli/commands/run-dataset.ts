@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { addDatasetOptions, planFromDatasetFlags, type DatasetFlags } from '../../config/cli-flags.js';
-import { runPlanCommand } from '../../orchestrator/session.js';
+import { addDatasetOptions, type DatasetFlags } from '../../config/cli-options.js';
 
 export function register(program: Command): void {
   const cmd = program.command('run-dataset').description('run many scenarios (directory, .jsonl, file or Hugging Face dataset), pass@N, retry');
@@ -11,5 +10,8 @@ export function register(program: Command): void {
         'Examples:\n  $ gaia2-runner run-dataset -d examples/scenarios --agent oracle -j 4 --output-dir out/\n' +
         '  $ gaia2-runner run-dataset -d meta-agents-research-environments/gaia2-cli --splits search --limit 5 --provider anthropic --model claude-sonnet-4-5 --output-dir out/',
     )
-    .action((f: DatasetFlags, c: Command) => runPlanCommand(c.optsWithGlobals().envFile, () => planFromDatasetFlags(f, process.env)));
+    .action(async (f: DatasetFlags, c: Command) => {
+      const [{ planFromDatasetFlags }, { runPlanCommand }] = await Promise.all([import('../../config/cli-flags.js'), import('../../orchestrator/session.js')]);
+      return runPlanCommand(c.optsWithGlobals().envFile, () => planFromDatasetFlags(f, process.env));
+    });
 }

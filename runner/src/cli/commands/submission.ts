@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { loadEnvForCli } from '../../env/cli-env.js';
-import { DEFAULT_SUBMISSION_SPLIT, exportSubmission } from '../../submission/index.js';
+import { DEFAULT_SUBMISSION_SPLIT } from '../../submission/format.js';
 
 export function addSubmissionOptions(cmd: Command): Command {
   return cmd
@@ -18,6 +17,7 @@ export function register(program: Command): void {
   addSubmissionOptions(cmd)
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner submission runs/gaia2\n  $ HF_TOKEN=… gaia2-runner submission runs/gaia2 --hf-upload my-org/gaia2-traces')
     .action(async (root: string, f: { split: string; hfUpload?: string; hfPublic?: boolean }, c: Command) => {
+      const [{ loadEnvForCli }, { exportSubmission }] = await Promise.all([import('../../env/cli-env.js'), import('../../submission/index.js')]);
       loadEnvForCli(c.optsWithGlobals().envFile, (l) => process.stderr.write(l + '\n'));
       await exportSubmission(resolve(root), { split: f.split, hfUpload: f.hfUpload ?? null, hfPublic: Boolean(f.hfPublic), env: process.env, out: (s) => process.stdout.write(s) });
     });

@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { buildViewer } from '../../viewer/index.js';
 
 export function register(program: Command): void {
   program
@@ -14,6 +13,7 @@ export function register(program: Command): void {
     .action(async (f: { outputDir: string; full?: boolean }) => {
       const dir = resolve(f.outputDir);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--output-dir is not a directory: ${dir}`);
+      const { buildViewer } = await import('../../viewer/index.js');
       const r = await buildViewer(dir, { incremental: !f.full });
       process.stdout.write(`Viewer: ${r.pages} pages (${r.rebuilt} rewritten) → ${resolve(dir, 'index.html')}\n`);
     });

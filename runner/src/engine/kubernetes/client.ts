@@ -4,8 +4,8 @@ import { CoreV1Api, KubeConfig, VersionApi } from '@kubernetes/client-node';
 import { existsSync, readFileSync } from 'node:fs';
 import type https from 'node:https';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import type { KubernetesSettings } from '../../config/backend.js';
-import { ConfigError } from '../../config/errors.js';
+import type { KubernetesSettings } from './settings.js';
+import { ConfigError } from '../../plan/errors.js';
 import { EngineError } from '../errors.js';
 
 const SA_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';

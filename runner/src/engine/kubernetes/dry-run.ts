@@ -7,7 +7,7 @@ import { Pod, Secret } from 'kubernetes-models/v1';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
-import type { KubernetesSettings } from '../../config/backend.js';
+import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
 import type { ContainerEngine, ContainerHandle, ContainerSpec, EngineDescription, HostServices } from '../types.js';

@@ -3,7 +3,7 @@
 // Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
 import type { V1Secret } from '@kubernetes/client-node';
 import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
-import type { KubernetesSettings } from '../../config/backend.js';
+import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
 import type { ContainerEngine, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';

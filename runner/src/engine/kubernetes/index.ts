@@ -1,5 +1,5 @@
 // The Kubernetes backend: connect with the [kubernetes] settings.
-import type { KubernetesSettings } from '../../config/backend.js';
+import type { KubernetesSettings } from './settings.js';
 import { connectKube } from './client.js';
 import { KubernetesEngine } from './engine.js';
 

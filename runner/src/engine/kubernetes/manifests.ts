@@ -5,7 +5,7 @@
 import type { V1OwnerReference, V1Pod, V1Secret } from '@kubernetes/client-node';
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
 import { randomBytes } from 'node:crypto';
-import type { KubernetesSettings } from '../../config/backend.js';
+import type { KubernetesSettings } from './settings.js';
 import { redact } from '../../secrets/redact.js';
 import { LABELS } from '../labels.js';
 import type { ContainerSpec } from '../types.js';

@@ -8,7 +8,8 @@ import { EngineError } from '../errors.js';
 import { parseRemoteDockerHost, type RemoteTarget } from './docker-host.js';
 import { RemoteDockerEngine } from './remote-engine.js';
 import { sshAuthFrom } from './ssh-auth.js';
-import { CONNECT_TIMEOUT_MS, connectWithin, resolveHost, withDeadline } from './tcp-reach.js';
+import { CONNECT_TIMEOUT_MS, connectWithin, resolveHost } from './tcp-reach.js';
+import { withDeadline } from '../../net/deadline.js';
 
 export async function connectRemoteEngine(value: string, env: NodeJS.ProcessEnv): Promise<RemoteDockerEngine> {
   const target = parseRemoteDockerHost(value, env);

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../config/errors.js';
+import { ConfigError } from '../../plan/errors.js';
 
 export interface TlsFiles {
   /** False with DOCKER_TLS alone: encrypted, the engine's certificate not checked. */

@@ -15,7 +15,8 @@ import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescript
 import type { RemoteTarget } from './docker-host.js';
 import type { SshConnection } from './ssh-connection.js';
 import { directReach, RemoteContainer, sshReach } from './remote-container.js';
-import { localAddressToward, withDeadline } from './tcp-reach.js';
+import { localAddressToward } from './tcp-reach.js';
+import { withDeadline } from '../../net/deadline.js';
 
 const PING_TIMEOUT_MS = 10_000;
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../config/errors.js';
+import { ConfigError } from '../../plan/errors.js';
 
 export interface SshAuth {
   /** A private key file (its path is for messages; the key itself never is). */

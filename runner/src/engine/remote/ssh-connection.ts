@@ -11,7 +11,7 @@ import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel } from 'ssh2';
-import { ConfigError } from '../../config/errors.js';
+import { ConfigError } from '../../plan/errors.js';
 import { EngineError } from '../errors.js';
 import { checkHostKey, knownHostsName, readKnownHosts, type HostKeyVerdict } from './known-hosts.js';
 import type { SshAuth } from './ssh-auth.js';

@@ -53,8 +53,3 @@ export function localAddressToward(ip: string): Promise<string> {
   });
 }
 
-/** `p`, or a rejection after `ms` ("no answer within N s"). */
-export function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
-  const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms).unref());
-  return Promise.race([p, late]);
-}

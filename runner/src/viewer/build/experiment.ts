@@ -5,7 +5,7 @@ import { ScenarioInfoCache } from '../model/oracle.js';
 import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
 import { renderPage } from '../pages/html.js';
-import { asStr } from '../trace/json-util.js';
+import { asStr } from '../../trace/json-util.js';
 import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
 import { comparePageData } from './compare.js';
 import { naturalCompare, runDirsOf, writeIfChanged } from './fs-util.js';

@@ -10,7 +10,7 @@ import type { IndexRow } from '../model/types.js';
 import { renderPage } from '../pages/html.js';
 import { renderPages } from './page-pool.js';
 import { pageSignature, up, type PageJob } from './scenario-page.js';
-import { asArr, asNum, asStr } from '../trace/json-util.js';
+import { asArr, asNum, asStr } from '../../trace/json-util.js';
 import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
 import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { orderSplits } from '../../report/build.js';

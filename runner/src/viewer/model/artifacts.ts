@@ -2,7 +2,7 @@
 // a run in progress holds only some of them, and a bad artifact must not stop the build.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isObj, type Obj } from '../trace/json-util.js';
+import { isObj, type Obj } from '../../trace/json-util.js';
 
 /** Files whose change means the scenario's page must be rebuilt. */
 export const TRACKED_ARTIFACTS = [

@@ -3,8 +3,8 @@
 // comparing message contents, not counts, so compaction, retries and Responses-API chains
 // (previous_response_id) do not hide or duplicate messages. Tool calls pair with their
 // results by id (by name and order when a provider sends no ids).
-import type { Block, CanonicalCall, Message } from '../trace/index.js';
-import { totalInput } from '../trace/index.js';
+import type { Block, CanonicalCall, Message } from '../../trace/index.js';
+import { totalInput } from '../../trace/index.js';
 import type { TimelineItem, ViewBlock } from './types.js';
 
 export const MAX_TEXT = 100_000;

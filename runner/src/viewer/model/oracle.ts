@@ -2,7 +2,7 @@
 // Read once per path per build; a missing or broken file just leaves them out.
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { asArr, asObj, asStr } from '../trace/json-util.js';
+import { asArr, asObj, asStr } from '../../trace/json-util.js';
 import { readJsonObject } from './artifacts.js';
 
 export interface OracleEvent {

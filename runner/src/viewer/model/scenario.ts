@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../../agent-image/src/contract/index.js';
 import { costUsd, defaultPriceTable } from '../../pricing/index.js';
-import { parseTraceJsonl } from '../trace/index.js';
-import { linesOfRole, TRAFFIC_FILE } from '../trace/traffic-lines.js';
-import { asArr, asNum, asObj, asStr } from '../trace/json-util.js';
+import { parseTraceJsonl } from '../../trace/index.js';
+import { asArr, asNum, asObj, asStr } from '../../trace/json-util.js';
+import { linesOfRole, TRAFFIC_FILE } from '../../trace/traffic-lines.js';
 import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type ArtifactStat } from './artifacts.js';
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { ScenarioInfoCache } from './oracle.js';

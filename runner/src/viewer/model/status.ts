@@ -1,7 +1,7 @@
 // Status, split and the one-line "info" of a scenario run, from its result.json.
 import { SPLITS, type RunStatus } from '../../../../agent-image/src/contract/index.js';
 import { classify } from '../../report/collect.js';
-import { asArr, asObj, asStr, type Obj } from '../trace/json-util.js';
+import { asArr, asObj, asStr, type Obj } from '../../trace/json-util.js';
 import type { ViewStatus } from './types.js';
 
 /** No result.json yet: running. Otherwise our `status`, else the reference's `success`. */

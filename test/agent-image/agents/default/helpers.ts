@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { initWorld, runCli } from '../../../../agent-image/src/apps/index.js';
 import type { CliRunResult } from '../../../../agent-image/src/agents/default/index.js';
-import { composeWorld } from '../../../../agent-image/src/world/compose.js';
+import { composeWorld } from '../../../../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv } from '../../../../agent-image/src/world/config.js';
 import type { ReplyInfo } from '../../../../agent-image/src/world/daemon.js';
 import { serveAgentSocket } from '../../../../agent-image/src/world/sockets.js';

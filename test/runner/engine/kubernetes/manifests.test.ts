@@ -2,7 +2,7 @@
 // references, settings applied, and every object valid against the Kubernetes schemas.
 import { Pod, Secret } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
-import type { KubernetesSettings } from '../../../../runner/src/config/backend.js';
+import type { KubernetesSettings } from '../../../../runner/src/engine/kubernetes/settings.js';
 import { registerSecret } from '../../../../runner/src/secrets/redact.js';
 import {
   dnsLabel,

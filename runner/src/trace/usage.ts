@@ -1,5 +1,5 @@
 // Provider usage objects → one shape; cost from the runner's price table (an estimate, stated as such).
-import { costUsd, defaultPriceTable } from '../../pricing/index.js';
+import { costUsd, defaultPriceTable } from '../pricing/index.js';
 import { asNum, asObj, type Obj } from './json-util.js';
 
 export interface Usage {

@@ -2,9 +2,9 @@
 // one with a single tool, `expert_agent(task)`, under the same app name. Here the app's CLI
 // keeps its name and offers one subcommand, `expert-agent --task TEXT` (function tool
 // `<cli>__expert_agent`); every other subcommand is unknown to it.
-import type { AppDef, CommandDef } from '../apps/framework/types.js';
-import { appForCli } from '../apps/catalog.js';
-import { cliSpecOf, type CliSpec } from '../apps/index.js';
+import type { AppDef, CommandDef } from './framework/types.js';
+import { appForCli } from './catalog.js';
+import { cliSpecOf, type CliSpec } from './index.js';
 
 export const EXPERT_COMMAND = 'expert-agent';
 /** ARE's tool name (logged as `fn`, read-only). */

@@ -3,19 +3,19 @@
 // oracle when asked. Used by the image entry point, tests and benchmarks alike.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { initWorld, resolveScenarioTools } from '../apps/index.js';
-import { worldStates } from './apps-gateway.js';
-import { Judge, type JudgeLlm } from '../judge/index.js';
-import { loadScenario, type LoadedScenario } from '../scenario/index.js';
-import { parsePyJson } from '../contract/pyjson.js';
-import { OracleAgent } from '../agents/oracle/oracle-agent.js';
-import { WorldDaemon, type WorldDaemonOptions } from './daemon.js';
-import { DaemonLog } from './daemon-log.js';
-import { SettingsError, type DaemonSettings } from './config.js';
-import { readUserDetails, writeUserDetails } from './user-details.js';
-import { parseSimTime } from './clock.js';
-import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../a2a/index.js';
-import { applyNoise, type AppliedNoise } from '../noise/index.js';
+import { initWorld, resolveScenarioTools } from '../../apps/index.js';
+import { worldStates } from '../../world/apps-gateway.js';
+import { Judge, type JudgeLlm } from '../../judge/index.js';
+import { loadScenario, type LoadedScenario } from '../../scenario/index.js';
+import { parsePyJson } from '../../contract/pyjson.js';
+import { OracleAgent } from '../../agents/oracle/oracle-agent.js';
+import { WorldDaemon, type WorldDaemonOptions } from '../../world/daemon.js';
+import { DaemonLog } from '../../world/daemon-log.js';
+import { SettingsError, type DaemonSettings } from '../../world/config.js';
+import { readUserDetails, writeUserDetails } from '../../world/user-details.js';
+import { parseSimTime } from '../../world/clock.js';
+import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../../a2a/index.js';
+import { applyNoise, type AppliedNoise } from '../../noise/index.js';
 
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */

@@ -1,6 +1,6 @@
 // Trace parsing per provider format, including the reference's pinned cases (the reference's test_trace_parser.py).
 import { describe, expect, it } from 'vitest';
-import { normalizeEntry, parseRawResponse, parseSseEvents, parseTraceJsonl, canonicalizeRow } from '../../../runner/src/viewer/trace/index.js';
+import { normalizeEntry, parseRawResponse, parseSseEvents, parseTraceJsonl, canonicalizeRow } from '../../../runner/src/trace/index.js';
 
 const sse = (...events: unknown[]): string => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
 

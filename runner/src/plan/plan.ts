@@ -26,6 +26,9 @@ export const MULTILINGUAL_SPLITS = ['execution', 'search', 'ambiguity', 'adaptab
 /** A language code as the reference accepts it: `language_Script` (spa_Latn, cmn_Hans). */
 export const LANGUAGE_PATTERN = /^[a-z]{2,3}(?:_[A-Za-z]{2,4})+$/;
 
+/** The agent image this project builds (`build-image`). */
+export const DEFAULT_IMAGE = 'localhost/gaia2-agent:latest';
+
 export const DEFAULT_HF_DATASET = 'meta-agents-research-environments/gaia2-cli';
 
 export interface SecretRef {

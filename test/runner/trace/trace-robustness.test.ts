@@ -1,8 +1,8 @@
 // Hostile and truncated trace rows: parsed or shown raw, never a crash.
 import { describe, expect, it } from 'vitest';
-import { parseTraceJsonl } from '../../../runner/src/viewer/trace/index.js';
+import { parseTraceJsonl } from '../../../runner/src/trace/index.js';
 import { conversationGroups } from '../../../runner/src/viewer/model/conversation.js';
-import { anthropicTrace } from './synthetic.js';
+import { anthropicTrace } from '../viewer/synthetic.js';
 
 const sse = (...events: unknown[]): string => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
 

@@ -2,8 +2,8 @@
 // three runs per scenario each; the standard phase over the five capability splits, the two
 // augmented phases over the `mini` subset.
 import { z } from 'zod';
-import { ConfigError } from '../config/errors.js';
-import { int, optStr } from '../config/toml-values.js';
+import { ConfigError } from './errors.js';
+import { int, optStr } from './toml-values.js';
 
 export const PHASE_NAMES = ['standard', 'agent2agent', 'noise'] as const;
 export type PhaseName = (typeof PHASE_NAMES)[number];

@@ -1,0 +1,7 @@
+// Content hashes of files (scenario hashes, scripts, the result cache's keys).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+export function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
