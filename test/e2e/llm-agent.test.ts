@@ -14,6 +14,8 @@ import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
+import { GATEWAY_DEFAULTS } from '../../runner/src/plan/gateway.js';
+import type { RunPlan } from '../../runner/src/plan/plan.js';
 import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
 import { call, fail, startFakeLlm, type FakeFormat, type FakeLlm } from '../helpers/fake-llm/index.js';
 import { SHELL_TOOL_NAME } from '../../agent-image/src/agents/default/shell-tool.js';
@@ -64,7 +66,9 @@ async function runThroughOrchestrator(): Promise<void> {
   const fake = await startFakeLlm({ format: 'openai-chat' as FakeFormat, script: scriptFor(play, 'shell') });
   try {
     const out = join(mkdtempSync(join(tmpdir(), 'gaia2-llm-e2e-runner-')), 'out');
-    const plan = planFor('openai-chat', fake.url, scenario, image, CANARY, out);
+    // Direct mode (the key in the container, reached through a relay): the path reference images
+    // and `--no-gateway` take. The gateway's own path is test/e2e/gateway.test.ts.
+    const plan: RunPlan = { ...planFor('openai-chat', fake.url, scenario, image, CANARY, out), gateway: { ...GATEWAY_DEFAULTS, mode: 'off' } };
     const hostEnv = { [KEY_VAR]: CANARY };
     const ds = await resolveDataset(plan.target, { env: hostEnv });
     let env: Record<string, string> = {};
@@ -129,7 +133,7 @@ function expectOracleActions(dir: string): void {
 }
 
 describe('LLM agent against a scripted provider on host loopback (real containers)', () => {
-  it('run through the orchestrator (openai chat-completions, shell, not streaming) passes via the relay', () => {
+  it('run through the orchestrator in direct mode (gateway off; openai chat-completions, shell, not streaming) passes via the relay', () => {
     const r = viaRunner!;
     expect(r.result.error ?? r.result.failure_reasons ?? null).toBeNull();
     expect(r.result.status).toBe('pass');
