@@ -89,31 +89,74 @@ export interface PyDumpsOptions {
 /** Python `json.dumps(value, indent=…)` with default ensure_ascii and separators. */
 export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
   const indent = opts.indent;
-  const walk = (v: unknown, depth: number): string => {
-    if (v === null || v === undefined) return 'null';
-    if (v === true) return 'true';
-    if (v === false) return 'false';
-    if (typeof v === 'number') return pyNumber(v);
-    if (typeof v === 'bigint') return v.toString();
-    if (v instanceof PyFloat) return pyFloatRepr(v.value);
-    if (typeof v === 'string') return pyString(v);
-    const items: string[] = [];
-    const isArray = Array.isArray(v);
-    if (isArray) for (const x of v) items.push(walk(x, depth + 1));
-    else if (v instanceof Map) for (const [k, x] of v) items.push(`${pyString(String(k))}: ${walk(x, depth + 1)}`);
-    else if (typeof v === 'object') {
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-        if (x === undefined) continue;
-        items.push(`${pyString(k)}: ${walk(x, depth + 1)}`);
-      }
-    } else return pyString(String(v));
-    const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
-    if (items.length === 0) return open + close;
-    if (indent === undefined) return open + items.join(', ') + close;
-    const pad = '\n' + ' '.repeat(indent * (depth + 1));
-    return open + pad + items.join(',' + pad) + '\n' + ' '.repeat(indent * depth) + close;
+  // One string built by appending (V8 joins the pieces once, at the end): a large answer (a
+  // search over thousands of emails) costs what its text costs, with no per-level arrays.
+  let out = '';
+  // Per depth: what comes before an item (after the first) and before the closing bracket.
+  const seps: string[] = [];
+  const opens: string[] = [];
+  const closes: string[] = [];
+  const sepAt = (depth: number): string => {
+    if (seps[depth] === undefined) {
+      const pad = indent === undefined ? '' : '\n' + ' '.repeat(indent * (depth + 1));
+      opens[depth] = pad;
+      seps[depth] = indent === undefined ? ', ' : ',' + pad;
+      closes[depth] = indent === undefined ? '' : '\n' + ' '.repeat(indent * depth);
+    }
+    return seps[depth]!;
   };
-  return walk(value, 0);
+  const walk = (v: unknown, depth: number): void => {
+    if (v === null || v === undefined) out += 'null';
+    else if (v === true) out += 'true';
+    else if (v === false) out += 'false';
+    else if (typeof v === 'number') out += pyNumber(v);
+    else if (typeof v === 'string') out += pyString(v);
+    else if (v instanceof PyFloat) out += pyFloatRepr(v.value);
+    else if (typeof v === 'bigint') out += v.toString();
+    else if (Array.isArray(v)) {
+      if (v.length === 0) {
+        out += '[]';
+        return;
+      }
+      const sep = sepAt(depth);
+      out += '[' + opens[depth];
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) out += sep;
+        walk(v[i], depth + 1);
+      }
+      out += closes[depth] + ']';
+    } else if (v instanceof Map) {
+      if (v.size === 0) {
+        out += '{}';
+        return;
+      }
+      const sep = sepAt(depth);
+      out += '{' + opens[depth];
+      let first = true;
+      for (const [k, x] of v) {
+        if (!first) out += sep;
+        first = false;
+        out += pyString(String(k)) + ': ';
+        walk(x, depth + 1);
+      }
+      out += closes[depth] + '}';
+    } else if (typeof v === 'object') {
+      const sep = sepAt(depth);
+      let first = true;
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        const x = (v as Record<string, unknown>)[k];
+        if (x === undefined) continue;
+        out += first ? '{' + opens[depth] : sep;
+        first = false;
+        out += pyString(k) + ': ';
+        walk(x, depth + 1);
+      }
+      out += first ? '{}' : closes[depth] + '}';
+    } else out += pyString(String(v));
+  };
+  walk(value, 0);
+  return out;
 }
 
 /** Error thrown by parsePyJson, with a Python-json-like message and the char offset. */

@@ -1,5 +1,10 @@
 // email_client_v2.json: {"user_email", "view_limit", "folders": {NAME: {"folder_name", "emails": [Email]}}}.
-// In memory each folder is a list in file order; saving writes every folder newest first.
+// In memory each folder is a list kept newest first (the order saving writes), so listing does
+// not sort per call: the view sorts each folder once when it is built. That is the order the
+// reference's stable sort gives from the file's order, and every command that depends on order
+// goes through a stable sort (an email added or moved goes last, then sorts to its place), so
+// outputs are the same. A folder with a timestamp that is not a number keeps file order (no
+// total order to sort by: each listing sorts it as the reference would).
 // Folders missing from the state are not created (reference behaviour).
 import { PyFloat, num, pyFloat } from '../../contract/pyjson.js';
 import { BadParameter, fail } from '../framework/errors.js';
@@ -36,14 +41,29 @@ function mailboxOf(raw: Record<string, unknown>): Mailbox {
     if (Array.isArray(list)) {
       for (const e of list) if (e && typeof e === 'object' && typeof (e as Email).email_id === 'string') byId.set((e as Email).email_id as string, e as Email);
     }
-    folders.set(name, [...byId.values()]);
+    const emails = [...byId.values()];
+    folders.set(name, emails.every((e) => Number.isFinite(num(e.timestamp))) ? newestFirst(emails) : emails);
   }
   const userEmail = typeof raw.user_email === 'string' ? raw.user_email : 'user@example.com';
   return { raw, userEmail, folders };
 }
 
-/** Newest first; ties keep their order (Python's sort is stable). */
-export const newestFirst = (emails: readonly Email[]): Email[] => [...emails].sort((a, b) => num(b.timestamp) - num(a.timestamp));
+const byNewest = (a: Email, b: Email): number => num(b.timestamp) - num(a.timestamp);
+
+/** Newest first, read-only: the list itself when it is in that order already (the usual case), else a sorted copy. */
+export function newestFirstView(emails: readonly Email[]): readonly Email[] {
+  for (let i = 1; i < emails.length; i++) {
+    // A NaN difference (a timestamp that is not a number) is not "in order": sort as before.
+    if (!(byNewest(emails[i - 1]!, emails[i]!) <= 0)) return [...emails].sort(byNewest);
+  }
+  return emails;
+}
+
+/** Newest first, a new list; ties keep their order (Python's sort is stable). */
+export const newestFirst = (emails: readonly Email[]): Email[] => {
+  const v = newestFirstView(emails);
+  return v === emails ? [...emails] : (v as Email[]);
+};
 
 export function saveMailbox(ctx: AppContext, box: Mailbox): void {
   const folders: Record<string, unknown> = {};
