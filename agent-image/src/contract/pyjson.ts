@@ -178,6 +178,7 @@ export class PyJsonError extends Error {
 const SPECIAL = /["\\\u0000-\u001f]/g;
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+const CONTROL = /[\u0000-\u001f]/g;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /**
@@ -186,6 +187,20 @@ const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b
  */
 export function parsePyJson(text: string): unknown {
   let i = 0;
+  // Where the next backslash and the next control character are (-1: none left), found with
+  // one native search each time the parse passes the last one found: most strings hold
+  // neither, and are then one indexOf and one slice.
+  let backslash = -2;
+  let control = -2;
+  const plainUntil = (end: number): boolean => {
+    if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
+    if (backslash !== -1 && backslash < end) return false;
+    if (control !== -1 && control < i) {
+      CONTROL.lastIndex = i;
+      control = CONTROL.exec(text)?.index ?? -1;
+    }
+    return control === -1 || control >= end;
+  };
   const ws = (): void => {
     const c = text.charCodeAt(i);
     // fast exit: most values follow a delimiter directly or after one space
@@ -220,6 +235,12 @@ export function parsePyJson(text: string): unknown {
   const string = (): string => {
     const start = i;
     i++;
+    const quote = text.indexOf('"', i);
+    if (quote >= 0 && plainUntil(quote)) {
+      const plain = text.slice(i, quote);
+      i = quote + 1;
+      return plain;
+    }
     let out = '';
     for (;;) {
       // Copy the run of plain characters up to the next quote, backslash or control

@@ -68,7 +68,16 @@ export const newestFirst = (emails: readonly Email[]): Email[] => {
 export function saveMailbox(ctx: AppContext, box: Mailbox): void {
   const folders: Record<string, unknown> = {};
   const lists = new Map<string, Email[]>();
+  const before = box.raw.folders as Record<string, unknown> | undefined;
   for (const [name, emails] of box.folders) {
+    // A folder the command left as the state holds it (most folders of most writes: reading an
+    // email changes one object in place) is kept as it is: no sort, no copy, the same bytes.
+    const kept = unchangedFolder(before?.[name], name, emails);
+    if (kept) {
+      folders[name] = kept;
+      lists.set(name, emails);
+      continue;
+    }
     const sorted = newestFirst(emails);
     folders[name] = { folder_name: name, emails: sorted };
     lists.set(name, [...sorted]);
@@ -77,6 +86,17 @@ export function saveMailbox(ctx: AppContext, box: Mailbox): void {
   // The next command's mailbox is this one in file order: no need to rebuild it from the state.
   setView(raw, 'mailbox', { raw, userEmail: box.userEmail, folders: lists });
   ctx.saveState(raw);
+}
+
+/** The state's folder object when it is `{folder_name, emails}` with exactly these emails, newest first. */
+function unchangedFolder(f: unknown, name: string, emails: readonly Email[]): unknown {
+  if (!f || typeof f !== 'object') return null;
+  const keys = Object.keys(f);
+  const list = (f as { emails?: unknown }).emails;
+  if (keys.length !== 2 || keys[0] !== 'folder_name' || keys[1] !== 'emails' || (f as { folder_name?: unknown }).folder_name !== name) return null;
+  if (!Array.isArray(list) || list === emails || list.length !== emails.length) return null;
+  for (let i = 0; i < list.length; i++) if (list[i] !== emails[i]) return null;
+  return newestFirstView(emails) === emails ? f : null;
 }
 
 export function folder(box: Mailbox, name: unknown): Email[] {
