@@ -32,7 +32,8 @@ export async function containerWorld(image: string, scenario: string, calls: Rea
     podman('start', cid);
     const url = `http://${podman('port', cid, '8090').split('\n')[0]}/health`;
     let bootMs = 0;
-    for (let i = 0; i < 6000 && !bootMs; i++) {
+    // A deadline, not a count of tries: on a loaded machine a start takes many seconds.
+    for (const deadline = t0 + 300_000; !bootMs && performance.now() < deadline; ) {
       try {
         const h = (await (await fetch(url)).json()) as { agent?: unknown };
         if (typeof h.agent === 'string') bootMs = performance.now() - t0;
