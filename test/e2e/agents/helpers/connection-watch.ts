@@ -68,6 +68,8 @@ export const flowsTo = (c: WatchedContainer, variable: string): Flow[] => c.flow
 export interface ConnectionWatch {
   /** Stops polling (after one last look) and returns every container of the image seen. */
   stop(): Promise<WatchedContainer[]>;
+  /** Every image a listed container had, and the last listing error (for a watch that saw nothing). */
+  diagnostics(): { images: string[]; error: string | null };
 }
 
 /**
@@ -85,10 +87,16 @@ export function watchConnections(socketPath: string, image: string, everyMs = 50
   const seen = new Map<string, WatchedContainer>();
   const flowKeys = new Set<string>();
   let stopped = false;
+  const images = new Set<string>();
+  let error: string | null = null;
 
   async function look(): Promise<void> {
-    const list = await docker.listContainers({ all: true }).catch(() => []);
+    const list = await docker.listContainers({ all: true }).catch((e: Error) => {
+      error = e.message;
+      return [];
+    });
     for (const c of list) {
+      images.add(c.Image);
       if (c.Image !== image || seen.has(c.Id)) continue;
       const info = await docker.getContainer(c.Id).inspect().catch(() => null);
       const net = info ? Object.values(info.NetworkSettings.Networks ?? {})[0] : undefined;
@@ -123,5 +131,6 @@ export function watchConnections(socketPath: string, image: string, everyMs = 50
       await chain.then(look, look);
       return [...seen.values()];
     },
+    diagnostics: () => ({ images: [...images], error }),
   };
 }

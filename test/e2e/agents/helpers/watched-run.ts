@@ -18,5 +18,7 @@ export async function watchedRun(engine: ContainerEngine, image: string, a: Agen
     await watch.stop();
     throw e;
   });
-  return { run, containers: await watch.stop() };
+  const containers = await watch.stop();
+  if (containers.length === 0) throw new Error(`no container of ${layer.tag} was seen: ${JSON.stringify(watch.diagnostics())}`);
+  return { run, containers };
 }
