@@ -33,6 +33,15 @@ export class TokenBook {
     return token;
   }
 
+  /**
+   * Accepts a token issued elsewhere (the runner issues tokens and hands them to an in-cluster
+   * gateway, docs/gateway.md "Kubernetes"); refused unless it has the tokens' shape.
+   */
+  register(token: string, g: Grant): void {
+    if (!token.startsWith(PREFIX) || token.length < PREFIX.length + 32) throw new Error('model gateway: not a gateway token');
+    this.byToken.set(token, g);
+  }
+
   /** The grant of a presented token; null when unknown or revoked. */
   check(presented: string | null): Grant | null {
     if (!presented || !presented.startsWith(PREFIX)) return null;
