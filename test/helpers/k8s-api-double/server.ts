@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin.js';
 import { handleApi, type ApiContext } from './api-routes.js';
 import { Auth } from './auth.js';
-import { API_GROUPS, CORE_V1, VERSION, apiVersions } from './discovery.js';
+import { API_GROUPS, APPS_V1, CORE_V1, VERSION, apiVersions } from './discovery.js';
+import { DeploymentController } from './deployments.js';
 import { sendJson } from './http-util.js';
 import { Kubelet } from './kubelet.js';
 import { defaultNode } from './node.js';
@@ -51,6 +52,7 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
   const kubelet = new Kubelet(store, runtime, defaultNode());
   const auth = new Auth({ [token]: 'admin' });
   const ctx: ApiContext = { store, resources: new Resources(store, kubelet), kubelet, auth, bookmarkMs: o.bookmarkMs ?? 10_000 };
+  new DeploymentController(store, ctx.resources);
   let address = '';
 
   const tls = makeServingCert();
@@ -72,7 +74,9 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
         if (url.pathname === '/api' || url.pathname === '/api/') sendJson(res, 200, apiVersions(address));
         else if (url.pathname === '/apis' || url.pathname === '/apis/') sendJson(res, 200, API_GROUPS);
         else if (url.pathname === '/api/v1' || url.pathname === '/api/v1/') sendJson(res, 200, CORE_V1);
+        else if (url.pathname === '/apis/apps/v1' || url.pathname === '/apis/apps/v1/') sendJson(res, 200, APPS_V1);
         else if (url.pathname.startsWith('/api/v1/')) await handleApi(ctx, user, req, res, url);
+        else if (url.pathname.startsWith('/apis/apps/v1/')) await handleApi(ctx, user, req, res, url, 'apps');
         else throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`);
