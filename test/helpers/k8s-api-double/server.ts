@@ -30,6 +30,21 @@ export interface DoubleOptions {
   bookmarkMs?: number;
   /** Events kept for watch resumption before 410 Expired. */
   historySize?: number;
+  /** Sees every request the server receives, its body as it arrives (tests that audit what a client sent). */
+  tap?: (r: TappedRequest) => void;
+}
+
+export interface TappedRequest { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer[] }
+
+/** Copies a request's body chunks as whoever reads it (routes, the pod proxy) consumes them. */
+function tapRequest(req: http.IncomingMessage, tap: (r: TappedRequest) => void): void {
+  const r: TappedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: [] };
+  tap(r);
+  const emit = req.emit.bind(req) as (event: string | symbol, ...args: unknown[]) => boolean;
+  req.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === 'data') r.body.push(Buffer.from(args[0] as Buffer));
+    return emit(event, ...args);
+  }) as typeof req.emit;
 }
 
 export interface RunningDouble {
@@ -57,6 +72,7 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
 
   const tls = makeServingCert();
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    if (o.tap) tapRequest(req, o.tap);
     const url = new URL(req.url ?? '/', 'http://double');
     void (async () => {
       try {

@@ -79,7 +79,8 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
     runId,
     labels: settings.labels,
     config: {
-      upstreams: ups.upstreams.map((u) => ({ id: u.id, provider: u.provider, base: u.base, key: u.key })),
+      // A replay calls no provider: its Secret holds no key.
+      upstreams: ups.upstreams.map((u) => ({ id: u.id, provider: u.provider, base: u.base, key: g.replay ? null : u.key })),
       plan: { limits: g.limits, retryAttempts: g.retryAttempts, retryBudgetSeconds: g.retryBudgetSeconds },
       prices: o.prices,
       replay: Boolean(g.replay),
