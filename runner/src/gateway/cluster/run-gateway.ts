@@ -17,6 +17,7 @@ import type { ContainerEnvBase } from '../../env/container-env.js';
 import type { ContainerEngine } from '../../engine/index.js';
 import { EngineError } from '../../engine/errors.js';
 import { KubernetesEngine } from '../../engine/kubernetes/index.js';
+import { checkNoLoopback } from '../../engine/kubernetes/host-services.js';
 import type { KubernetesSettings } from '../../engine/kubernetes/settings.js';
 import type { PriceTable } from '../../pricing/index.js';
 import { redact } from '../../secrets/redact.js';
@@ -49,6 +50,8 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
   const name = gatewayName(runId);
   const origin = serviceOrigin(name, namespace);
   const routeOf = new Map(base.routes.map((r) => [r.role, r]));
+  // The gateway's Pod calls the providers: an endpoint on the runner's loopback is out of its reach.
+  checkNoLoopback(Object.fromEntries(base.routes.flatMap((r) => (r.baseUrl ? [[r.baseUrlVars[0] ?? 'BASE_URL', r.baseUrl]] : []))));
   pointRoutesAt(base, ups.byRole, (u) => `${origin}${upstreamPath(u)}`);
   const record = gatewayRecordOf(g.replay, ups);
   const issuer = new TokenBook();
