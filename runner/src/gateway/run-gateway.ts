@@ -12,7 +12,6 @@ import { rewriteLoopback, type ContainerEnvBase, type ModelRoute } from '../env/
 import type { ContainerEngine } from '../engine/index.js';
 import { loadPriceTable, type PriceTable } from '../pricing/index.js';
 import { kindOf } from './api-kinds.js';
-import { startClusterGateway } from './cluster/run-gateway.js';
 import { replayFrom } from './replay.js';
 import { gatewayRecordOf, pointRoutesAt, upstreamsOf, type RunGateway } from './run-routes.js';
 import { startGateway } from './server.js';
@@ -57,7 +56,11 @@ export interface StartGatewayOptions {
 export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: StartGatewayOptions = {}): Promise<RunGateway | null> {
   const g: GatewayPlan = plan.gateway ?? GATEWAY_DEFAULTS;
   const ups = upstreamsOf(base.routes);
-  if (plan.run.backend.kind === 'kubernetes') return startClusterGateway(plan, base, ups, { ...o, gatewayPlan: g, prices: recordPrices() });
+  if (plan.run.backend.kind === 'kubernetes') {
+    // loaded only here: the Kubernetes client is tens of megabytes a local run never needs
+    const { startClusterGateway } = await import('./cluster/run-gateway.js');
+    return startClusterGateway(plan, base, ups, { ...o, gatewayPlan: g, prices: recordPrices() });
+  }
   const { upstreams, byRole, roles } = ups;
   const gateway = await startGateway({
     upstreams,
