@@ -3,6 +3,7 @@
 // from its container's creation until the runner revokes it (the container's run ended), and
 // means nothing to any provider: the real key stays in the gateway.
 import { randomBytes } from 'node:crypto';
+import { GATEWAY_TOKEN_PREFIX } from '../plan/gateway.js';
 
 export const ROLES = ['agent', 'app_agent', 'judge'] as const;
 export type Role = (typeof ROLES)[number];
@@ -22,7 +23,7 @@ export interface Grant {
   recordKey: string;
 }
 
-const PREFIX = 'g2gw-';
+const PREFIX = GATEWAY_TOKEN_PREFIX;
 
 export class TokenBook {
   private readonly byToken = new Map<string, Grant>();
