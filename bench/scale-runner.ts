@@ -11,7 +11,9 @@
 //            bytes really go through POST /files): peak RSS (VmHWM) with sample-sized
 //            scenarios and with BENCH_MB-sized ones (default 5), the same run otherwise.
 // Usage: npx tsx bench/scale-runner.ts [--factors 1,1000] [--only collect|rss]
-//        BENCH_RUNNER_ROOT=<checkout with dist/> measures another build's CLI (before/after).
+//        BENCH_BEFORE_ROOT=<another checkout with dist/>: the same datasets also through that
+//        build's CLI (before/after). BENCH_WINDOW_S (default 600): a runner still going after
+//        that long is stopped and its peak so far reported, marked "window".
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,7 +104,8 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
 const RUNS = Number(process.env.BENCH_RUNS ?? 800);
 const J = Number(process.env.BENCH_J ?? 32);
 const MB = Number(process.env.BENCH_MB ?? 5);
-const runnerRoot = process.env.BENCH_RUNNER_ROOT ?? root;
+const beforeRoot = process.env.BENCH_BEFORE_ROOT ?? null;
+const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 600);
 
 /** Copies of one scenario text under their own ids; returns the dataset's total bytes. */
 function writeDataset(dir: string, text: string): number {
@@ -122,11 +125,22 @@ interface RssMeasure {
   peakMb: number;
   wallS: number;
   passed: number;
+  /** Stopped after BENCH_WINDOW_S: the peak is of that window. */
+  window: boolean;
 }
 
-async function runnerRss(label: string, text: string, kubeconfig: string): Promise<RssMeasure> {
+/** One dataset of `text` copies, run by each CLI in turn. */
+async function runnerRss(label: string, text: string, kubeconfig: string, roots: string[]): Promise<RssMeasure[]> {
   const dir = join(work, `rss-${label}`);
   const datasetMb = writeDataset(join(dir, 'data'), text) / 1e6;
+  const out: RssMeasure[] = [];
+  for (const r of roots) out.push(await runOnce(dir, datasetMb, kubeconfig, r));
+  rmSync(join(dir, 'data'), { recursive: true, force: true });
+  return out;
+}
+
+async function runOnce(dir: string, datasetMb: number, kubeconfig: string, runnerRoot: string): Promise<RssMeasure> {
+  rmSync(join(dir, 'out'), { recursive: true, force: true });
   writeFileSync(
     join(dir, 'c.toml'),
     `[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\nimage = "registry.example/gaia2-agent:bench"\n` +
@@ -142,12 +156,22 @@ async function runnerRss(label: string, text: string, kubeconfig: string): Promi
       // exited
     }
   }, 50);
+  let window = false;
+  const stop = setTimeout(() => {
+    window = true;
+    runner.kill('SIGINT'); // the runner's Ctrl-C: it stops its units and leaves a resumable dir
+  }, WINDOW_S * 1000);
   await new Promise<void>((resolve) => runner.on('exit', () => resolve()));
+  clearTimeout(stop);
   clearInterval(sampler);
   const wallS = (performance.now() - t0) / 1000;
-  const results = readFileSync(join(dir, 'out', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string });
-  rmSync(join(dir, 'data'), { recursive: true, force: true });
-  return { datasetMb, peakMb: peakKb / 1024, wallS, passed: results.filter((r) => r.status === 'pass').length };
+  let results: Array<{ status: string }> = [];
+  try {
+    results = readFileSync(join(dir, 'out', 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { status: string });
+  } catch {
+    // stopped before the first result
+  }
+  return { datasetMb, peakMb: peakKb / 1024, wallS, passed: results.filter((r) => r.status === 'pass').length, window };
 }
 
 /** The universe factor whose text is closest to `mb` megabytes (the size grows linearly). */
@@ -163,14 +187,18 @@ async function rssSection(): Promise<void> {
   const sandbox = (cmd: string) => execFileSync('bash', [join(root, 'scripts/k8s-sandbox.sh'), cmd], { env: sandboxEnv, encoding: 'utf8' }).trim();
   const kubeconfig = sandbox('start');
   try {
-    const small = await runnerRss('sample', universe(1), kubeconfig);
-    const large = await runnerRss('large', universeOfSize(MB), kubeconfig);
-    console.log(`\nrunner RSS, ${RUNS} scenarios planned, -j ${J} (Kubernetes double, lightweight), CLI at ${runnerRoot}`);
-    for (const [name, m] of [['sample', small], [`${MB} MB`, large]] as const) {
-      console.log(`  ${name.padEnd(7)} dataset ${m.datasetMb.toFixed(0).padStart(5)} MB  peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB  ${(m.peakMb / small.peakMb).toFixed(2)}× the sample's  ${m.passed}/${RUNS} passed in ${m.wallS.toFixed(0)} s`);
-    }
-    const extra = large.peakMb - small.peakMb;
-    console.log(`  peak RSS beyond the sample run: ${extra.toFixed(0)} MB = ${((extra / large.datasetMb) * 100).toFixed(2)}% of the ${large.datasetMb.toFixed(0)} MB dataset, ${(extra / (large.datasetMb / RUNS)).toFixed(1)} scenarios' worth (-j ${J})`);
+    const roots = [root, ...(beforeRoot ? [beforeRoot] : [])];
+    const small = await runnerRss('sample', universe(1), kubeconfig, roots);
+    const large = await runnerRss('large', universeOfSize(MB), kubeconfig, roots);
+    roots.forEach((r, k) => {
+      const [s0, l0] = [small[k]!, large[k]!];
+      console.log(`\nrunner RSS, ${RUNS} scenarios planned, -j ${J} (Kubernetes double, lightweight), CLI of ${r}`);
+      for (const [name, m] of [['sample', s0], [`${MB} MB`, l0]] as const) {
+        console.log(`  ${name.padEnd(7)} dataset ${m.datasetMb.toFixed(0).padStart(5)} MB  peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB  ${(m.peakMb / s0.peakMb).toFixed(2)}× the sample's  ${m.passed}/${RUNS} passed in ${m.wallS.toFixed(0)} s${m.window ? ` (stopped after ${WINDOW_S} s: peak of that window)` : ''}`);
+      }
+      const extra = l0.peakMb - s0.peakMb;
+      console.log(`  peak RSS beyond the sample run: ${extra.toFixed(0)} MB = ${((extra / l0.datasetMb) * 100).toFixed(2)}% of the ${l0.datasetMb.toFixed(0)} MB dataset, ${(extra / (l0.datasetMb / RUNS)).toFixed(1)} scenarios' worth (-j ${J})`);
+    });
   } finally {
     sandbox('stop');
   }
