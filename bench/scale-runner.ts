@@ -10,6 +10,10 @@
 //            double's lightweight mode (in-process stand-ins for the adapter; the scenario
 //            bytes really go through POST /files): peak RSS (VmHWM) with sample-sized
 //            scenarios and with BENCH_MB-sized ones (default 5), the same run otherwise.
+// Measured 2026-11-25, load average 23–33 on the 2-core VM (docs/runner.md has the table):
+//   collect at 1,000× 246 ms (3.2× the sample's), viewer page 490 ms (114×; 1,716 ms = 794×
+//   before); RSS 800 × 4.8 MB planning 149 MB (sample run 192 MB); 64 × 5 MB at -j 32
+//   1,121 MB (6.9× the sample run; 1,353 MB = 8.3× before): the uploads in flight.
 // Usage: npx tsx bench/scale-runner.ts [--factors 1,1000] [--only collect|rss]
 //        BENCH_BEFORE_ROOT=<another checkout with dist/>: the same datasets also through that
 //        build's CLI (before/after). BENCH_WINDOW_S (default 600): a runner still going after
