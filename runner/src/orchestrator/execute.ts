@@ -120,7 +120,7 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
       `network = "host" (--network host) is not possible on the ${d.remote ? 'remote ' : ''}${d.kind} backend at ${d.endpoint}: its units do not share this machine's network; use network = "bridge"`,
     );
   }
-  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
+  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, engine: deps.engine, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
   const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
   try {
     return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: who.agent });
@@ -204,7 +204,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
           scenarioFile: t.entry.file,
           scenario: t.entry,
           outputDir: t.dir,
-          env: { ...base.env, ...gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label }) },
+          env: { ...base.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
           ...(base.files.length ? { files: base.files } : {}),
           agent: plan.agent.name,
           agentRecord: a.agent,
@@ -229,7 +229,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
         if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       } catch (e) {
-        gw?.finish(t.label);
+        await gw?.finish(t.label, t.dir).catch(() => null);
         result = crashResult(t, e, plan, a.agent);
         log(`${t.label} crashed: ${result.error}`);
         if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
