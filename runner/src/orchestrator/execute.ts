@@ -202,6 +202,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
           engine: deps.engine,
           image: plan.agent.image,
           scenarioFile: t.entry.file,
+          scenario: t.entry,
           outputDir: t.dir,
           env: { ...base.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
           ...(base.files.length ? { files: base.files } : {}),
