@@ -1,21 +1,9 @@
 // Provider usage objects → one shape; cost from the runner's price table (an estimate, stated as such).
 import { costUsd, defaultPriceTable } from '../pricing/index.js';
 import { fullUsage, normalizeUsage } from '../../../agent-image/src/llm/trace-usage.js';
+import { totalInput, type Usage } from './usage-shape.js';
 
-export interface Usage {
-  /** Input tokens neither read from nor written to the prompt cache. */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Reasoning tokens, part of `output` (Gemini's thoughts are added to it). */
-  reasoning: number;
-}
-
-export const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
-
-/** All input the model read: fresh, cache writes and cache reads. */
-export const totalInput = (u: Usage): number => u.input + u.cacheRead + u.cacheWrite;
+export { totalInput, ZERO_USAGE, type Usage } from './usage-shape.js';
 
 /**
  * A provider's usage object as the trace pages count it. The counting itself is the image's

@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { ScenarioInfoCache } from '../model/oracle.js';
 import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
+import type { ExperimentPage } from '../model/pages.js';
 import { renderPage } from '../pages/html.js';
 import { asStr } from '../../trace/json-util.js';
 import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
@@ -81,7 +82,7 @@ export function buildExperiment(root: string, opts: BuildOptions, parentCrumbs: 
     return { id, split, cells };
   });
   const cfg = runs[0]?.config ?? {};
-  const data = {
+  const data: ExperimentPage = {
     page: 'experiment',
     name,
     crumbs: [...parentCrumbs, { label: name }],

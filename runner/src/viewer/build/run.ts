@@ -7,6 +7,7 @@ import { writeAssets } from './assets.js';
 import { ScenarioInfoCache } from '../model/oracle.js';
 import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
+import type { Crumb, RunPage, WaitingPage } from '../model/pages.js';
 import { renderPage } from '../pages/html.js';
 import { renderPages } from './page-pool.js';
 import { pageSignature, up, type PageJob } from './scenario-page.js';
@@ -16,10 +17,7 @@ import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { orderSplits } from '../../report/build.js';
 import { loadManifest, saveManifest, VIEWER_FORMAT, type Manifest } from './manifest.js';
 
-export interface Crumb {
-  label: string;
-  href?: string;
-}
+export type { Crumb } from '../model/pages.js';
 
 export interface RunBuildOptions {
   incremental: boolean;
@@ -165,8 +163,8 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
         expected,
         splits: orderedSplits(rows, configSplits).map((s) => ({ name: s, expected: null })),
         rows,
-      })
-    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: recordedAgentLabel(config.agent), startedAt: asStr(config.started_at) });
+      } satisfies RunPage)
+    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: recordedAgentLabel(config.agent), startedAt: asStr(config.started_at) } satisfies WaitingPage);
   if (writeIfChanged(indexPath, page)) written.push(indexPath);
   saveManifest(runDir, next);
   return { name, rows, expected, pages: ids.length + 1, written, config };

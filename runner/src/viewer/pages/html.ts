@@ -2,14 +2,10 @@
 // strict content-security policy; page data travels as inert JSON and is rendered through
 // text nodes only. No network resources.
 import { createHash } from 'node:crypto';
-import { CLIENT_CORE_JS } from './client/core.js';
-import { CLIENT_EXPERIMENT_JS } from './client/experiment.js';
-import { CLIENT_RUN_JS } from './client/run.js';
-import { CLIENT_TRACE_JS } from './client/trace.js';
-import { CLIENT_COMPARE_JS } from './client/compare.js';
+import { CLIENT_SCRIPT } from './client-script.js';
 import { VIEWER_CSS } from './style.js';
 
-const SCRIPT = [CLIENT_CORE_JS, CLIENT_RUN_JS, CLIENT_EXPERIMENT_JS, CLIENT_TRACE_JS, CLIENT_COMPARE_JS, "document.addEventListener('DOMContentLoaded', main);"].join('\n');
+const SCRIPT = CLIENT_SCRIPT;
 
 /** Shared assets written once per run dir (and pass@N root); every page links them. */
 export const ASSET_FILES: ReadonlyArray<readonly [string, string]> = [
