@@ -55,7 +55,7 @@ process.on('exit', () => writeFileSync(${JSON.stringify(list)}, JSON.stringify([
     writeFileSync(probe, `import { writeFileSync } from 'node:fs'; import { createRequire } from 'node:module';
 const M = createRequire(import.meta.url)('node:module');
 process.on('exit', () => writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(M._cache))));`);
-    const r = spawnSync(process.execPath, ['--import', probe, join(root, 'dist/runner/cli.mjs'), 'view', run], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', probe, join(root, 'dist/runner/cli.mjs'), 'view', '--output-dir', run], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(join(run, '_viewer.js'), 'utf8')).toBe(await bundleViewerClient());
     expect((JSON.parse(readFileSync(list, 'utf8')) as string[]).filter((f) => f.includes('esbuild'))).toEqual([]);
