@@ -12,7 +12,7 @@ import { renderPage } from '../pages/html.js';
 import { renderPages } from './page-pool.js';
 import { pageSignature, up, type PageJob } from './scenario-page.js';
 import { asArr, asNum, asStr } from '../../trace/json-util.js';
-import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
+import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
 import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { orderSplits } from '../../report/build.js';
 import { loadManifest, saveManifest, VIEWER_FORMAT, type Manifest } from './manifest.js';
@@ -146,7 +146,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
     [
       asStr(config.model),
       asStr(config.provider),
-      recordedAgentLabel(config.agent),
+      agentLabel(agentIdentity(config)),
       asStr(config.image).replace(/^localhost\//, ''),
       language ? `language ${language}` : '',
       prompts && prompts !== 'default' ? `judge prompts ${prompts}` : '',
@@ -164,7 +164,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
         splits: orderedSplits(rows, configSplits).map((s) => ({ name: s, expected: null })),
         rows,
       } satisfies RunPage)
-    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: recordedAgentLabel(config.agent), startedAt: asStr(config.started_at) } satisfies WaitingPage);
+    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: agentLabel(agentIdentity(config)), startedAt: asStr(config.started_at) } satisfies WaitingPage);
   if (writeIfChanged(indexPath, page)) written.push(indexPath);
   saveManifest(runDir, next);
   return { name, rows, expected, pages: ids.length + 1, written, config };

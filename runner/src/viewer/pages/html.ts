@@ -41,22 +41,31 @@ export function jsonForScript(data: unknown): string {
   return clean ? json : json.replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_UNSAFE[c]!);
 }
 
-const CSP_ATTRIBUTE = escapeHtml(CONTENT_SECURITY_POLICY);
 const PAGE_END = '</script>\n</body></html>\n';
+
+/**
+ * The start of a standalone page up to its body: charset, viewport, the content-security
+ * policy, no referrer, the title, then `head` (stylesheets, scripts). The viewer's pages and the
+ * leaderboard's share it.
+ */
+export function documentHead(title: string, csp: string, head: readonly string[]): string[] {
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${escapeHtml(title)}</title>`,
+    ...head,
+    '</head><body>',
+  ];
+}
 
 /** Everything before the page data. */
 function pageHead(title: string, assetPrefix: string): string {
   const prefix = escapeHtml(assetPrefix);
   return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP_ATTRIBUTE}">`,
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<link rel="stylesheet" href="${prefix}_viewer.css">`,
-    `<script src="${prefix}_viewer.js" defer></script>`,
-    '</head><body>',
+    ...documentHead(title, CONTENT_SECURITY_POLICY, [`<link rel="stylesheet" href="${prefix}_viewer.css">`, `<script src="${prefix}_viewer.js" defer></script>`]),
     '<noscript>This viewer renders with JavaScript; the raw artifacts sit next to this file.</noscript>',
     '<div id="app"></div>',
     '<script type="application/json" id="page-data">',

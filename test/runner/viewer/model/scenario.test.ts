@@ -68,3 +68,17 @@ describe('usage shown by the viewer and the report', () => {
     expect(dirReport(dir).overall.usage.agent).toMatchObject({ input: 900, output: 90 });
   });
 });
+
+describe('who played, as the run page names it', () => {
+  it('is the leaderboard\'s identity (report/agent-identity.ts): a recorded agent with its version, a reference image\'s own agent', async () => {
+    writeRun(dir, [{ id: 'search/sc_1', split: 'search', status: 'pass' }], { agent: { name: 'claude-code', version: '2.1.332' } });
+    await buildViewer(dir);
+    expect(pageData(join(dir, 'index.html')).subtitle).toContain('claude-code 2.1.332');
+    rmSync(dir, { recursive: true, force: true });
+    writeRun(dir, [{ id: 'search/sc_1', split: 'search', status: 'pass' }], { agent: { name: 'default', version: '0.1.0' }, image: 'ghcr.io/meta/gaia2-oc:latest' });
+    await buildViewer(dir);
+    const subtitle = pageData(join(dir, 'index.html')).subtitle as string;
+    expect(subtitle).toContain('openclaw');
+    expect(subtitle).not.toContain('default');
+  });
+});
