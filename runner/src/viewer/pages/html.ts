@@ -1,5 +1,6 @@
-// The page shell: one inline stylesheet and one inline script, both allowed by hash in a
-// strict content-security policy; page data travels as inert JSON and is rendered through
+// The page shell: the viewer's own stylesheet and script (_viewer.css, _viewer.js: the bundled
+// browser code, pages/client-script.ts), written next to the pages and the only ones a strict
+// content-security policy allows; page data travels as inert JSON and is rendered through
 // text nodes only. No network resources.
 import { createHash } from 'node:crypto';
 import { CLIENT_SCRIPT } from './client-script.js';
