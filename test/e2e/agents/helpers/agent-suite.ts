@@ -6,12 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectEngine, type ContainerEngine } from '../../../../runner/src/engine/index.js';
+import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
 import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
 import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest } from './third-party-run.js';
+import { connectE2eEngine, eachEngine, engineEnv } from '../../helpers/engines.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const id = (sample: string) => sample.split('/')[1]!;
@@ -49,21 +50,22 @@ const lastUserText = (a: AgentUnderTest, q: RecordedRequest): string =>
     .filter(Boolean)
     .at(-1) ?? '';
 
+/** The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at it. */
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
-  let engine: ContainerEngine;
-  let run: AgentSuiteRun;
-  const adapter = findAdapter(a.name)!;
+  describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (_kind, e) => {
+    let engine: ContainerEngine;
+    let run: AgentSuiteRun;
+    const adapter = findAdapter(a.name)!;
 
-  beforeAll(async () => {
-    engine = await connectEngine();
-    run = await runAgentSuite(engine, image, a);
-  }, 1_500_000);
+    beforeAll(async () => {
+      engine = await connectE2eEngine(e);
+      run = await runAgentSuite(engine, image, a, { env: engineEnv(e), log: (l) => process.stderr.write(`[${a.name} on ${e.kind}] ${l}\n`) });
+    }, 1_500_000);
 
-  afterAll(async () => {
-    await engine?.close();
-  });
+    afterAll(async () => {
+      await engine?.close();
+    });
 
-  describe(`${a.name}: the real program in real containers, driven by a ${a.shell.format} double`, () => {
     it('run-dataset judges all three samples (single turn, multi-turn, time) PASS', () => {
       expect(run.good.err).not.toMatch(/not run/);
       const results = readResults(run.good.dir);

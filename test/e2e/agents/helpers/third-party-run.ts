@@ -12,8 +12,8 @@ import { findAdapter } from '../../../../runner/src/agents/index.js';
 import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
-import { shellDriver, startFakeLlm, type AgentShell, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
-import { goodPlays, SAMPLES, scenarioFile, wrongPlay } from './agent-samples.js';
+import { shellDriver, startFakeLlm, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
+import { goodPlays, samplePlay, SAMPLES, scenarioFile, wrongPlay } from './agent-samples.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 
@@ -63,43 +63,65 @@ async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<CliRun,
   }
 }
 
+export interface SuiteOptions {
+  /** The CLI's environment: DOCKER_HOST names the engine `engine` is connected to. */
+  env: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}
+
+/** The CLI flags that run agent `a` on `image` against `fake`, output in `out`, key from KEY_VAR. */
+const agentFlags = (a: AgentUnderTest, image: string, fake: FakeLlm, out: string): string[] => [
+  '--image', image, '--agent', a.name, '--provider', a.provider, '--model', a.model,
+  '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', a.timeSpeed ? '900' : '400',
+  ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
+];
+
+/** `gaia2-runner ARGS… <agent flags>` against a double of the agent's provider playing `plays`. */
+async function drivenCli(a: AgentUnderTest, image: string, plays: DriverTurn[], args: string[], out: string, env: NodeJS.ProcessEnv): Promise<DrivenRun> {
+  const driver = shellDriver(a.shell, plays);
+  const fake = await startFakeLlm({ format: a.shell.format, respond: driver.respond });
+  try {
+    return { ...(await cli([...args, ...agentFlags(a, image, fake, out)], env)), dir: out, fake, driver };
+  } finally {
+    await fake.close();
+  }
+}
+
+/** The CLI's environment with the key in KEY_VAR, and no judge model from the caller's environment (the judge checks hard arguments only). */
+const cliEnv = (env: NodeJS.ProcessEnv, key: string): NodeJS.ProcessEnv => ({ ...env, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '' });
+
 /** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
-export async function runAgentSuite(engine: ContainerEngine, image: string, a: AgentUnderTest, log: (l: string) => void = () => {}): Promise<AgentSuiteRun> {
+export async function runAgentSuite(engine: ContainerEngine, image: string, a: AgentUnderTest, o: SuiteOptions): Promise<AgentSuiteRun> {
+  const log = o.log ?? (() => {});
   const adapter = findAdapter(a.name);
   if (!adapter) throw new Error(`no adapter ${a.name}`);
+  const t0 = Date.now();
+  const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
   const layer = await ensureAgentLayer(engine, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
+  log(`layer ${layer.tag} ${layer.built ? 'built' : 'already current'} after ${secs()}`);
   const work = mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`));
   const key = `sk-${a.name}-e2e-${process.pid}`;
-  // The judge checks hard arguments only: no judge model from the caller's environment.
-  const env = { ...process.env, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '' };
-  const common = (fake: FakeLlm, out: string) => [
-    '--image', image, '--agent', a.name, '--provider', a.provider, '--model', a.model,
-    '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', a.timeSpeed ? '900' : '400',
-    ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
-  ];
+  const env = cliEnv(o.env, key);
   const subset = join(work, 'subset.json');
   const splits: Record<string, string[]> = {};
   for (const s of Object.values(SAMPLES)) (splits[s.split('/')[0]!] ??= []).push(s.split('/')[1]!);
   writeFileSync(subset, JSON.stringify({ name: `${a.name}-samples`, splits }));
+  const [good, wrong] = await Promise.all([
+    drivenCli(a, image, goodPlays(), ['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3'], join(work, 'samples'), env),
+    drivenCli(a, image, wrongPlay(), ['run', '-s', scenarioFile(SAMPLES.single)], join(work, 'wrong'), env),
+  ]);
+  log(`samples and wrong play done after ${secs()}`);
+  return { layer, key, good, wrong };
+}
 
-  const start = async (plays: ReturnType<typeof goodPlays>) => {
-    const driver = shellDriver(a.shell, plays);
-    return { driver, fake: await startFakeLlm({ format: a.shell.format, respond: driver.respond }) };
-  };
-  const good = await start(goodPlays());
-  const wrong = await start(wrongPlay());
-  try {
-    const goodOut = join(work, 'samples');
-    const wrongOut = join(work, 'wrong');
-    const [g, w] = await Promise.all([
-      cli(['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3', ...common(good.fake, goodOut)], env),
-      cli(['run', '-s', scenarioFile(SAMPLES.single), ...common(wrong.fake, wrongOut)], env),
-    ]);
-    return { layer, key, good: { ...g, dir: goodOut, ...good }, wrong: { ...w, dir: wrongOut, ...wrong } };
-  } finally {
-    await good.fake.close();
-    await wrong.fake.close();
-  }
+/**
+ * `gaia2-runner run --agent NAME` of the single-turn sample as a user runs it on a fresh
+ * engine: the CLI builds the layer it lacks there, then plays the sample against the double.
+ */
+export async function runSingleSample(image: string, a: AgentUnderTest, env: NodeJS.ProcessEnv): Promise<DrivenRun & { key: string }> {
+  const key = `sk-${a.name}-e2e-single-${process.pid}`;
+  const out = join(mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`)), 'single');
+  return { key, ...(await drivenCli(a, image, samplePlay(SAMPLES.single), ['run', '-s', scenarioFile(SAMPLES.single)], out, cliEnv(env, key))) };
 }
 
 export const readResults = (dir: string): ScenarioResult[] =>
