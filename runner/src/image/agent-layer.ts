@@ -29,7 +29,7 @@ export interface AgentLayerOptions {
   adapter: AgentAdapter;
   version: string;
   log?: (line: string) => void;
-  /** Package cache root (default: the project's .cache). */
+  /** Package cache root (default: $GAIA2_AGENT_CACHE, else the project's .cache). */
   cacheDir?: string;
   /** The npm client's environment (tests: a registry double). */
   npmEnv?: NodeJS.ProcessEnv;
@@ -47,6 +47,12 @@ export interface AgentLayer {
 }
 
 const DOCKERFILE = 'agent-image/agent-layer.Dockerfile';
+
+/**
+ * Where fetched packages are kept: GAIA2_AGENT_CACHE lets several checkouts (CI's fresh clones)
+ * share one cache; a package version is immutable on npm and a half-done fetch is redone.
+ */
+export const agentCacheRoot = (o: AgentLayerOptions): string => o.cacheDir ?? (process.env.GAIA2_AGENT_CACHE || join(o.projectRoot, '.cache'));
 
 /** The layer's inputs but the package bytes (a version is immutable on npm): what the label hashes. */
 function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string): string {
@@ -87,7 +93,7 @@ export async function ensureAgentLayer(engine: ContainerEngine, o: AgentLayerOpt
   const labels = await engine.imageLabels(tag);
   if (!o.force && labels?.[LAYER_HASH_LABEL] === hash) return { tag, name: a.name, version: o.version, built: false };
   log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
-  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: o.cacheDir ?? join(o.projectRoot, '.cache'), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
+  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: agentCacheRoot(o), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
   const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}`);
   try {
     await writeLayerContext(ctx, a, tree, dockerfile);
