@@ -2,7 +2,7 @@
 // npm package fetched on the host (agent-package.ts), its launcher and config files. Rebuilt
 // only when the world image or the layer's inputs changed (the gaia2.agent.layer-hash label).
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../agents/index.js';
 import { packageSpec } from '../agents/index.js';
@@ -62,12 +62,27 @@ function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string):
   return h.digest('hex').slice(0, 16);
 }
 
+/**
+ * The package tree into the context by hard links (links kept as links): OpenClaw's is 32,000
+ * files, and copying them was a quarter of its layer build. A copy where linking is refused
+ * (the cache on another file system).
+ */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const e of await readdir(from, { withFileTypes: true })) {
+    const [src, dst] = [join(from, e.name), join(to, e.name)];
+    if (e.isDirectory()) await linkTree(src, dst);
+    else if (e.isSymbolicLink()) await symlink(await readlink(src), dst);
+    else if (e.isFile()) await link(src, dst).catch(() => copyFile(src, dst));
+  }
+}
+
 /** Writes the build context: Dockerfile, layer/pkg (the package), layer/bin/agent, layer/<files>. */
 export async function writeLayerContext(ctx: string, a: AgentAdapter, pkgTree: string, dockerfile: string): Promise<void> {
   await rm(ctx, { recursive: true, force: true });
   await mkdir(join(ctx, 'layer', 'bin'), { recursive: true });
   await writeFile(join(ctx, 'Dockerfile'), dockerfile);
-  await cp(pkgTree, join(ctx, 'layer', 'pkg'), { recursive: true, verbatimSymlinks: true });
+  await linkTree(pkgTree, join(ctx, 'layer', 'pkg'));
   await writeFile(join(ctx, 'layer', 'bin', 'agent'), a.launcher);
   await chmod(join(ctx, 'layer', 'bin', 'agent'), 0o755);
   for (const [rel, content] of Object.entries(a.files ?? {})) {
