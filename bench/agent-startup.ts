@@ -53,8 +53,9 @@ async function timeRun(agent: string, img: string, shell: AgentShell, provider: 
 
 const defaultShell: AgentShell = { format: 'anthropic', tool: SHELL_TOOL_NAME, args: (command) => ({ command }) };
 try {
-  console.log(`| agent | median run (ms) | default in the same run (ms) | added (ms) | ratio |`);
-  console.log(`|---|---|---|---|---|`);
+  console.log(`engine: ${(await engine.describe()).kind}; ${N} interleaved pairs per agent after a warm-up pair`);
+  console.log(`| agent | median run (ms) | default in the same run (ms) | added per run (ms) | run ÷ default | added ÷ default |`);
+  console.log(`|---|---|---|---|---|---|`);
   for (const name of wanted) {
     const a = AGENTS[name];
     const adapter = findAdapter(name);
@@ -71,7 +72,7 @@ try {
     }
     const m = median(agent);
     const d = median(base);
-    console.log(`| ${name} ${adapter.package.version} | ${m.toFixed(0)} | ${d.toFixed(0)} | ${(m - d).toFixed(0)} | ${(m / d).toFixed(2)} |`);
+    console.log(`| ${name} ${adapter.package.version} | ${m.toFixed(0)} | ${d.toFixed(0)} | ${(m - d).toFixed(0)} | ${(m / d).toFixed(2)}× | ${((m - d) / d).toFixed(2)}× |`);
   }
 } finally {
   await engine.close();

@@ -20,6 +20,10 @@ import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { scriptFor, oraclePlay } from './helpers/oracle-llm-script.js';
 import { runWithFakeLlm } from './helpers/llm-run.js';
 import { startRemoteEngine, stopRemoteEngine, sshEnv, sshSocketEnv, tlsEnv, type RemoteEngineSettings } from './helpers/remote-engine.js';
+import { CLAUDE_CODE_SHELL } from '../helpers/fake-llm/index.js';
+import { findAdapter } from '../../runner/src/agents/index.js';
+import { layerTag } from '../../runner/src/image/agent-layer.js';
+import { readResults, runSingleSample } from './agents/helpers/third-party-run.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -232,6 +236,29 @@ describe('remote engine over SSH to the engine socket (podman’s ssh://user@hos
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/^DOCKER_HOST=ssh:\/\/root@10\.213\.7\.2:22\/run\/gaia2-no-engine\.sock: .*\/run\/gaia2-no-engine\.sock on the engine host/);
   }, 60_000);
+});
+
+describe('a third-party agent on the remote engine over TCP', () => {
+  it('the CLI builds the Claude Code layer there and the real program passes a sample, its tokens counted through the gateway', async () => {
+    const version = findAdapter('claude-code')!.package.version;
+    const env = { ...baseEnv(), DOCKER_HOST: s.DOCKER_HOST_TCP };
+    const run = await runSingleSample(image, { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' }, env);
+    expect(run.code, run.err).toBe(0);
+    // The layer is on the remote engine, labelled, built from this host's package cache.
+    const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
+    expect(await e.imageLabels(layerTag(image, 'claude-code', version))).toMatchObject({ 'gaia2.agent.name': 'claude-code', 'gaia2.agent.version': version });
+    const [r] = readResults(run.dir);
+    expect([r!.status, r!.error ?? null, r!.agent]).toEqual(['pass', null, { name: 'claude-code', version }]);
+    // The program ran its own Bash tool against the app CLIs through the relayed double.
+    expect(run.fake.requests.length).toBeGreaterThan(2);
+    expect(run.driver.unplaced).toEqual([]);
+    // Usage from the gateway's traffic record equals the double's billing; the key reached the double only.
+    const billed = run.fake.billing();
+    expect(r!.usage?.agent).toMatchObject({ source: 'gateway', llm_calls: billed.responses, output_tokens: billed.output, input_tokens: billed.input + billed.cacheRead + billed.cacheWrite });
+    for (const q of run.fake.requests) expect(String(q.headers['x-api-key'])).toContain(run.key);
+    for (const f of readdirSync(run.dir, { recursive: true, withFileTypes: true }).filter((x) => x.isFile()))
+      expect(readFileSync(join(f.parentPath, f.name), 'utf8').includes(run.key), f.name).toBe(false);
+  }, 900_000);
 });
 
 describe('after all runs', () => {

@@ -2,7 +2,7 @@
 // npm package fetched on the host (agent-package.ts), its launcher and config files. Rebuilt
 // only when the world image or the layer's inputs changed (the gaia2.agent.layer-hash label).
 import { createHash } from 'node:crypto';
-import { chmod, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../agents/index.js';
 import { packageSpec } from '../agents/index.js';
@@ -29,7 +29,7 @@ export interface AgentLayerOptions {
   adapter: AgentAdapter;
   version: string;
   log?: (line: string) => void;
-  /** Package cache root (default: the project's .cache). */
+  /** Package cache root (default: $GAIA2_AGENT_CACHE, else the project's .cache). */
   cacheDir?: string;
   /** The npm client's environment (tests: a registry double). */
   npmEnv?: NodeJS.ProcessEnv;
@@ -48,6 +48,12 @@ export interface AgentLayer {
 
 const DOCKERFILE = 'agent-image/agent-layer.Dockerfile';
 
+/**
+ * Where fetched packages are kept: GAIA2_AGENT_CACHE lets several checkouts (CI's fresh clones)
+ * share one cache; a package version is immutable on npm and a half-done fetch is redone.
+ */
+export const agentCacheRoot = (o: AgentLayerOptions): string => o.cacheDir ?? (process.env.GAIA2_AGENT_CACHE || join(o.projectRoot, '.cache'));
+
 /** The layer's inputs but the package bytes (a version is immutable on npm): what the label hashes. */
 function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string): string {
   const h = createHash('sha256');
@@ -56,12 +62,27 @@ function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string):
   return h.digest('hex').slice(0, 16);
 }
 
+/**
+ * The package tree into the context by hard links (links kept as links): OpenClaw's is 32,000
+ * files, and copying them was a quarter of its layer build. A copy where linking is refused
+ * (the cache on another file system).
+ */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const e of await readdir(from, { withFileTypes: true })) {
+    const [src, dst] = [join(from, e.name), join(to, e.name)];
+    if (e.isDirectory()) await linkTree(src, dst);
+    else if (e.isSymbolicLink()) await symlink(await readlink(src), dst);
+    else if (e.isFile()) await link(src, dst).catch(() => copyFile(src, dst));
+  }
+}
+
 /** Writes the build context: Dockerfile, layer/pkg (the package), layer/bin/agent, layer/<files>. */
 export async function writeLayerContext(ctx: string, a: AgentAdapter, pkgTree: string, dockerfile: string): Promise<void> {
   await rm(ctx, { recursive: true, force: true });
   await mkdir(join(ctx, 'layer', 'bin'), { recursive: true });
   await writeFile(join(ctx, 'Dockerfile'), dockerfile);
-  await cp(pkgTree, join(ctx, 'layer', 'pkg'), { recursive: true, verbatimSymlinks: true });
+  await linkTree(pkgTree, join(ctx, 'layer', 'pkg'));
   await writeFile(join(ctx, 'layer', 'bin', 'agent'), a.launcher);
   await chmod(join(ctx, 'layer', 'bin', 'agent'), 0o755);
   for (const [rel, content] of Object.entries(a.files ?? {})) {
@@ -87,7 +108,7 @@ export async function ensureAgentLayer(engine: ContainerEngine, o: AgentLayerOpt
   const labels = await engine.imageLabels(tag);
   if (!o.force && labels?.[LAYER_HASH_LABEL] === hash) return { tag, name: a.name, version: o.version, built: false };
   log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
-  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: o.cacheDir ?? join(o.projectRoot, '.cache'), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
+  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: agentCacheRoot(o), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
   const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}`);
   try {
     await writeLayerContext(ctx, a, tree, dockerfile);

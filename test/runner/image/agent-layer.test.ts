@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { layerTag, writeLayerContext } from '../../../runner/src/image/agent-layer.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { agentCacheRoot, layerTag, writeLayerContext } from '../../../runner/src/image/agent-layer.js';
 import { fixtureAdapter } from '../agents/fixture-adapter.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-layer-'));
@@ -13,6 +13,19 @@ describe('layerTag', () => {
     expect(layerTag('localhost/gaia2-agent:latest', 'claude-code', '2.1.332')).toBe('localhost/gaia2-agent-claude-code:2.1.332');
     expect(layerTag('localhost/gaia2-agent:dev', 'codex', '0.169.0-linux-x64')).toBe('localhost/gaia2-agent-codex:0.169.0-linux-x64-dev');
     expect(layerTag('localhost:5000/lab/world', 'acme', '1.0.0')).toBe('localhost:5000/lab/world-acme:1.0.0');
+  });
+});
+
+describe('agentCacheRoot', () => {
+  afterEach(() => vi.unstubAllEnvs());
+  const o = { projectRoot: '/src/gaia2-runner', worldTag: 'w', adapter: fixtureAdapter(), version: '1.0.0' };
+
+  it("is the project's .cache, GAIA2_AGENT_CACHE when set (shared by checkouts), an explicit cacheDir over both", () => {
+    vi.stubEnv('GAIA2_AGENT_CACHE', '');
+    expect(agentCacheRoot(o)).toBe('/src/gaia2-runner/.cache');
+    vi.stubEnv('GAIA2_AGENT_CACHE', '/var/cache/gaia2');
+    expect(agentCacheRoot(o)).toBe('/var/cache/gaia2');
+    expect(agentCacheRoot({ ...o, cacheDir: '/tmp/c' })).toBe('/tmp/c');
   });
 });
 

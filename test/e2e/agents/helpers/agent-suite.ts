@@ -6,12 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectEngine, type ContainerEngine } from '../../../../runner/src/engine/index.js';
+import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
 import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
 import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest } from './third-party-run.js';
+import { connectE2eEngine, eachEngine, engineEnv } from '../../helpers/engines.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const id = (sample: string) => sample.split('/')[1]!;
@@ -49,21 +50,52 @@ const lastUserText = (a: AgentUnderTest, q: RecordedRequest): string =>
     .filter(Boolean)
     .at(-1) ?? '';
 
+interface EngineRun {
+  engine: ContainerEngine;
+  run: AgentSuiteRun;
+}
+
+/**
+ * The agent's layer built and its samples run on every e2e engine at once: most of a suite's
+ * wall time is the samples' simulated clock and the program's start-up, which the engines
+ * share well (measured in docs/agents.md), so CI pays for the slower engine, not for both.
+ */
+function startOnEveryEngine(a: AgentUnderTest): Map<string, Promise<EngineRun>> {
+  const runs = new Map<string, Promise<EngineRun>>();
+  const t0 = Date.now();
+  for (const [kind, e] of eachEngine()) {
+    const p = (async () => {
+      const engine = await connectE2eEngine(e);
+      try {
+        return { engine, run: await runAgentSuite(engine, image, a, { env: engineEnv(e), log: (l) => process.stderr.write(`[${a.name} on ${kind} +${((Date.now() - t0) / 1000).toFixed(0)} s] ${l}\n`) }) };
+      } catch (err) {
+        await engine.close();
+        throw err;
+      }
+    })();
+    p.catch(() => {}); // awaited by its engine's beforeAll, which reports the failure there
+    runs.set(kind, p);
+  }
+  return runs;
+}
+
+/** The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at it. */
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
-  let engine: ContainerEngine;
-  let run: AgentSuiteRun;
-  const adapter = findAdapter(a.name)!;
+  let runs: Map<string, Promise<EngineRun>> | undefined;
+  describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind) => {
+    let engine: ContainerEngine | undefined;
+    let run: AgentSuiteRun;
+    const adapter = findAdapter(a.name)!;
 
-  beforeAll(async () => {
-    engine = await connectEngine();
-    run = await runAgentSuite(engine, image, a);
-  }, 1_500_000);
+    beforeAll(async () => {
+      runs ??= startOnEveryEngine(a);
+      ({ engine, run } = await runs.get(kind)!);
+    }, 1_500_000);
 
-  afterAll(async () => {
-    await engine?.close();
-  });
+    afterAll(async () => {
+      await engine?.close();
+    });
 
-  describe(`${a.name}: the real program in real containers, driven by a ${a.shell.format} double`, () => {
     it('run-dataset judges all three samples (single turn, multi-turn, time) PASS', () => {
       expect(run.good.err).not.toMatch(/not run/);
       const results = readResults(run.good.dir);

@@ -13,7 +13,7 @@ import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
 import { shellDriver, startFakeLlm, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
-import { goodPlays, SAMPLES, scenarioFile, wrongPlay } from './agent-samples.js';
+import { goodPlays, samplePlay, SAMPLES, scenarioFile, wrongPlay } from './agent-samples.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 
@@ -76,11 +76,13 @@ export async function drivenDouble(a: AgentUnderTest, plays: DriverTurn[]): Prom
   return { driver, fake: await startFakeLlm({ format: a.shell.format, respond: driver.respond }) };
 }
 
-/** The key and environment of a run: the key in a variable of its own, no judge model. */
-export function runEnv(a: AgentUnderTest, extra: Record<string, string> = {}): { key: string; env: NodeJS.ProcessEnv } {
+/**
+ * The key and environment of a run: `base` (DOCKER_HOST names the engine) with the key in a
+ * variable of its own and no judge model (the judge checks hard arguments only).
+ */
+export function runEnv(a: AgentUnderTest, extra: Record<string, string> = {}, base: NodeJS.ProcessEnv = process.env): { key: string; env: NodeJS.ProcessEnv } {
   const key = `sk-${a.name}-e2e-${process.pid}`;
-  // The judge checks hard arguments only: no judge model from the caller's environment.
-  return { key, env: { ...process.env, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '', ...extra } };
+  return { key, env: { ...base, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '', ...extra } };
 }
 
 /** The flags every run of the agent gets: image, agent, its provider (the double), key, output, time. */
@@ -90,6 +92,16 @@ export const commonFlags = (a: AgentUnderTest, image: string, fake: FakeLlm, out
   ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
 ];
 
+/** `gaia2-runner ARGS… <common flags> AFTER…` against a fresh double of the agent's provider playing `plays`. */
+async function drivenCli(a: AgentUnderTest, image: string, plays: DriverTurn[], args: string[], out: string, env: NodeJS.ProcessEnv, after: string[] = []): Promise<DrivenRun> {
+  const d = await drivenDouble(a, plays);
+  try {
+    return { ...(await cli([...args, ...commonFlags(a, image, d.fake, out), ...after], env)), dir: out, ...d };
+  } finally {
+    await d.fake.close();
+  }
+}
+
 /**
  * One `gaia2-runner run --agent NAME` of one scenario against a fresh double playing `plays`,
  * with more flags after the common ones (a phase, a second provider). The layer must exist.
@@ -97,39 +109,44 @@ export const commonFlags = (a: AgentUnderTest, image: string, fake: FakeLlm, out
 export async function runAgentOnce(image: string, a: AgentUnderTest, o: { scenario: string; plays: DriverTurn[]; flags?: string[]; env?: Record<string, string> }): Promise<DrivenRun & { key: string }> {
   const { key, env } = runEnv(a, o.env);
   const out = join(mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`)), 'out');
-  const d = await drivenDouble(a, o.plays);
-  try {
-    const r = await cli(['run', '-s', o.scenario, ...commonFlags(a, image, d.fake, out), ...(o.flags ?? [])], env);
-    return { ...r, dir: out, ...d, key };
-  } finally {
-    await d.fake.close();
-  }
+  return { ...(await drivenCli(a, image, o.plays, ['run', '-s', o.scenario], out, env, o.flags)), key };
+}
+
+export interface SuiteOptions {
+  /** The CLI's environment: DOCKER_HOST names the engine `engine` is connected to. */
+  env: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
 }
 
 /** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
-export async function runAgentSuite(engine: ContainerEngine, image: string, a: AgentUnderTest, log: (l: string) => void = () => {}): Promise<AgentSuiteRun> {
+export async function runAgentSuite(engine: ContainerEngine, image: string, a: AgentUnderTest, o: SuiteOptions): Promise<AgentSuiteRun> {
+  const log = o.log ?? (() => {});
+  const t0 = Date.now();
+  const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
   const layer = await agentLayer(engine, image, a.name, log);
+  log(`layer ${layer.tag} ${layer.built ? 'built' : 'already current'} after ${secs()}`);
   const work = mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`));
-  const { key, env } = runEnv(a);
+  const { key, env } = runEnv(a, {}, o.env);
   const subset = join(work, 'subset.json');
   const splits: Record<string, string[]> = {};
   for (const s of Object.values(SAMPLES)) (splits[s.split('/')[0]!] ??= []).push(s.split('/')[1]!);
   writeFileSync(subset, JSON.stringify({ name: `${a.name}-samples`, splits }));
+  const [good, wrong] = await Promise.all([
+    drivenCli(a, image, goodPlays(), ['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3'], join(work, 'samples'), env),
+    drivenCli(a, image, wrongPlay(), ['run', '-s', scenarioFile(SAMPLES.single)], join(work, 'wrong'), env),
+  ]);
+  log(`samples and wrong play done after ${secs()}`);
+  return { layer, key, good, wrong };
+}
 
-  const good = await drivenDouble(a, goodPlays());
-  const wrong = await drivenDouble(a, wrongPlay());
-  try {
-    const goodOut = join(work, 'samples');
-    const wrongOut = join(work, 'wrong');
-    const [g, w] = await Promise.all([
-      cli(['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3', ...commonFlags(a, image, good.fake, goodOut)], env),
-      cli(['run', '-s', scenarioFile(SAMPLES.single), ...commonFlags(a, image, wrong.fake, wrongOut)], env),
-    ]);
-    return { layer, key, good: { ...g, dir: goodOut, ...good }, wrong: { ...w, dir: wrongOut, ...wrong } };
-  } finally {
-    await good.fake.close();
-    await wrong.fake.close();
-  }
+/**
+ * `gaia2-runner run --agent NAME` of the single-turn sample as a user runs it on a fresh
+ * engine: the CLI builds the layer it lacks there, then plays the sample against the double.
+ */
+export async function runSingleSample(image: string, a: AgentUnderTest, env: NodeJS.ProcessEnv): Promise<DrivenRun & { key: string }> {
+  const run = runEnv(a, {}, env);
+  const out = join(mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`)), 'single');
+  return { key: run.key, ...(await drivenCli(a, image, samplePlay(SAMPLES.single), ['run', '-s', scenarioFile(SAMPLES.single)], out, run.env)) };
 }
 
 export const readResults = (dir: string): ScenarioResult[] =>
