@@ -59,7 +59,7 @@ try {
     const a = AGENTS[name];
     const adapter = findAdapter(name);
     if (!a || !adapter) throw new Error(`BENCH_AGENTS: unknown agent ${name}`);
-    const layer = await ensureAgentLayer(engine, { projectRoot: join(import.meta.dirname, '..'), worldTag: image, adapter, version: adapter.package.version });
+    const layer = await ensureAgentLayer(engine.images!, { projectRoot: join(import.meta.dirname, '..'), worldTag: image, adapter, version: adapter.package.version });
     const base: number[] = [];
     const agent: number[] = [];
     for (let i = -1; i < N; i++) {

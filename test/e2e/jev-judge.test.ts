@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
@@ -19,7 +19,7 @@ const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const scenario = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
 const KEY = 'ts-jev-e2e-0123456789abcdef';
-let engine: ContainerEngine;
+let engine: UnitBackend;
 beforeAll(async () => {
   engine = await connectEngine();
 });

@@ -11,7 +11,7 @@ import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromRunFlags, type AgentFlags } from '../../runner/src/config/cli-flags.js';
 import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
 import { PROMPTS } from '../../agent-image/src/judge/prompts.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
@@ -23,7 +23,7 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const scenario = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
 const KEY_VAR = 'JUDGE_E2E_API_KEY';
 const KEY = 'sk-judge-e2e-0123456789abcdef';
-let engine: ContainerEngine;
+let engine: UnitBackend;
 beforeAll(async () => {
   engine = await connectEngine();
 });

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { scriptFor, oraclePlay } from './helpers/oracle-llm-script.js';
 import { runWithFakeLlm } from './helpers/llm-run.js';
@@ -30,7 +30,7 @@ const play = oraclePlay(join(root, 'test/fixtures/golden/cases/exec_shopping_bot
 
 let s: RemoteEngineSettings;
 let startedHere = false;
-const engines: ContainerEngine[] = [];
+const engines: UnitBackend[] = [];
 
 beforeAll(() => {
   ({ settings: s, startedHere } = startRemoteEngine(image));
@@ -58,7 +58,7 @@ function cli(args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: { ...baseEnv(), ...env }, encoding: 'utf8', timeout: 600_000 });
 }
 
-async function remote(env: Record<string, string>): Promise<ContainerEngine> {
+async function remote(env: Record<string, string>): Promise<UnitBackend> {
   const e = await connectEngine({ env: { ...baseEnv(), ...env } });
   engines.push(e);
   return e;
@@ -242,7 +242,7 @@ describe('after all runs', () => {
 });
 
 /** Containers still on the engine, by name, state and run (what a failure message needs). */
-async function left(e: ContainerEngine, labels: Record<string, string> = { 'gaia2.managed': '1' }): Promise<string[]> {
+async function left(e: UnitBackend, labels: Record<string, string> = { 'gaia2.managed': '1' }): Promise<string[]> {
   return (await e.listByLabels(labels)).map((c) => `${c.name} ${c.state} ${c.labels['gaia2.run-id'] ?? ''}`);
 }
 

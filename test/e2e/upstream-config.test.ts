@@ -10,7 +10,7 @@ import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
 import { loadRunConfig } from '../../runner/src/config/resolve-toml.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
@@ -22,7 +22,7 @@ const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const KEY = 'sk-omni-judge-canary-7e21';
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 let fake: FakeLlm;
 let out: string;
 let result: ScenarioResult;

@@ -11,7 +11,7 @@ import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 import { requireImageFeature } from '../run/image-features.js';
 import { hostActivityTimeout, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
-import { LABELS, type ContainerEngine } from '../engine/index.js';
+import { LABELS, type UnitBackend } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
 import { gatewayDecision, startRunGateway, type GatewayRecord, type RunGateway } from '../gateway/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
@@ -32,7 +32,7 @@ import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js
 
 
 export interface ExecuteDeps {
-  engine: ContainerEngine;
+  engine: UnitBackend;
   runScenario: RunScenarioFn;
   progress: Progress;
   hostEnv?: Record<string, string | undefined>;
@@ -68,7 +68,7 @@ function archiveAttempt(dir: string): void {
 
 /** The run function behind the result cache; the plain one when the image id is unknown. */
 async function cachingRun(plan: RunPlan, deps: ExecuteDeps, hostEnv: Record<string, string | undefined>, log: (l: string) => void): Promise<RunScenarioFn> {
-  const imageId = deps.engine.imageId ? await deps.engine.imageId(plan.agent.image).catch(() => null) : null;
+  const imageId = deps.engine.images ? await deps.engine.images.id(plan.agent.image).catch(() => null) : null;
   if (!imageId) {
     log('Result cache off: the engine does not report the image id, so an identical image cannot be recognised');
     return deps.runScenario;
@@ -287,7 +287,7 @@ function keyOf(runIndex: number | null, key: string): string {
 }
 
 /** Removes containers that carry a run id (leftovers of a killed runner, or Ctrl-C). */
-export async function removeLabelled(engine: ContainerEngine, runId: string, log: (l: string) => void): Promise<number> {
+export async function removeLabelled(engine: UnitBackend, runId: string, log: (l: string) => void): Promise<number> {
   let n = 0;
   try {
     for (const c of await engine.listByLabels({ [LABELS.runId]: runId })) {

@@ -1,5 +1,5 @@
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
-import type { ContainerEngine } from '../engine/index.js';
+import type { UnitBackend } from '../engine/index.js';
 
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 
@@ -21,7 +21,7 @@ export const DEFAULT_TIMEOUTS: RunTimeouts = { healthSeconds: 120, scenarioSecon
 export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
 
 export interface ScenarioRunOptions {
-  engine: ContainerEngine;
+  engine: UnitBackend;
   image: string;
   scenarioFile: string;
   /** Artifacts and result.json land here; null keeps nothing on disk. */

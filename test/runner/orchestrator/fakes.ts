@@ -7,7 +7,7 @@ import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
 import REAL_STATUS from '../../fixtures/k8s-double/oracle-run/daemon_status.json' with { type: 'json' };
 import { buildResult } from '../../../runner/src/run/result.js';
 import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };
-import type { ContainerEngine, ContainerInfo } from '../../../runner/src/engine/index.js';
+import type { ContainerInfo, ImageStore, UnitBackend } from '../../../runner/src/engine/index.js';
 import type { Progress } from '../../../runner/src/progress/index.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
 
@@ -105,7 +105,13 @@ export function fakeRuns(decide: (id: string, run: number, attempt: number) => O
   return state;
 }
 
-export interface FakeEngine extends ContainerEngine {
+/** An image store whose images all exist, unlabelled and without ids (tests replace members). */
+export interface FakeImages extends ImageStore {
+  labels: (ref: string) => Promise<Record<string, string> | null>;
+}
+
+export interface FakeEngine extends UnitBackend {
+  images: FakeImages;
   containers: ContainerInfo[];
   add(labels: Record<string, string>, id: string): string;
   removeNow(id: string): void;
@@ -116,7 +122,8 @@ export function fakeEngine(): FakeEngine {
   let n = 0;
   const e: FakeEngine = {
     name: 'fake',
-    capabilities: { publishPorts: true, archives: true, build: false, hostNetwork: true },
+    capabilities: { hostNetwork: true },
+    images: fakeImages(),
     containers,
     add(labels, id) {
       const cid = `c${n++}`;
@@ -134,9 +141,6 @@ export function fakeEngine(): FakeEngine {
     async reachHostServices(env) {
       return { env: { ...env }, close: async () => {} };
     },
-    async imageExists() {
-      return true;
-    },
     async create() {
       throw new Error('not used');
     },
@@ -146,16 +150,25 @@ export function fakeEngine(): FakeEngine {
     async remove(id) {
       e.removeNow(id);
     },
-    async imageLabels() {
-      return {};
-    },
-    async pull() {
-      return false;
-    },
-    async build() {},
     async close() {},
   } as FakeEngine;
   return e;
+}
+
+function fakeImages(): FakeImages {
+  const unused = async () => {
+    throw new Error('not used');
+  };
+  return {
+    exists: async () => true,
+    labels: async () => ({}),
+    id: async () => null,
+    withLabel: async () => [],
+    build: unused,
+    pull: async () => false,
+    push: unused,
+    importImage: unused,
+  };
 }
 
 export function recordingProgress(): Progress & { lines: string[]; done_: string[]; total: number } {

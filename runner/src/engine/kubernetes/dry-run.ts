@@ -6,11 +6,10 @@ import { dumpYaml, type V1Secret } from '@kubernetes/client-node';
 import { Pod, Secret } from 'kubernetes-models/v1';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { ContainerEngine, ContainerHandle, ContainerSpec, EngineDescription, HostServices } from '../types.js';
+import type { UnitBackend, ContainerHandle, ContainerSpec, EngineDescription, HostServices } from '../types.js';
 import { checkNoLoopback } from './host-services.js';
 import { runSecretManifest, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 
@@ -34,9 +33,10 @@ function validate(o: object, what: string): void {
   }
 }
 
-export class ManifestWriter implements ContainerEngine {
+export class ManifestWriter implements UnitBackend {
   readonly name = 'kubernetes-manifests';
-  readonly capabilities = { publishPorts: false, archives: false, build: false, hostNetwork: false };
+  readonly capabilities = { hostNetwork: false };
+  readonly images = null;
   /** Files written, in order. */
   readonly written: string[] = [];
   /** Why units could not be written (what the live backend would refuse). */
@@ -77,21 +77,9 @@ export class ManifestWriter implements ContainerEngine {
     return { env: { ...env }, close: async () => {} };
   }
   async ping(): Promise<void> {}
-  async imageExists(): Promise<boolean> {
-    return true;
-  }
-  async imageLabels(): Promise<Record<string, string>> {
-    return { [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES };
-  }
   async listByLabels(): Promise<[]> {
     return [];
   }
   async remove(): Promise<void> {}
-  async build(): Promise<void> {
-    throw new EngineError('internal_error', 'no builds in a dry run');
-  }
-  async pull(): Promise<boolean> {
-    return true;
-  }
   async close(): Promise<void> {}
 }

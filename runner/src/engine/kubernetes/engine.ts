@@ -1,12 +1,11 @@
-// ContainerEngine on a Kubernetes cluster: one Pod per scenario run, the run's API keys in
+// UnitBackend on a Kubernetes cluster: one Pod per scenario run, the run's API keys in
 // one Secret (parent of every object the run creates), one watch per run for Pod phases.
 // Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
 import type { V1Secret } from '@kubernetes/client-node';
-import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { ContainerEngine, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
+import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
 import { checkNoLoopback } from './host-services.js';
 import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
@@ -23,9 +22,11 @@ interface RunObjects {
   watch: PodWatch;
 }
 
-export class KubernetesEngine implements ContainerEngine {
+export class KubernetesEngine implements UnitBackend {
   readonly name = 'kubernetes';
-  readonly capabilities: EngineCapabilities = { publishPorts: false, archives: false, build: false, hostNetwork: false };
+  readonly capabilities: EngineCapabilities = { hostNetwork: false };
+  /** The cluster pulls images from a registry (`build-image --push`): no image store here. */
+  readonly images = null;
   private readonly runs = new Map<string, RunObjects>();
 
   constructor(
@@ -51,18 +52,7 @@ export class KubernetesEngine implements ContainerEngine {
     }
   }
 
-  /** The cluster pulls the image when a Pod needs it; a failed pull is that run's typed error. */
-  async imageExists(): Promise<boolean> {
-    return true;
-  }
 
-  /**
-   * A registry image cannot be inspected from here; the backend runs images built by
-   * `build-image` (it needs their POST /files route), so it answers with their features.
-   */
-  async imageLabels(): Promise<Record<string, string>> {
-    return { [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES };
-  }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
     const problem = unitSpecProblem(spec);
@@ -140,13 +130,7 @@ export class KubernetesEngine implements ContainerEngine {
     }
   }
 
-  async build(): Promise<void> {
-    throw new EngineError('internal_error', 'the kubernetes backend builds no images: build with the local engine and push (`gaia2-runner build-image --push REGISTRY/NAME:TAG`)');
-  }
 
-  async pull(): Promise<boolean> {
-    return true;
-  }
 
   /** Stops the watches and deletes each run's Secret, which garbage-collects anything left of the run. */
   async close(): Promise<void> {

@@ -21,7 +21,7 @@ import { withDeadline } from '../../net/deadline.js';
 const PING_TIMEOUT_MS = 10_000;
 
 export class RemoteDockerEngine extends DockerApiEngine {
-  override readonly capabilities: EngineCapabilities = { publishPorts: true, archives: true, build: true, hostNetwork: false };
+  override readonly capabilities: EngineCapabilities = { hostNetwork: false };
 
   constructor(
     private readonly target: RemoteTarget,

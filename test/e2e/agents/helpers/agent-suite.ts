@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectEngine, type ContainerEngine } from '../../../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
@@ -50,7 +50,7 @@ const lastUserText = (a: AgentUnderTest, q: RecordedRequest): string =>
     .at(-1) ?? '';
 
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
-  let engine: ContainerEngine;
+  let engine: UnitBackend;
   let run: AgentSuiteRun;
   const adapter = findAdapter(a.name)!;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
-import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
 import { shellDriver, startFakeLlm, type AgentShell, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
@@ -64,10 +64,10 @@ async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<CliRun,
 }
 
 /** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
-export async function runAgentSuite(engine: ContainerEngine, image: string, a: AgentUnderTest, log: (l: string) => void = () => {}): Promise<AgentSuiteRun> {
+export async function runAgentSuite(engine: UnitBackend, image: string, a: AgentUnderTest, log: (l: string) => void = () => {}): Promise<AgentSuiteRun> {
   const adapter = findAdapter(a.name);
   if (!adapter) throw new Error(`no adapter ${a.name}`);
-  const layer = await ensureAgentLayer(engine, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
+  const layer = await ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
   const work = mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`));
   const key = `sk-${a.name}-e2e-${process.pid}`;
   // The judge checks hard arguments only: no judge model from the caller's environment.
