@@ -3,7 +3,8 @@
 // engine behaves like a local one. Its images are a DockerImageStore on the same client.
 import { withDeadline } from '../net/deadline.js';
 import Docker from 'dockerode';
-import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from './types.js';
+import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices, RunNeeds } from './types.js';
+import { checkRunNeeds } from './preflight.js';
 import { bridgeNetwork } from '../net/gateway.js';
 import { startLoopbackRelays } from '../net/loopback-relays.js';
 import type { Endpoint } from './discover.js';
@@ -15,7 +16,7 @@ const PING_TIMEOUT_MS = 3000;
 
 export class DockerApiEngine implements UnitBackend {
   readonly name = 'docker-api';
-  readonly capabilities: EngineCapabilities = { hostNetwork: true };
+  readonly capabilities: EngineCapabilities = { hostNetwork: true, hostServices: true };
   /** The API client (protected: a remote engine pings with its own diagnosis). */
   protected readonly docker: Docker;
   readonly images: DockerImageStore;
@@ -60,6 +61,10 @@ export class DockerApiEngine implements UnitBackend {
       endpoint: this.endpoint.source.replace(/^DOCKER_HOST=/, ''),
       remote: false,
     };
+  }
+
+  preflight(needs: RunNeeds): Promise<void> {
+    return checkRunNeeds(this, needs);
   }
 
   /**

@@ -13,6 +13,18 @@ import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 export interface EngineCapabilities {
   /** Units can share this machine's network (`network = "host"`). */
   hostNetwork: boolean;
+  /**
+   * Services on this machine's loopback (a local model endpoint, the model gateway) can be made
+   * reachable from units (relays, tunnels); without it such URLs are refused before the run.
+   */
+  hostServices: boolean;
+}
+
+/** What a run asks of its backend: checked by `preflight` before any unit exists. */
+export interface RunNeeds {
+  network: 'bridge' | 'host';
+  /** The units' environment (before per-unit tokens): the services its URLs name. */
+  env: Record<string, string>;
 }
 
 export interface ContainerSpec {
@@ -179,6 +191,11 @@ export interface UnitBackend {
   /** The backend's images; null for one that holds none (a cluster pulls from a registry). */
   readonly images: ImageStore | null;
   describe(): Promise<EngineDescription>;
+  /**
+   * Checks the run's needs against what this backend can do, before anything runs: the one
+   * place host networking and host services are refused (a ConfigError naming the option).
+   */
+  preflight(needs: RunNeeds): Promise<void>;
   /**
    * Rewrites loopback URLs in a unit environment so units can reach those services (relays,
    * tunnels), or throws a ConfigError naming the variable when this backend cannot.

@@ -7,13 +7,11 @@ import { basename, dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../plan/errors.js';
-import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
-import { requireImageFeature } from '../run/image-features.js';
 import { hostActivityTimeout, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type UnitBackend } from '../engine/index.js';
-import { buildBaseEnv } from '../env/container-env.js';
-import { gatewayDecision, startRunGateway, type GatewayRecord, type RunGateway } from '../gateway/index.js';
+import type { buildBaseEnv } from '../env/container-env.js';
+import { startRunGateway, type GatewayRecord, type RunGateway } from '../gateway/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
@@ -27,7 +25,7 @@ import { collectProvenance } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
-import { prepareAgentImage } from './agent-image.js';
+import { preflightRun } from './preflight.js';
 import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
 
 
@@ -104,26 +102,13 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
   const log = (l: string) => deps.progress.log(redact(l));
   // Model access: through the run's gateway (keys stay here, tokens go to the containers) or
   // direct (keys in the containers' environment) when it is off or cannot serve this run.
-  let base = buildBaseEnv(plan, hostEnv, { withholdKeys: true });
-  const decision = gatewayDecision(plan, base.routes);
-  if (!decision.on) base = buildBaseEnv(plan, hostEnv);
-  for (const n of base.notices) log(n);
-  // A third-party agent's layer is built here when missing (before any container); from now on
-  // the plan names the image that actually runs.
-  const who = await prepareAgentImage(plan, deps.engine, log);
-  plan = who.plan;
-  if (!decision.on && base.routes.length) log(`Model gateway off: ${decision.reason}`);
-  if (plan.noise) await requireImageFeature(deps.engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
-  if (plan.run.network === 'host' && !deps.engine.capabilities.hostNetwork) {
-    const d = await deps.engine.describe();
-    throw new ConfigError(
-      `network = "host" (--network host) is not possible on the ${d.remote ? 'remote ' : ''}${d.kind} backend at ${d.endpoint}: its units do not share this machine's network; use network = "bridge"`,
-    );
-  }
+  const pre = await preflightRun(given, deps.engine, hostEnv, log);
+  const { base, gateway: decision } = pre;
+  plan = pre.plan;
   const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
   const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
   try {
-    return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: who.agent });
+    return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: pre.agent });
   } finally {
     await gw?.close();
   }

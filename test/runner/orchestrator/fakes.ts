@@ -8,6 +8,7 @@ import REAL_STATUS from '../../fixtures/k8s-double/oracle-run/daemon_status.json
 import { buildResult } from '../../../runner/src/run/result.js';
 import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };
 import type { ContainerInfo, ImageStore, UnitBackend } from '../../../runner/src/engine/index.js';
+import { checkRunNeeds } from '../../../runner/src/engine/preflight.js';
 import type { Progress } from '../../../runner/src/progress/index.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
 
@@ -122,7 +123,7 @@ export function fakeEngine(): FakeEngine {
   let n = 0;
   const e: FakeEngine = {
     name: 'fake',
-    capabilities: { hostNetwork: true },
+    capabilities: { hostNetwork: true, hostServices: true },
     images: fakeImages(),
     containers,
     add(labels, id) {
@@ -135,6 +136,8 @@ export function fakeEngine(): FakeEngine {
       if (i >= 0) containers.splice(i, 1);
     },
     async ping() {},
+    // the real capability check, over this double's capabilities
+    preflight: (needs) => checkRunNeeds(e, needs),
     async describe() {
       return { kind: 'fake', version: null, apiVersion: null, endpoint: 'fake://', remote: false };
     },

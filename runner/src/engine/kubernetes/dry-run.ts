@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { UnitBackend, ContainerHandle, ContainerSpec, EngineDescription, HostServices } from '../types.js';
-import { checkNoLoopback } from './host-services.js';
+import type { UnitBackend, ContainerHandle, ContainerSpec, EngineDescription, HostServices, RunNeeds } from '../types.js';
+import { checkRunNeeds } from '../preflight.js';
 import { runSecretManifest, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 
 /** The API server assigns uids; manifests show this one where an owner's uid goes. */
@@ -35,7 +35,7 @@ function validate(o: object, what: string): void {
 
 export class ManifestWriter implements UnitBackend {
   readonly name = 'kubernetes-manifests';
-  readonly capabilities = { hostNetwork: false };
+  readonly capabilities = { hostNetwork: false, hostServices: false };
   readonly images = null;
   /** Files written, in order. */
   readonly written: string[] = [];
@@ -72,8 +72,13 @@ export class ManifestWriter implements UnitBackend {
   async describe(): Promise<EngineDescription> {
     return { kind: 'kubernetes', version: null, apiVersion: 'v1', endpoint: `manifests in ${this.dir}`, remote: true };
   }
+  /** Host networking and loopback services are refused (the Pods are elsewhere). */
+  preflight(needs: RunNeeds): Promise<void> {
+    return checkRunNeeds(this, needs);
+  }
+
+  /** Nothing to relay: preflight refused any loopback service. */
   async reachHostServices(env: Record<string, string>): Promise<HostServices> {
-    checkNoLoopback(env);
     return { env: { ...env }, close: async () => {} };
   }
   async ping(): Promise<void> {}

@@ -5,9 +5,9 @@ import type { V1Secret } from '@kubernetes/client-node';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
+import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices, RunNeeds } from '../types.js';
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
-import { checkNoLoopback } from './host-services.js';
+import { checkRunNeeds } from '../preflight.js';
 import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 import { KubernetesPod } from './pod-handle.js';
 import { PodWatch } from './pod-watch.js';
@@ -24,7 +24,7 @@ interface RunObjects {
 
 export class KubernetesEngine implements UnitBackend {
   readonly name = 'kubernetes';
-  readonly capabilities: EngineCapabilities = { hostNetwork: false };
+  readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: false };
   /** The cluster pulls images from a registry (`build-image --push`): no image store here. */
   readonly images = null;
   private readonly runs = new Map<string, RunObjects>();
@@ -39,8 +39,13 @@ export class KubernetesEngine implements UnitBackend {
     return { kind: 'kubernetes', version: v?.gitVersion ?? null, apiVersion: 'v1', endpoint: `${this.access.server} (namespace ${this.access.namespace})`, remote: true };
   }
 
+  /** Host networking and loopback services are refused (the Pods are elsewhere). */
+  preflight(needs: RunNeeds): Promise<void> {
+    return checkRunNeeds(this, needs);
+  }
+
+  /** Nothing to relay: preflight refused any loopback service. */
   async reachHostServices(env: Record<string, string>): Promise<HostServices> {
-    checkNoLoopback(env);
     return { env: { ...env }, close: async () => {} };
   }
 

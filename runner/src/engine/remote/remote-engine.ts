@@ -21,7 +21,7 @@ import { withDeadline } from '../../net/deadline.js';
 const PING_TIMEOUT_MS = 10_000;
 
 export class RemoteDockerEngine extends DockerApiEngine {
-  override readonly capabilities: EngineCapabilities = { hostNetwork: false };
+  override readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: true };
 
   constructor(
     private readonly target: RemoteTarget,
@@ -60,7 +60,7 @@ export class RemoteDockerEngine extends DockerApiEngine {
     env: Record<string, string>,
     o: { network: 'bridge' | 'host'; log?: (line: string) => void },
   ): Promise<HostServices> {
-    // (host networking never gets here: the capability flag refuses it before the run)
+    // (host networking never gets here: preflight refuses it before the run)
     return startLoopbackRelays(env, {
       bridge: async () => ({ gateway: await localAddressToward(this.engineIp), subnet: `${this.engineIp}/${this.engineIp.includes(':') ? 128 : 32}` }),
       urlHost: 'listen-address',
@@ -69,7 +69,6 @@ export class RemoteDockerEngine extends DockerApiEngine {
   }
 
   override async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    if (spec.network === 'host') throw new EngineError('container_start_failed', `host networking is not available on the remote engine at ${this.target.display}`);
     const handle = await super.create(spec);
     return new RemoteContainer(handle, this.ssh ? sshReach(this.ssh) : directReach);
   }

@@ -101,9 +101,11 @@ describe('KubernetesEngine', () => {
     writeKubeconfig(limited, d.url, 'limited-token-123', d.ca);
     const engine = await connectKubernetes(settings({ kubeconfig: limited }));
     await expect(engine.create(spec('run-d'))).rejects.toMatchObject({ kind: 'engine_unavailable', message: expect.stringMatching(/HTTP 403.*docs\/kubernetes\.md/) });
-    await expect(engine.reachHostServices({ BASE_URL: 'http://127.0.0.1:8000/v1' })).rejects.toThrow(/BASE_URL points at the runner's own machine.*\[agent\]\.base_url/);
-    await expect(engine.reachHostServices({ GAIA2_JUDGE_BASE_URL: 'http://localhost:9/v1' })).rejects.toThrow(/\[judge\]\.base_url/);
-    expect((await engine.reachHostServices({ BASE_URL: 'https://llm.example.com/v1' })).env.BASE_URL).toBe('https://llm.example.com/v1');
+    const bridge = (env: Record<string, string>) => engine.preflight({ network: 'bridge', env });
+    await expect(bridge({ BASE_URL: 'http://127.0.0.1:8000/v1' })).rejects.toThrow(/BASE_URL points at the runner's own machine.*\[agent\]\.base_url/);
+    await expect(bridge({ GAIA2_JUDGE_BASE_URL: 'http://localhost:9/v1' })).rejects.toThrow(/\[judge\]\.base_url/);
+    await expect(bridge({ BASE_URL: 'https://llm.example.com/v1' })).resolves.toBeUndefined();
+    await expect(engine.preflight({ network: 'host', env: {} })).rejects.toThrow(/network = "host" \(--network host\) is not possible on the remote kubernetes backend at .*: its units do not share this machine.s network/);
     await engine.close();
   });
 });
