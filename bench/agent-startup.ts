@@ -34,7 +34,7 @@ async function timeRun(agent: string, img: string, shell: AgentShell, provider: 
   const driver = shellDriver(shell, samplePlay(SAMPLES.single));
   const fake = await startFakeLlm({ format: shell.format, respond: driver.respond });
   const env = { PROVIDER: provider, MODEL: model, API_KEY: 'sk-bench', BASE_URL: fake.url, GAIA2_AGENT_TOOLS: 'shell' };
-  const relays = await engine.reachHostServices(env, { network: 'bridge' });
+  const relays = await engine.openRun({ runId: 'bench', env, network: 'bridge' });
   try {
     const t0 = performance.now();
     const r = await runScenario({

@@ -177,7 +177,7 @@ describe.each(eachEngine())('docker-api engine on %s', (kind, e2e) => {
     const server = createServer((_q, s) => s.end(`hello from the host via ${kind}`));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
-    const reach = await engine.reachHostServices({ SERVICE_URL: `http://127.0.0.1:${port}/x` }, { network: 'bridge' });
+    const reach = await engine.openRun({ runId: 'e2e', env: { SERVICE_URL: `http://127.0.0.1:${port}/x` }, network: 'bridge' });
     try {
       expect(reach.env.SERVICE_URL).toMatch(/^http:\/\/host\.containers\.internal:\d+\/x$/);
       const c = await engine.create({

@@ -54,7 +54,7 @@ async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem, o: Ju
     hostEnv,
   );
   const base = buildBaseEnv(plan, hostEnv);
-  const relays = await engine.reachHostServices(base.env, { network: 'bridge' });
+  const relays = await engine.openRun({ runId: 'e2e', env: base.env, network: 'bridge' });
   try {
     const result = await runScenario({
       engine, image, scenarioFile: scenario, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',

@@ -114,7 +114,7 @@ describe('remote engine over TCP', () => {
     const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
     const server = createServer((_q, res) => res.end('model')).listen(0, '127.0.0.1');
     await once(server, 'listening');
-    const services = await e.reachHostServices({ BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, { network: 'bridge' });
+    const services = await e.openRun({ runId: 'e2e', env: { BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, network: 'bridge' });
     try {
       const relay = new URL(services.env.BASE_URL!);
       expect(relay.hostname).toBe(s.GAIA2_REMOTE_HOST_SIDE);

@@ -3,7 +3,7 @@
 // engine behaves like a local one. Its images are a DockerImageStore on the same client.
 import { withDeadline } from '../net/deadline.js';
 import Docker from 'dockerode';
-import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices, RunNeeds } from './types.js';
+import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from './types.js';
 import { checkRunNeeds } from './preflight.js';
 import { bridgeNetwork } from '../net/gateway.js';
 import { startLoopbackRelays } from '../net/loopback-relays.js';
@@ -68,12 +68,12 @@ export class DockerApiEngine implements UnitBackend {
   }
 
   /**
-   * Loopback services reach bridged containers through relays on the bridge gateway; with host
+   * The run's scope: loopback services reach bridged containers through relays on the bridge gateway; with host
    * networking the containers share the runner's loopback and need nothing.
    */
-  async reachHostServices(env: Record<string, string>, o: { network: 'bridge' | 'host'; log?: (line: string) => void }): Promise<HostServices> {
-    if (o.network === 'host') return { env: { ...env }, close: async () => {} };
-    return startLoopbackRelays(env, { bridge: () => bridgeNetwork(this.docker), ...(o.log ? { log: o.log } : {}) });
+  async openRun(o: RunScopeOptions): Promise<RunScope> {
+    if (o.network === 'host') return { env: { ...o.env }, close: async () => {} };
+    return startLoopbackRelays(o.env, { bridge: () => bridgeNetwork(this.docker), ...(o.log ? { log: o.log } : {}) });
   }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {

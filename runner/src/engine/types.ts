@@ -145,12 +145,23 @@ export interface EngineDescription {
 }
 
 /**
- * Host services (a model endpoint on the runner's loopback) made reachable from the units:
- * `env` is the environment with every such URL rewritten; close() releases relays or tunnels.
+ * What a backend holds for one run while its units exist, opened before the first unit and
+ * closed after the last: `env` is the units' environment with every URL of a service on this
+ * machine's loopback rewritten to reach it (relays, tunnels); close() releases those and any
+ * object the backend keeps per run (a cluster's run Secret and Pod watch).
  */
-export interface HostServices {
+export interface RunScope {
   env: Record<string, string>;
   close(): Promise<void>;
+}
+
+export interface RunScopeOptions {
+  /** The run id every unit of the run carries as its LABELS.runId label. */
+  runId: string;
+  /** The units' environment before per-unit tokens. */
+  env: Record<string, string>;
+  network: 'bridge' | 'host';
+  log?: (line: string) => void;
 }
 
 /**
@@ -196,11 +207,8 @@ export interface UnitBackend {
    * place host networking and host services are refused (a ConfigError naming the option).
    */
   preflight(needs: RunNeeds): Promise<void>;
-  /**
-   * Rewrites loopback URLs in a unit environment so units can reach those services (relays,
-   * tunnels), or throws a ConfigError naming the variable when this backend cannot.
-   */
-  reachHostServices(env: Record<string, string>, o: { network: 'bridge' | 'host'; log?: (line: string) => void }): Promise<HostServices>;
+  /** Opens the run's scope (after preflight, before its first unit); the caller closes it. */
+  openRun(o: RunScopeOptions): Promise<RunScope>;
   /** Throws EngineError('engine_unavailable') quickly when the engine does not answer. */
   ping(): Promise<void>;
   create(spec: ContainerSpec): Promise<ContainerHandle>;

@@ -128,13 +128,14 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   const { base, gw, hostEnv, log } = a;
   const out = plan.run.outputDir;
   const passAt = plan.run.passAt;
-  // Host-loopback URLs (a local BASE_URL, a loopback proxy, the model gateway) are unreachable
-  // from the units as they are: the backend relays or tunnels them, or says why it cannot.
-  // Relays are unref'd, so a throw below cannot keep the process alive.
-  const relays = await deps.engine.reachHostServices(base.env, { network: plan.run.network, log });
-  base.env = relays.env;
-
+  // The run's scope on the backend, before its first unit: host-loopback URLs (a local
+  // BASE_URL, a loopback proxy, the model gateway) are relayed or tunnelled to the units, and a
+  // backend that keeps objects per run makes them. Relays are unref'd, so a throw below cannot
+  // keep the process alive; engine.close() closes a scope left open.
   const runId = newRunId();
+  const scope = await deps.engine.openRun({ runId, env: base.env, network: plan.run.network, log });
+  base.env = scope.env;
+
   const all = buildTasks(ds.entries, passAt, out);
   let tasks = all;
   let kept = 0;
@@ -242,7 +243,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
     deps.signal,
   ).finally(() => removals.drain());
   deps.progress.stop();
-  await relays.close();
+  await scope.close();
   const interrupted = Boolean(deps.signal?.aborted);
   if (interrupted) {
     log(`Interrupted: ${tasks.length - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);

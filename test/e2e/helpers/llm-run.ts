@@ -1,6 +1,6 @@
 // Runs the built-in LLM agent in a real container against a scripted provider on the host's
 // 127.0.0.1, through the runner's own path: plan from flags → buildBaseEnv (loopback URL to the
-// host alias) → engine.reachHostServices (relay on the bridge gateway) → runScenario.
+// host alias) → engine.openRun (relay on the bridge gateway) → runScenario.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,7 +94,7 @@ export async function runPlanInContainer(
 ): Promise<{ result: ScenarioResult; env: Record<string, string> }> {
   if (plan.target.kind !== 'scenario') throw new Error('runPlanInContainer takes a single-scenario plan');
   const base = buildBaseEnv(plan, o.hostEnv ?? {});
-  const relays = o.relay === false ? { env: base.env, close: async () => {} } : await engine.reachHostServices(base.env, { network: 'bridge' });
+  const relays = o.relay === false ? { env: base.env, close: async () => {} } : await engine.openRun({ runId: 'e2e', env: base.env, network: 'bridge' });
   try {
     const result = await runScenario({
       engine,

@@ -141,8 +141,8 @@ export function fakeEngine(): FakeEngine {
     async describe() {
       return { kind: 'fake', version: null, apiVersion: null, endpoint: 'fake://', remote: false };
     },
-    async reachHostServices(env) {
-      return { env: { ...env }, close: async () => {} };
+    async openRun(o) {
+      return { env: { ...o.env }, close: async () => {} };
     },
     async create() {
       throw new Error('not used');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { UnitBackend, ContainerHandle, ContainerSpec, EngineDescription, HostServices, RunNeeds } from '../types.js';
+import type { UnitBackend, ContainerHandle, ContainerSpec, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
 import { checkRunNeeds } from '../preflight.js';
 import { runSecretManifest, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 
@@ -77,9 +77,9 @@ export class ManifestWriter implements UnitBackend {
     return checkRunNeeds(this, needs);
   }
 
-  /** Nothing to relay: preflight refused any loopback service. */
-  async reachHostServices(env: Record<string, string>): Promise<HostServices> {
-    return { env: { ...env }, close: async () => {} };
+  /** Nothing to relay (preflight refused any loopback service) and nothing kept per run. */
+  async openRun(o: RunScopeOptions): Promise<RunScope> {
+    return { env: { ...o.env }, close: async () => {} };
   }
   async ping(): Promise<void> {}
   async listByLabels(): Promise<[]> {

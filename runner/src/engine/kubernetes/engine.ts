@@ -5,7 +5,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices, RunNeeds } from '../types.js';
+import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
 import { checkRunNeeds } from '../preflight.js';
 import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
@@ -20,6 +20,8 @@ interface RunObjects {
   /** The values the run's Secret holds (units with other values get them in their own Secret). */
   shared: Record<string, string>;
   watch: PodWatch;
+  /** Settles once the Secret exists and the watch runs. */
+  ready: Promise<void>;
 }
 
 export class KubernetesEngine implements UnitBackend {
@@ -44,9 +46,25 @@ export class KubernetesEngine implements UnitBackend {
     return checkRunNeeds(this, needs);
   }
 
-  /** Nothing to relay: preflight refused any loopback service. */
-  async reachHostServices(env: Record<string, string>): Promise<HostServices> {
-    return { env: { ...env }, close: async () => {} };
+  /**
+   * The run's Secret (holding the keys its units share, and parent of every object the run
+   * creates) and its Pod watch, made before the first unit; close() stops the watch and
+   * deletes the Secret, which garbage-collects whatever the run left. Nothing to relay:
+   * preflight refused any loopback service.
+   */
+  async openRun(o: RunScopeOptions): Promise<RunScope> {
+    const run = this.runObjects(o.runId, o.env);
+    await run.ready;
+    return { env: { ...o.env }, close: () => this.closeRun(o.runId) };
+  }
+
+  private async closeRun(runId: string): Promise<void> {
+    const r = this.runs.get(runId);
+    if (!r) return;
+    this.runs.delete(runId);
+    r.watch.close();
+    const s = await r.secret.catch(() => null);
+    if (s) await this.remove(SECRET_ID + s.metadata!.name!).catch(() => {});
   }
 
   async ping(): Promise<void> {
@@ -64,7 +82,9 @@ export class KubernetesEngine implements UnitBackend {
     if (problem) throw new EngineError('container_start_failed', problem);
     const runId = spec.labels[LABELS.runId];
     if (!runId) throw new EngineError('internal_error', `a unit for the kubernetes backend needs the ${LABELS.runId} label`);
-    const run = await this.runObjects(runId, spec.env);
+    const run = this.runs.get(runId);
+    if (!run) throw new EngineError('internal_error', `no run scope is open for run ${runId} (openRun before creating its units)`);
+    await run.ready;
     const parent = await run.secret;
     const { namespace, core } = this.access;
     const { name, unitSecret, pod } = unitManifests(spec, this.settings, namespace, parent, run.shared);
@@ -83,8 +103,8 @@ export class KubernetesEngine implements UnitBackend {
     return handle;
   }
 
-  /** The run's Secret and watch, made once per run id (the first unit's keys fill the Secret). */
-  private runObjects(runId: string, env: Record<string, string>): Promise<RunObjects> {
+  /** The run's Secret and watch, made once per run id. */
+  private runObjects(runId: string, env: Record<string, string>): RunObjects {
     let run = this.runs.get(runId);
     if (!run) {
       const { namespace, core, kc } = this.access;
@@ -94,11 +114,10 @@ export class KubernetesEngine implements UnitBackend {
         throw kubeError(e, `creating Secret ${runSecretName(runId)}`, 'container_start_failed');
       });
       const watch = new PodWatch(kc, core, namespace, `${K8S_LABELS.run}=${labelValue(runId)}`);
-      run = { secret, shared, watch };
+      run = { secret, shared, watch, ready: Promise.all([secret, watch.start()]).then(() => {}) };
       this.runs.set(runId, run);
     }
-    const r = run;
-    return Promise.all([r.secret, r.watch.start()]).then(() => r);
+    return run;
   }
 
   async listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]> {
@@ -137,16 +156,8 @@ export class KubernetesEngine implements UnitBackend {
 
 
 
-  /** Stops the watches and deletes each run's Secret, which garbage-collects anything left of the run. */
+  /** Closes every run scope still open (a run that threw before closing its own). */
   async close(): Promise<void> {
-    const runs = [...this.runs.values()];
-    this.runs.clear();
-    for (const r of runs) r.watch.close();
-    await Promise.all(
-      runs.map(async (r) => {
-        const s = await r.secret.catch(() => null);
-        if (s) await this.remove(SECRET_ID + s.metadata!.name!).catch(() => {});
-      }),
-    );
+    await Promise.all([...this.runs.keys()].map((id) => this.closeRun(id)));
   }
 }

@@ -11,7 +11,7 @@ import { startLoopbackRelays } from '../../net/loopback-relays.js';
 import { DockerApiEngine } from '../docker-api.js';
 import type { Endpoint } from '../discover.js';
 import { EngineError } from '../errors.js';
-import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
+import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescription, RunScope, RunScopeOptions } from '../types.js';
 import type { RemoteTarget } from './docker-host.js';
 import type { SshConnection } from './ssh-connection.js';
 import { directReach, RemoteContainer, sshReach } from './remote-container.js';
@@ -56,12 +56,9 @@ export class RemoteDockerEngine extends DockerApiEngine {
     return { ...(await super.describe()), endpoint: this.target.display, remote: true };
   }
 
-  override async reachHostServices(
-    env: Record<string, string>,
-    o: { network: 'bridge' | 'host'; log?: (line: string) => void },
-  ): Promise<HostServices> {
+  override async openRun(o: RunScopeOptions): Promise<RunScope> {
     // (host networking never gets here: preflight refuses it before the run)
-    return startLoopbackRelays(env, {
+    return startLoopbackRelays(o.env, {
       bridge: async () => ({ gateway: await localAddressToward(this.engineIp), subnet: `${this.engineIp}/${this.engineIp.includes(':') ? 128 : 32}` }),
       urlHost: 'listen-address',
       ...(o.log ? { log: o.log } : {}),
