@@ -11,6 +11,7 @@ import type { Endpoint } from './discover.js';
 import { EngineError, wrapEngineError } from './errors.js';
 import { DockerContainer, hostEndpoint, publishedPort, removeQuietly } from './docker-container.js';
 import { DockerImageStore } from './docker-images.js';
+import { tcpReach, type Reach } from './reach.js';
 
 const PING_TIMEOUT_MS = 3000;
 
@@ -21,7 +22,11 @@ export class DockerApiEngine implements UnitBackend {
   protected readonly docker: Docker;
   readonly images: DockerImageStore;
 
-  constructor(private readonly endpoint: Endpoint) {
+  constructor(
+    private readonly endpoint: Endpoint,
+    /** How the runner reaches published ports: where they are published, unless an SSH engine forwards them. */
+    private readonly reach: Reach = tcpReach(),
+  ) {
     this.docker = new Docker(endpoint.modem ?? { socketPath: endpoint.socketPath });
     this.images = new DockerImageStore(this.docker);
   }
@@ -109,7 +114,7 @@ export class DockerApiEngine implements UnitBackend {
       if (!published || !this.heldPorts.has(published)) {
         if (published) this.heldPorts.add(published);
         const endpoint = published && spec.publishPort ? { containerPort: spec.publishPort, endpoint: hostEndpoint(published) } : null;
-        handle = new DockerContainer(container, spec.name ?? container.id, () => published && this.heldPorts.delete(published), endpoint);
+        handle = new DockerContainer(container, spec.name ?? container.id, () => published && this.heldPorts.delete(published), endpoint, this.reach);
         break;
       }
       await removeQuietly(container);

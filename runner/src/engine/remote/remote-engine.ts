@@ -11,14 +11,17 @@ import { startLoopbackRelays } from '../../net/loopback-relays.js';
 import { DockerApiEngine } from '../docker-api.js';
 import type { Endpoint } from '../discover.js';
 import { EngineError } from '../errors.js';
-import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescription, RunScope, RunScopeOptions } from '../types.js';
+import type { EngineCapabilities, EngineDescription, RunScope, RunScopeOptions } from '../types.js';
 import type { RemoteTarget } from './docker-host.js';
 import type { SshConnection } from './ssh-connection.js';
-import { directReach, RemoteContainer, sshReach } from './remote-container.js';
+import { tcpReach } from '../reach.js';
+import { sshReach } from './ssh-reach.js';
 import { localAddressToward } from './tcp-reach.js';
 import { withDeadline } from '../../net/deadline.js';
 
 const PING_TIMEOUT_MS = 10_000;
+/** A bare connect over a WAN can take longer than the local look's 250 ms. */
+const REMOTE_ACCEPT_TIMEOUT_MS = 3000;
 
 export class RemoteDockerEngine extends DockerApiEngine {
   override readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: true };
@@ -30,7 +33,7 @@ export class RemoteDockerEngine extends DockerApiEngine {
     private readonly engineIp: string,
     private readonly ssh: SshConnection | null,
   ) {
-    super(endpoint);
+    super(endpoint, ssh ? sshReach(ssh) : tcpReach(REMOTE_ACCEPT_TIMEOUT_MS));
   }
 
   /** The host already accepted a TCP connection (connect.ts): a failure here is the protocol above. */
@@ -63,11 +66,6 @@ export class RemoteDockerEngine extends DockerApiEngine {
       urlHost: 'listen-address',
       ...(o.log ? { log: o.log } : {}),
     });
-  }
-
-  override async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    const handle = await super.create(spec);
-    return new RemoteContainer(handle, this.ssh ? sshReach(this.ssh) : directReach);
   }
 
   override async close(): Promise<void> {
