@@ -70,6 +70,12 @@ const cjsShim =
   'const __filename = __gaia2FileUrl(import.meta.url);' +
   "const __dirname = __filename.slice(0, __filename.lastIndexOf('/'));";
 
+// The model gateway's in-cluster program (runner/src/gateway/cluster/pod-main.ts): the host's
+// own gateway, shipped in the image so that the kubernetes backend can run it as a Deployment
+// from the run's image, with no registry of its own (docs/gateway.md "Kubernetes"). The image's
+// source never imports it; only this bundle carries it.
+export const GATEWAY_BUNDLE = { name: 'model-gateway', file: 'runner/src/gateway/cluster/pod-main.ts' };
+
 /** [bundle name, entry file] for every image bundle. */
 export function imageEntries(root) {
   const mainDir = join(root, 'agent-image/src/main');
@@ -77,6 +83,7 @@ export function imageEntries(root) {
   return [
     ...mains.map((f) => [basename(f, '.ts'), join(mainDir, f)]),
     ...LAZY_DAEMON_BUNDLES.map((l) => [l.name, join(root, l.file)]),
+    [GATEWAY_BUNDLE.name, join(root, GATEWAY_BUNDLE.file)],
   ];
 }
 

@@ -227,11 +227,13 @@ describe('kubernetes backend (API-server double, Pods in podman)', () => {
 
   it('a canary API key reaches the unit as a secret file and nowhere else', async () => {
     const data = oneScenarioDataset('canary');
-    // A judge with the canary key: the key goes to every unit. Its endpoint does not resolve
-    // (.invalid), so any judge call fails at once; the run's outcome does not matter here.
+    // A judge with the canary key, in direct mode (the model gateway off: with it the key stays
+    // in the gateway's Secret, kubernetes-gateway.test.ts): the key goes to every unit. Its
+    // endpoint does not resolve (.invalid), so any judge call fails at once; the run's outcome
+    // does not matter here.
     const r = await run('canary', {
       dataset: data,
-      agent: '[judge]\nprovider = "openai"\nmodel = "judge-m"\napi_key_env = "CANARY_KEY"\nbase_url = "http://judge.gaia2-e2e.invalid/v1"\n',
+      agent: '[judge]\nprovider = "openai"\nmodel = "judge-m"\napi_key_env = "CANARY_KEY"\nbase_url = "http://judge.gaia2-e2e.invalid/v1"\n[gateway]\nenabled = false\n',
     });
     expect(r.results).toHaveLength(1);
     const b64 = Buffer.from(CANARY).toString('base64');

@@ -1,9 +1,9 @@
 // World initialisation from a scenario (reference gaia2-init): one state file per app, the
 // cloud-drive tree, app_class_map.json and an empty events.jsonl.
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parsePyJson } from '../contract/pyjson.js';
-import { resolveDrivePath } from './framework/drive.js';
+import { DriveBuild } from './drive-tree.js';
 import { APP_CLASS_MAP_FILE, stateFilePath, writeStateFile } from './framework/state.js';
 import type { MemoryStates } from './framework/state-store.js';
 import { scenarioApps, stateNameFor } from './registry.js';
@@ -13,6 +13,11 @@ export interface InitResult {
   apps: string[];
   /** Reference warnings (e.g. "No apps found in scenario JSON"), for stderr. */
   warnings: string[];
+  /**
+   * With `states` (the daemon): the cloud drive's tree, still being built in the background;
+   * the daemon finishes it before a command that uses the drive and at the end of the run.
+   */
+  drive?: DriveBuild;
 }
 
 const FILES_STATE = 'Files';
@@ -36,6 +41,7 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: InitO
   mkdirSync(stateDir, { recursive: true });
   const warnings: string[] = [];
   const names: string[] = [];
+  let drive: DriveBuild | null = null;
   const classMap: Record<string, string> = {};
   const apps = scenarioApps(parsed);
   if (apps.length === 0) warnings.push('Warning: No apps found in scenario JSON');
@@ -48,7 +54,11 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: InitO
     const state = app.app_state && typeof app.app_state === 'object' ? app.app_state : {};
     const canonical = stateNameFor(app.name);
     if (canonical !== className) classMap[canonical] = className;
-    if (canonical === FILES_STATE) buildDriveTree(join(stateDir, 'filesystem'), state, opts.fsBackingDir);
+    if (canonical === FILES_STATE) {
+      drive?.finish(); // a second Files app (never in practice): the first one's tree first, as before
+      drive = new DriveBuild(join(stateDir, 'filesystem'), state, opts.fsBackingDir);
+      if (!opts.states) drive.finish();
+    }
     const file = stateFilePath(stateDir, canonical);
     if (opts.states) opts.states.seed(file, state as Record<string, unknown>);
     else writeStateFile(file, state);
@@ -57,7 +67,7 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: InitO
   if (Object.keys(classMap).length > 0) writeStateFile(join(stateDir, APP_CLASS_MAP_FILE), classMap);
   const events = join(stateDir, 'events.jsonl');
   if (!existsSync(events)) writeFileSync(events, '');
-  return { apps: names, warnings };
+  return { apps: names, warnings, ...(opts.states && drive ? { drive: drive.background() } : {}) };
 }
 
 function parseScenarioText(text: string): unknown {
@@ -66,36 +76,4 @@ function parseScenarioText(text: string): unknown {
   } catch (e) {
     throw new Error(`Scenario is not valid JSON: ${(e as Error).message}`);
   }
-}
-
-interface DriveNode {
-  name?: unknown;
-  type?: unknown;
-  children?: unknown;
-  real_path?: unknown;
-}
-
-/** Materialises app_state.files (root name ignored) under `root`; files copied from the backing dir when present. */
-function buildDriveTree(root: string, state: object, backingDir: string | undefined): void {
-  mkdirSync(root, { recursive: true });
-  const walk = (node: DriveNode, dir: string): void => {
-    if (!Array.isArray(node.children)) return;
-    for (const child of node.children as DriveNode[]) {
-      if (!child || typeof child !== 'object' || typeof child.name !== 'string' || child.name === '') continue;
-      const target = resolveDrivePath(dir, child.name);
-      if (!target) continue; // a name with ".." would leave the drive
-      if (child.type === 'directory') {
-        mkdirSync(target.abs, { recursive: true });
-        walk(child, target.abs);
-        continue;
-      }
-      // The walk created this file's folder already, unless its name leads elsewhere ("~/x", "a/b").
-      if (dirname(target.abs) !== resolve(dir)) mkdirSync(dirname(target.abs), { recursive: true });
-      const src = backingDir && typeof child.real_path === 'string' ? join(backingDir, child.real_path) : undefined;
-      if (src && existsSync(src) && statSync(src).isFile()) copyFileSync(src, target.abs);
-      else writeFileSync(target.abs, '');
-    }
-  };
-  const files = (state as { files?: unknown }).files;
-  if (files && typeof files === 'object') walk(files as DriveNode, root);
 }

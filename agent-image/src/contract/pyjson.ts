@@ -89,31 +89,74 @@ export interface PyDumpsOptions {
 /** Python `json.dumps(value, indent=…)` with default ensure_ascii and separators. */
 export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
   const indent = opts.indent;
-  const walk = (v: unknown, depth: number): string => {
-    if (v === null || v === undefined) return 'null';
-    if (v === true) return 'true';
-    if (v === false) return 'false';
-    if (typeof v === 'number') return pyNumber(v);
-    if (typeof v === 'bigint') return v.toString();
-    if (v instanceof PyFloat) return pyFloatRepr(v.value);
-    if (typeof v === 'string') return pyString(v);
-    const items: string[] = [];
-    const isArray = Array.isArray(v);
-    if (isArray) for (const x of v) items.push(walk(x, depth + 1));
-    else if (v instanceof Map) for (const [k, x] of v) items.push(`${pyString(String(k))}: ${walk(x, depth + 1)}`);
-    else if (typeof v === 'object') {
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-        if (x === undefined) continue;
-        items.push(`${pyString(k)}: ${walk(x, depth + 1)}`);
-      }
-    } else return pyString(String(v));
-    const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
-    if (items.length === 0) return open + close;
-    if (indent === undefined) return open + items.join(', ') + close;
-    const pad = '\n' + ' '.repeat(indent * (depth + 1));
-    return open + pad + items.join(',' + pad) + '\n' + ' '.repeat(indent * depth) + close;
+  // One string built by appending (V8 joins the pieces once, at the end): a large answer (a
+  // search over thousands of emails) costs what its text costs, with no per-level arrays.
+  let out = '';
+  // Per depth: what comes before an item (after the first) and before the closing bracket.
+  const seps: string[] = [];
+  const opens: string[] = [];
+  const closes: string[] = [];
+  const sepAt = (depth: number): string => {
+    if (seps[depth] === undefined) {
+      const pad = indent === undefined ? '' : '\n' + ' '.repeat(indent * (depth + 1));
+      opens[depth] = pad;
+      seps[depth] = indent === undefined ? ', ' : ',' + pad;
+      closes[depth] = indent === undefined ? '' : '\n' + ' '.repeat(indent * depth);
+    }
+    return seps[depth]!;
   };
-  return walk(value, 0);
+  const walk = (v: unknown, depth: number): void => {
+    if (v === null || v === undefined) out += 'null';
+    else if (v === true) out += 'true';
+    else if (v === false) out += 'false';
+    else if (typeof v === 'number') out += pyNumber(v);
+    else if (typeof v === 'string') out += pyString(v);
+    else if (v instanceof PyFloat) out += pyFloatRepr(v.value);
+    else if (typeof v === 'bigint') out += v.toString();
+    else if (Array.isArray(v)) {
+      if (v.length === 0) {
+        out += '[]';
+        return;
+      }
+      const sep = sepAt(depth);
+      out += '[' + opens[depth];
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) out += sep;
+        walk(v[i], depth + 1);
+      }
+      out += closes[depth] + ']';
+    } else if (v instanceof Map) {
+      if (v.size === 0) {
+        out += '{}';
+        return;
+      }
+      const sep = sepAt(depth);
+      out += '{' + opens[depth];
+      let first = true;
+      for (const [k, x] of v) {
+        if (!first) out += sep;
+        first = false;
+        out += pyString(String(k)) + ': ';
+        walk(x, depth + 1);
+      }
+      out += closes[depth] + '}';
+    } else if (typeof v === 'object') {
+      const sep = sepAt(depth);
+      let first = true;
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        const x = (v as Record<string, unknown>)[k];
+        if (x === undefined) continue;
+        out += first ? '{' + opens[depth] : sep;
+        first = false;
+        out += pyString(k) + ': ';
+        walk(x, depth + 1);
+      }
+      out += first ? '{}' : closes[depth] + '}';
+    } else out += pyString(String(v));
+  };
+  walk(value, 0);
+  return out;
 }
 
 /** Error thrown by parsePyJson, with a Python-json-like message and the char offset. */
@@ -135,6 +178,7 @@ export class PyJsonError extends Error {
 const SPECIAL = /["\\\u0000-\u001f]/g;
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
+const CONTROL = /[\u0000-\u001f]/g;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /**
@@ -143,6 +187,20 @@ const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b
  */
 export function parsePyJson(text: string): unknown {
   let i = 0;
+  // Where the next backslash and the next control character are (-1: none left), found with
+  // one native search each time the parse passes the last one found: most strings hold
+  // neither, and are then one indexOf and one slice.
+  let backslash = -2;
+  let control = -2;
+  const plainUntil = (end: number): boolean => {
+    if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
+    if (backslash !== -1 && backslash < end) return false;
+    if (control !== -1 && control < i) {
+      CONTROL.lastIndex = i;
+      control = CONTROL.exec(text)?.index ?? -1;
+    }
+    return control === -1 || control >= end;
+  };
   const ws = (): void => {
     const c = text.charCodeAt(i);
     // fast exit: most values follow a delimiter directly or after one space
@@ -177,6 +235,12 @@ export function parsePyJson(text: string): unknown {
   const string = (): string => {
     const start = i;
     i++;
+    const quote = text.indexOf('"', i);
+    if (quote >= 0 && plainUntil(quote)) {
+      const plain = text.slice(i, quote);
+      i = quote + 1;
+      return plain;
+    }
     let out = '';
     for (;;) {
       // Copy the run of plain characters up to the next quote, backslash or control

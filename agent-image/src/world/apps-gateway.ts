@@ -2,7 +2,7 @@
 // daemon is their only writer; MemoryStates): the CLI socket, ENV events, the oracle and app
 // agents alike. persist() writes the changed states to their files (docs/daemon.md, "App
 // state"). The daemon appends the returned event lines itself (single writer).
-import { MemoryStates, runAction, runCli, type CommandResult, type WorldContext } from '../apps/index.js';
+import { MemoryStates, runAction, runCli, usesDrive, type CommandResult, type DriveBuild, type WorldContext } from '../apps/index.js';
 
 export interface AppCallContext {
   simTime: string;
@@ -24,6 +24,8 @@ export class AppsGateway {
     private readonly stateDir: string,
     private readonly extra: { fsRoot?: string; ids?: () => string } = {},
     states?: MemoryStates,
+    /** The drive tree still being built (docs/daemon.md, "Boot"): finished before a command that uses it. */
+    private readonly drive: DriveBuild | null = null,
   ) {
     this.states = states ?? worldStates();
   }
@@ -36,6 +38,7 @@ export class AppsGateway {
   /** The run ended: persist now, and after every later command (an agent may still be running some). */
   settle(): void {
     this.ended = true;
+    this.drive?.finish();
     this.persist();
   }
 
@@ -44,11 +47,17 @@ export class AppsGateway {
   }
 
   cli(argv: readonly string[], ctx: () => AppCallContext): Promise<CommandResult> {
-    return this.serial(() => runCli(argv, this.world(ctx())));
+    return this.serial(() => {
+      if (usesDrive({ cli: argv[0] ?? '' })) this.drive?.finish();
+      return runCli(argv, this.world(ctx()));
+    });
   }
 
   action(app: string, fn: string, args: Record<string, unknown>, ctx: () => AppCallContext): Promise<CommandResult> {
-    return this.serial(() => runAction(app, fn, args, this.world(ctx())));
+    return this.serial(() => {
+      if (usesDrive({ app })) this.drive?.finish();
+      return runAction(app, fn, args, this.world(ctx()));
+    });
   }
 
   private world(c: AppCallContext) {

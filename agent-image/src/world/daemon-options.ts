@@ -6,7 +6,7 @@ import type { DaemonLog } from './daemon-log.js';
 import type { TurnJudge } from './judging.js';
 import type { DelegatedApps } from './delegated-apps.js';
 import type { AppliedNoise } from '../noise/index.js';
-import type { MemoryStates } from '../apps/index.js';
+import type { DriveBuild, MemoryStates } from '../apps/index.js';
 
 export interface WorldDaemonOptions {
   scenario: LoadedScenario;
@@ -30,6 +30,8 @@ export interface WorldDaemonOptions {
   fsRoot?: string;
   /** The apps' states in memory (seeded by composeWorld); default: loaded from the state dir on first use. */
   states?: MemoryStates;
+  /** The cloud drive's tree while it is still being built (composeWorld); finished before a command that uses the drive. */
+  drive?: DriveBuild | null;
   /** Agent2Agent: the apps operated by app agents (null/absent: none). */
   appAgents?: DelegatedApps | null;
   /** The runtime chosen to play and what chose it, reported in daemon_status.json. */

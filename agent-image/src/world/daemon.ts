@@ -76,7 +76,7 @@ export class WorldDaemon {
       agentRuntime: opts.agentRuntime,
     }));
     this.schedule = new ScenarioSchedule(this.sc, { chainedEnvFix: !!opts.fixes?.chainedEnvTiming, background: opts.noise?.backgroundIds });
-    this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot }, opts.states);
+    this.apps = new AppsGateway(opts.stateDir, { ids: opts.ids, fsRoot: opts.fsRoot }, opts.states, opts.drive);
     for (const [id, why] of this.schedule.stuck) this.log.warn(`event ${id} will never fire: ${why}`);
     this.returns = new ReturnValues(opts.judge ?? null);
     const setReturn = (id: string, value: unknown): void => this.returns.set(id, value);

@@ -19,6 +19,10 @@ export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 DISAB
   DISABLE_BUG_COMMAND=1 DISABLE_FEEDBACK_COMMAND=1 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 \\
   CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY=1 CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1
 
+# Agent2Agent: one expert-agent command runs a whole app-agent conversation; Bash's own limit
+# (2 min by default, 10 at most) would cut it, so with app agents it allows 30 minutes.
+if [ -n "\${GAIA2_APP_AGENTS:-}" ]; then export BASH_DEFAULT_TIMEOUT_MS=1800000 BASH_MAX_TIMEOUT_MS=1800000; fi
+
 args=(-p --output-format json --tools Bash --allowedTools Bash --permission-mode bypassPermissions)
 [ -n "\${MODEL:-}" ] && args+=(--model "$MODEL")
 case "\${THINKING:-}" in

@@ -2,8 +2,8 @@
 // (a static musl binary). One turn is one `codex exec` (later turns: `codex exec resume
 // THREAD`); its shell tool is `exec_command`. Codex ignores OPENAI_BASE_URL for its built-in
 // provider, so the launcher writes a config.toml that declares the endpoint as a provider of
-// its own (wire_api = "responses") and switches analytics, feedback, OTel export and the
-// update check off.
+// its own (wire_api = "responses") and switches analytics, feedback, OTel export, the
+// update check and the plugins' start-up sync off.
 import type { AgentAdapter } from './adapter.js';
 import { KIT, KIT_FILES } from './launcher-kit.js';
 
@@ -30,6 +30,9 @@ esac
   echo 'approval_policy = "never"'
   echo 'sandbox_mode = "danger-full-access"'
   echo 'check_for_update_on_startup = false'
+  # The plugins feature syncs a curated plugin list at start-up (api.github.com, then chatgpt.com).
+  echo '[features]'
+  echo 'plugins = false'
   echo '[analytics]'
   echo 'enabled = false'
   echo '[feedback]'

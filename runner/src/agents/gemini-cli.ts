@@ -30,6 +30,10 @@ case "\${THINKING:-}" in
 esac
 overrides="[]"
 [ -n "$thinking" ] && overrides="[{\\"match\\":{\\"model\\":\\"$model\\"},\\"modelConfig\\":{\\"generateContentConfig\\":{\\"thinkingConfig\\":$thinking}}}]"
+# Agent2Agent: one expert-agent command runs a whole app-agent conversation and prints only at
+# its end; the shell tool kills a command silent for 300 s, so with app agents it waits 30 min.
+shell_timeout=300
+[ -n "\${GAIA2_APP_AGENTS:-}" ] && shell_timeout=1800
 mkdir -p "$HOME/.gemini"
 # API-key auth; no usage statistics, telemetry, update checks or folder trust; the shell tool only.
 cat > "$HOME/.gemini/settings.json" <<SETTINGS
@@ -38,7 +42,7 @@ cat > "$HOME/.gemini/settings.json" <<SETTINGS
   "general": { "enableAutoUpdate": false, "enableAutoUpdateNotification": false },
   "privacy": { "usageStatisticsEnabled": false },
   "telemetry": { "enabled": false },
-  "tools": { "core": ["run_shell_command"] },
+  "tools": { "core": ["run_shell_command"], "shell": { "inactivityTimeout": $shell_timeout } },
   "modelConfigs": { "overrides": $overrides }
 }
 SETTINGS

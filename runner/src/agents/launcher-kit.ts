@@ -4,7 +4,8 @@
 //   node gaia2-kit.mjs field FILE KEY…     a field of a JSON file (or of the first JSON line that has it), dotted keys
 //   node gaia2-kit.mjs thinking LOW MED HIGH   the word for $THINKING (off → empty), for agents with levels
 // The instructions are this project's own text: what the agent can reach (the scenario's app
-// CLIs, from GAIA2_TOOLS), how messages arrive, what ends its turn, the world's time.
+// CLIs, from GAIA2_TOOLS; those run by Agent2Agent expert agents, from GAIA2_APP_AGENTS), how
+// messages arrive, what ends its turn, the world's time.
 
 const KIT_JS = String.raw`// Helpers of the Gaia2 agent launchers (gaia2-runner, runner/src/agents/launcher-kit.ts).
 import { readFileSync } from 'node:fs';
@@ -13,7 +14,18 @@ const [cmd, ...args] = process.argv.slice(2);
 
 function instructions(tool) {
   const apps = (process.env.GAIA2_TOOLS || '').split(',').filter(Boolean).sort();
-  const list = apps.length ? apps.map((a) => '- ' + a).join('\n') : '- (no apps in this session)';
+  const experts = new Set((process.env.GAIA2_APP_AGENTS || '').split(',').filter(Boolean));
+  const mark = (a) => (experts.has(a) ? ' (run by its expert agent: only "' + a + ' expert-agent --task TEXT")' : '');
+  const list = apps.length ? apps.map((a) => '- ' + a + mark(a)).join('\n') : '- (no apps in this session)';
+  const expertNote = experts.size === 0 ? [] : [
+    '',
+    '## Apps run by an expert agent',
+    'An app marked above is operated by an expert agent that holds all of its commands; you have only',
+    '"<app> expert-agent --task \'<task>\'". Hand it a whole task in one call and say in what form you want its answer',
+    '(or ask it to answer "task completed"). It can make mistakes and you cannot talk to it once the task is sent:',
+    'check its work with the other apps where you can. One call runs a whole conversation of the expert and can take',
+    'minutes: let the command run to its end.',
+  ];
   return [
     '# Gaia2: you are the user\'s assistant on their phone',
     'You carry out what the user asks by operating their apps for them.',
@@ -25,6 +37,7 @@ function instructions(tool) {
     '"<app> <command> --help" their options. Apps print JSON; a failing command prints an error and exits non-zero.',
     'Quote arguments with single quotes when they hold $, backticks or double quotes.',
     'Only these apps hold the user\'s data. Do not install software or reach the network; work in ' + (process.env.GAIA2_WORK_DIR || 'your home') + '.',
+    ...expertNote,
     '',
     '## Time',
     'The date command prints the time in the user\'s world (it was ' + (process.env.GAIA2_SIM_TIME || 'unknown') + ' UTC when this session began).',

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../plan/errors.js';
 
-/** auto: on for our image on local and remote engines, off (direct keys) for reference images and Kubernetes. */
+/** auto: on for our image on every backend (on Kubernetes in the cluster), off (direct keys) for reference images. */
 import { GATEWAY_DEFAULTS, NO_LIMITS, type GatewayMode, type GatewayPlan, type LimitValues } from '../plan/gateway.js';
 
 export { GATEWAY_DEFAULTS, NO_LIMITS, type GatewayMode, type GatewayPlan, type LimitValues };

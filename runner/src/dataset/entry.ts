@@ -10,10 +10,16 @@ export interface ScenarioEntry {
   /** Directory of the file relative to the dataset root ('' when flat); mirrored in the output. */
   relDir: string;
   split: string | null;
-  /** From metadata.definition.start_time, for FAKETIME. */
+  /** metadata.definition.start_time, else top-level start_time (0/absent: null), for FAKETIME. */
   startTime: number | null;
-  /** From metadata.definition.duration (else top-level duration). */
+  /** metadata.definition.duration (absent or 0: null); the poll deadline grows with it. */
   duration: number | null;
+  /** sha256 of the file's bytes as parsed: provenance, the result cache's key, the check at delivery. */
+  sha256: string;
+  /** Size of the file in bytes. */
+  bytes: number;
+  /** An event-less scenario's first user task (sent with POST /notify); null when it has events. */
+  notifyTask: string | null;
 }
 
 export const PARTITION_NAMES = new Set(['train', 'validation', 'test']);

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { DatasetError } from './errors.js';
-import { looksLikeScenario, parseJsonFile, readScenarioEntry, toEntry, validScenario } from './read-scenario.js';
+import { parseScenarioBytes, readScenarioEntry, readScenarioFile, toEntry } from './read-scenario.js';
 import type { ScenarioEntry } from './entry.js';
 
 /** Component-wise path order, like Python's sorted() on Path objects. */
@@ -34,9 +34,8 @@ export function loadDirectory(root: string, recursive: boolean): ScenarioEntry[]
   files.sort((a, b) => comparePaths(relative(root, a), relative(root, b)));
   const out: ScenarioEntry[] = [];
   for (const f of files) {
-    const data = parseJsonFile(f);
-    if (!looksLikeScenario(data)) continue;
-    out.push(toEntry(f, validScenario(data, f), root));
+    const read = readScenarioFile(f, root, true); // null: JSON that is not a scenario
+    if (read) out.push(read.entry);
   }
   return out;
 }
@@ -49,16 +48,10 @@ export function loadJsonl(file: string, workDir?: string): ScenarioEntry[] {
   lines.forEach((line, i) => {
     if (!line.trim()) return;
     const where = `${file}:${i + 1}`;
-    let data: unknown;
-    try {
-      data = JSON.parse(line);
-    } catch (e) {
-      throw new DatasetError(`${where}: invalid JSON (${(e as Error).message})`);
-    }
-    const scenario = validScenario(data, where);
+    const scenario = parseScenarioBytes(line, where)!;
     const target = join(dir, `scenario_${i}.json`);
     writeFileSync(target, line);
-    out.push(toEntry(target, scenario, null));
+    out.push(toEntry(target, scenario, null, line));
   });
   return out;
 }

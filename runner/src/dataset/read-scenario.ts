@@ -1,22 +1,40 @@
 // Reads one scenario file into an entry, with errors that name the file and the field.
+// This is the host's only parse of a scenario (docs/runner.md, "A scenario's facts"): the
+// file's bytes are read once, hashed, parsed and validated once, and only the facts a run needs
+// are kept. The bytes themselves are not held: a run reads them again for delivery, unchanged,
+// and checks them against the hash (readScenarioBytes), so 800 planned 5 MB scenarios cost
+// their facts, not 4 GB.
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
-import { parseScenario, scenarioSplit, type Scenario } from '../../../agent-image/src/contract/scenario.js';
+import { parseScenario, scenarioId, scenarioSplit, scenarioStartTime, type Scenario } from '../../../agent-image/src/contract/scenario.js';
+import { sha256Hex } from '../fsutil/hash.js';
 import { DatasetError } from './errors.js';
 import { inferSplit, stem, type ScenarioEntry } from './entry.js';
+import { firstUserTask } from './first-task.js';
 
-export function parseJsonFile(file: string): unknown {
-  let text: string;
+/** How many scenario texts this process has parsed (tests prove each file is parsed once). */
+export const scenarioParses = { count: 0 };
+
+function readBytes(file: string): Buffer {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file);
   } catch (e) {
     throw new DatasetError(`cannot read scenario file ${file}: ${(e as Error).message}`);
   }
+}
+
+function parseJsonText(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new DatasetError(`${file}: invalid JSON (${(e as Error).message})`);
+    throw new DatasetError(`${where}: invalid JSON (${(e as Error).message})`);
   }
+}
+
+/** A JSON file that is not a scenario (a subset manifest). */
+export function parseJsonFile(file: string): unknown {
+  return parseJsonText(readBytes(file).toString('utf8'), file);
 }
 
 /** A JSON object that declares itself a scenario (an id and an events list). */
@@ -40,21 +58,58 @@ export function safeId(id: string, where: string): string {
   return id;
 }
 
-export function toEntry(file: string, scenario: Scenario, root: string | null): ScenarioEntry {
-  const def = scenario.metadata?.definition;
-  const top = scenario as { duration?: unknown };
-  const duration = def?.duration || (typeof top.duration === 'number' ? top.duration : null) || null;
+/** The facts of a parsed scenario, by the contract's rules (one rule for every caller). */
+export function toEntry(file: string, scenario: Scenario, root: string | null, bytes: Buffer | string): ScenarioEntry {
   const relDir = root ? relative(root, dirname(file)) : '';
+  const duration = scenario.metadata?.definition?.duration;
   return {
     file,
-    id: safeId(def?.scenario_id || stem(file), file),
+    id: safeId(scenarioId(scenario, '') || stem(file), file),
     relDir: relDir.startsWith('..') ? '' : relDir,
     split: inferSplit(file, root, scenarioSplit(scenario)),
-    startTime: def?.start_time && def.start_time > 0 ? def.start_time : null,
-    duration,
+    startTime: scenarioStartTime(scenario),
+    duration: typeof duration === 'number' && duration > 0 ? duration : null,
+    sha256: sha256Hex(bytes),
+    bytes: Buffer.byteLength(bytes),
+    // Only an event-less scenario needs its task from the host (POST /notify).
+    notifyTask: scenario.events.length === 0 ? firstUserTask(scenario) : null,
   };
 }
 
+/**
+ * Parses scenario text once. `onlyScenarios`: JSON that is not a scenario (a manifest in a
+ * dataset directory) gives null instead of an error.
+ */
+export function parseScenarioBytes(bytes: Buffer | string, where: string, onlyScenarios = false): Scenario | null {
+  scenarioParses.count++;
+  const data = parseJsonText(typeof bytes === 'string' ? bytes : bytes.toString('utf8'), where);
+  if (onlyScenarios && !looksLikeScenario(data)) return null;
+  return validScenario(data, where);
+}
+
+/** A scenario file → its entry. */
 export function readScenarioEntry(file: string, root: string | null): ScenarioEntry {
-  return toEntry(file, validScenario(parseJsonFile(file), file), root);
+  return readScenarioFile(file, root)!.entry;
+}
+
+/** A scenario file → its entry and the bytes it was parsed from (a run outside a plan). */
+export function readScenarioFile(file: string, root: string | null, onlyScenarios = false): { entry: ScenarioEntry; bytes: Buffer } | null {
+  const bytes = readBytes(file);
+  const scenario = parseScenarioBytes(bytes, file, onlyScenarios);
+  return scenario && { entry: toEntry(file, scenario, root, bytes), bytes };
+}
+
+/**
+ * The bytes of a planned scenario for delivery, exactly as they were parsed: a file changed
+ * since planning is refused (its facts would no longer be its own).
+ */
+export async function readScenarioBytes(entry: Pick<ScenarioEntry, 'file' | 'sha256'>): Promise<Buffer> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(entry.file);
+  } catch (e) {
+    throw new DatasetError(`cannot read scenario file ${entry.file}: ${(e as Error).message}`);
+  }
+  if (sha256Hex(bytes) !== entry.sha256) throw new DatasetError(`${entry.file}: the scenario file changed after the run was planned; start the run again`);
+  return bytes;
 }

@@ -2,6 +2,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
+export function sha256Hex(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 export function sha256File(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
+  return sha256Hex(readFileSync(file));
 }

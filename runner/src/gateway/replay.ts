@@ -77,41 +77,49 @@ function valueAt(v: unknown, path: string): unknown {
 /** A replay source reading `<runDir>/<scenario dir>/model_traffic.jsonl` lazily per container. */
 export function replayFrom(runDir: string): ReplaySource {
   if (!existsSync(runDir)) throw new ConfigError(`--replay: ${runDir} does not exist`);
+  return replayOf((recordKey) => {
+    const file = join(runDir, recordKey, TRAFFIC_FILE);
+    return existsSync(file) ? readFileSync(file, 'utf8') : null;
+  }, (recordKey) => join(runDir, recordKey, TRAFFIC_FILE));
+}
+
+/**
+ * A replay source over records read by `load` (a container's model_traffic.jsonl text, null when
+ * it has none): the run directory on this machine, or records the runner handed to an
+ * in-cluster gateway. `where` names a record in messages.
+ */
+export function replayOf(load: (recordKey: string) => string | null, where: (recordKey: string) => string): ReplaySource {
   const cache = new Map<string, Map<Role, TrafficLine[]>>();
-  const load = (recordKey: string): Map<Role, TrafficLine[]> => {
+  const linesOf = (recordKey: string): Map<Role, TrafficLine[]> => {
     let m = cache.get(recordKey);
     if (m) return m;
     m = new Map();
-    const file = join(runDir, recordKey, TRAFFIC_FILE);
-    if (existsSync(file)) {
-      for (const text of readFileSync(file, 'utf8').split('\n')) {
-        if (!text.trim()) continue;
-        let l: TrafficLine;
-        try {
-          l = JSON.parse(text) as TrafficLine;
-        } catch {
-          continue; // a torn last line of a killed run
-        }
-        const list = m.get(l.role) ?? [];
-        list[l.seq - 1] = l;
-        m.set(l.role, list);
+    for (const text of (load(recordKey) ?? '').split('\n')) {
+      if (!text.trim()) continue;
+      let l: TrafficLine;
+      try {
+        l = JSON.parse(text) as TrafficLine;
+      } catch {
+        continue; // a torn last line of a killed run
       }
+      const list = m.get(l.role) ?? [];
+      list[l.seq - 1] = l;
+      m.set(l.role, list);
     }
     cache.set(recordKey, m);
     return m;
   };
   return {
     answer(g, seq, req) {
-      const where = `${g.role} request #${seq} of ${g.recordKey || g.container}`;
-      const recorded = load(g.recordKey).get(g.role) ?? [];
+      const at = `${g.role} request #${seq} of ${g.recordKey || g.container}`;
+      const recorded = linesOf(g.recordKey).get(g.role) ?? [];
       const line = recorded[seq - 1];
-      if (!line)
-        return { mismatch: `replay: ${where} has no recorded answer in ${join(runDir, g.recordKey, TRAFFIC_FILE)} (it recorded ${recorded.filter(Boolean).length} ${g.role} request(s))` };
+      if (!line) return { mismatch: `replay: ${at} has no recorded answer in ${where(g.recordKey)} (it recorded ${recorded.filter(Boolean).length} ${g.role} request(s))` };
       const now = parse(req.requestText);
       const diff = firstDifference(maskVolatile(line.request), maskVolatile(now));
       if (diff)
         return {
-          mismatch: `replay: ${where} differs from the recorded one at ${diff} (recorded ${short(valueAt(line.request, diff))}, now ${short(valueAt(now, diff))})`,
+          mismatch: `replay: ${at} differs from the recorded one at ${diff} (recorded ${short(valueAt(line.request, diff))}, now ${short(valueAt(now, diff))})`,
         };
       return { status: line.http_status || 502, body: line.raw_response, stream: line.stream };
     },

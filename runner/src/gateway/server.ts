@@ -107,6 +107,14 @@ function route(upstreams: Map<string, Upstream>, reqUrl: URL): Routed | { error:
   return { upstream, target, recordUrl: target.href };
 }
 
+/** The path of an upstream's base URL on the gateway, as its clients' SDKs expect it. */
+export function upstreamPath(u: Pick<Upstream, 'id' | 'base' | 'spec'>): string {
+  const { root, version } = splitBase(u.base, u.spec);
+  // Anthropic clients add /v1 themselves (the reference passes the bare origin); Gemini's SDK wants the version in its base.
+  const v = u.spec.kind === 'gemini' ? `/${version ?? 'v1beta'}` : u.spec.kind === 'openai' && version ? `/${version}` : '';
+  return `/${u.id}${root}${v}`;
+}
+
 export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const upstreams = new Map(o.upstreams.map((u) => [u.id, u]));
   const tokens = new TokenBook();
@@ -229,10 +237,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     baseUrl(id) {
       const u = upstreams.get(id);
       if (!u) throw new Error(`model gateway: no upstream ${id}`);
-      const { root, version } = splitBase(u.base, u.spec);
-      // Anthropic clients add /v1 themselves (the reference passes the bare origin); Gemini's SDK wants the version in its base.
-      const v = u.spec.kind === 'gemini' ? `/${version ?? 'v1beta'}` : u.spec.kind === 'openai' && version ? `/${version}` : '';
-      return `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}/${id}${root}${v}`;
+      return `http://${listenHost.includes(':') ? `[${listenHost}]` : listenHost}:${port}${upstreamPath(u)}`;
     },
     stats() {
       const providers: Record<string, LimiterStats> = {};

@@ -3,6 +3,7 @@
 // from its container's creation until the runner revokes it (the container's run ended), and
 // means nothing to any provider: the real key stays in the gateway.
 import { randomBytes } from 'node:crypto';
+import { GATEWAY_TOKEN_PREFIX } from '../plan/gateway.js';
 
 export const ROLES = ['agent', 'app_agent', 'judge'] as const;
 export type Role = (typeof ROLES)[number];
@@ -22,7 +23,7 @@ export interface Grant {
   recordKey: string;
 }
 
-const PREFIX = 'g2gw-';
+const PREFIX = GATEWAY_TOKEN_PREFIX;
 
 export class TokenBook {
   private readonly byToken = new Map<string, Grant>();
@@ -31,6 +32,15 @@ export class TokenBook {
     const token = `${PREFIX}${randomBytes(24).toString('base64url')}`;
     this.byToken.set(token, g);
     return token;
+  }
+
+  /**
+   * Accepts a token issued elsewhere (the runner issues tokens and hands them to an in-cluster
+   * gateway, docs/gateway.md "Kubernetes"); refused unless it has the tokens' shape.
+   */
+  register(token: string, g: Grant): void {
+    if (!token.startsWith(PREFIX) || token.length < PREFIX.length + 32) throw new Error('model gateway: not a gateway token');
+    this.byToken.set(token, g);
   }
 
   /** The grant of a presented token; null when unknown or revoked. */

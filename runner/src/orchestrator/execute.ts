@@ -105,7 +105,7 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
   const pre = await preflightRun(given, deps.engine, hostEnv, log);
   const { base, gateway: decision } = pre;
   plan = pre.plan;
-  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
+  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, engine: deps.engine, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
   const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
   try {
     return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: pre.agent });
@@ -188,8 +188,9 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
           engine: deps.engine,
           image: plan.agent.image,
           scenarioFile: t.entry.file,
+          scenario: t.entry,
           outputDir: t.dir,
-          env: { ...base.env, ...gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label }) },
+          env: { ...base.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
           ...(base.files.length ? { files: base.files } : {}),
           agent: plan.agent.name,
           agentRecord: a.agent,
@@ -214,7 +215,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
         if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       } catch (e) {
-        gw?.finish(t.label);
+        await gw?.finish(t.label, t.dir).catch(() => null);
         result = crashResult(t, e, plan, a.agent);
         log(`${t.label} crashed: ${result.error}`);
         if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);

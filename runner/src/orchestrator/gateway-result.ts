@@ -10,8 +10,7 @@ import { classify } from '../report/index.js';
 import { usageOfTraffic } from '../usage/run-usage.js';
 
 export async function gatewayResult(gw: RunGateway, container: string, dir: string | null, result: ScenarioResult): Promise<ScenarioResult> {
-  const failure = gw.finish(container);
-  await gw.gateway.recorder.flush();
+  const failure = await gw.finish(container, dir);
   let out = result;
   const file = dir ? join(dir, TRAFFIC_FILE) : null;
   if (file && existsSync(file)) {

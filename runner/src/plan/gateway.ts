@@ -2,6 +2,9 @@
 // and flags; docs/gateway.md).
 export type GatewayMode = 'auto' | 'on' | 'off';
 
+/** How every per-container gateway token begins (backends keep such values per container). */
+export const GATEWAY_TOKEN_PREFIX = 'g2gw-';
+
 /** One provider's (or one model's) limits; null = no limit of that kind. */
 export interface LimitValues {
   maxConcurrent: number | null;

@@ -54,7 +54,7 @@ export { sha256File };
 
 export function scenarioHashes(ds: ResolvedDataset): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const e of ds.entries) out[join(e.relDir, e.id)] = sha256File(e.file);
+  for (const e of ds.entries) out[join(e.relDir, e.id)] = e.sha256; // hashed by the dataset's one read
   return out;
 }
 

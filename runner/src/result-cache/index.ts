@@ -41,7 +41,7 @@ export interface CacheMark {
 /** Wraps a run function: a hit copies the stored run into the output dir, a judged miss is stored. */
 export function withResultCache(run: RunScenarioFn, c: { root: string; configKey: string; log: (l: string) => void }): RunScenarioFn {
   return async (o) => {
-    const key = sha256(`${c.configKey}\n${sha256File(o.scenarioFile)}\n${o.runIndex ?? 1}`);
+    const key = sha256(`${c.configKey}\n${o.scenario?.sha256 ?? sha256File(o.scenarioFile)}\n${o.runIndex ?? 1}`);
     const entry = join(c.root, key.slice(0, 2), key);
     const stored = join(entry, 'result.json');
     if (existsSync(stored)) {

@@ -7,7 +7,7 @@ import { dirname, join, posix } from 'node:path';
 import type { ContainerHandle } from '../engine/index.js';
 import type { AdapterClient } from './adapter-client.js';
 import { ARTIFACT_FILES } from '../../../agent-image/src/contract/index.js';
-import { redact } from '../secrets/redact.js';
+import { redactBytes } from '../secrets/redact.js';
 
 /** Reads every known artifact (missing ones are skipped); returns host name → content. */
 export async function collectArtifacts(c: ContainerHandle, adapter?: AdapterClient | null): Promise<Map<string, Buffer>> {
@@ -48,5 +48,5 @@ export async function writeArtifacts(dir: string, files: Map<string, Buffer>): P
   // A name may hold one directory (agent-trace/<file>); nothing may climb out of `dir`.
   const safe = [...files].filter(([name]) => /^[\w.-]+(\/[\w.-]+)?$/.test(name) && !name.split('/').includes('..'));
   for (const sub of new Set(safe.map(([name]) => dirname(name)).filter((d) => d !== '.'))) await mkdir(join(dir, sub), { recursive: true });
-  await Promise.all(safe.map(([name, content]) => writeFile(join(dir, name), redact(content.toString('utf8')))));
+  await Promise.all(safe.map(([name, content]) => writeFile(join(dir, name), redactBytes(content))));
 }

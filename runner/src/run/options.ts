@@ -2,6 +2,7 @@ import type { ScenarioResult } from '../../../agent-image/src/contract/result.js
 import type { UnitBackend } from '../engine/index.js';
 
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioEntry } from '../dataset/index.js';
 
 /** The plan's agent name (runner/src/config/plan.ts AgentName). */
 export type AgentName = string;
@@ -24,6 +25,12 @@ export interface ScenarioRunOptions {
   engine: UnitBackend;
   image: string;
   scenarioFile: string;
+  /**
+   * The scenario's facts from the plan's one parse (dataset/): the run then reads the file's
+   * bytes only to deliver them, checked against the planned hash, and never parses them again.
+   * Without it (a run outside a plan) the run reads and parses the file itself, by the same rules.
+   */
+  scenario?: ScenarioEntry;
   /** Artifacts and result.json land here; null keeps nothing on disk. */
   outputDir: string | null;
   /** Container environment, secrets included. Never logged; values go only through the API body. */

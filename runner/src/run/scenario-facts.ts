@@ -1,41 +1,7 @@
-// Small facts the host needs from a scenario (docs/runner.md, "A scenario's facts").
-import type { Scenario } from '../../../agent-image/src/contract/index.js';
+// The time format the host derives from a scenario's start time (docs/runner.md, "A scenario's
+// facts"); the facts themselves come from the dataset's one parse (dataset/read-scenario.ts).
 
 /** "YYYY-MM-DD HH:MM:SS" in UTC, the FAKETIME / sim_t format. */
 export function formatSimTime(epochSeconds: number): string {
   return new Date(Math.floor(epochSeconds) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-}
-
-/**
- * The first user task: the first send_message_to_agent action in `events`, then in
- * `completed_events` (args as a {content} dict or a [{name, value}] list). Only used to
- * POST /notify for scenarios without events, where the container cannot send it itself.
- */
-export function firstUserTask(s: Scenario): string | null {
-  const raw = s as Record<string, unknown>;
-  for (const key of ['events', 'completed_events']) {
-    const list = raw[key];
-    if (!Array.isArray(list)) continue;
-    for (const ev of list) {
-      const action = (ev as { action?: Record<string, unknown> } | null)?.action;
-      if (!action) continue;
-      const fn = action.function_name ?? action.function;
-      if (fn !== 'send_message_to_agent') continue;
-      const content = contentOf(action.args);
-      if (content) return content;
-    }
-  }
-  return null;
-}
-
-function contentOf(args: unknown): string | null {
-  if (Array.isArray(args)) {
-    const hit = args.find((a) => (a as { name?: unknown })?.name === 'content') as { value?: unknown } | undefined;
-    return typeof hit?.value === 'string' && hit.value ? hit.value : null;
-  }
-  if (args && typeof args === 'object') {
-    const c = (args as { content?: unknown }).content;
-    return typeof c === 'string' && c ? c : null;
-  }
-  return null;
 }

@@ -6,7 +6,6 @@
 // is removed in a finally, whatever happens, or (onCleanup) its removal is handed to the
 // caller, who runs it once the result is recorded: removal is then off the critical path.
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   CONTAINER_PATHS,
@@ -14,17 +13,11 @@ import {
   ENV,
   IMAGE_FEATURES,
   isTerminal,
-  lastReply,
-  parseEventsJsonl,
-  parseScenarioText,
-  scenarioId as idOf,
-  scenarioStartTime,
   UPLOAD_ROOT,
-  type DaemonStatus,
-  type Scenario,
   type ScenarioResult,
 } from '../../../agent-image/src/contract/index.js';
-import { EngineError, LABELS, type AdapterEndpoint, type ContainerHandle } from '../engine/index.js';
+import { EngineError, LABELS, type AdapterEndpoint, type ContainerFile, type ContainerHandle } from '../engine/index.js';
+import { readScenarioBytes, readScenarioFile, type ScenarioEntry } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { AdapterClient } from './adapter-client.js';
@@ -37,18 +30,29 @@ import { imageFeatures } from './image-features.js';
 import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
 import { usageOfRun } from '../usage/run-usage.js';
-import { firstUserTask, formatSimTime } from './scenario-facts.js';
+import { readCollected } from './collected.js';
+import { formatSimTime } from './scenario-facts.js';
 import { agentRuntime } from '../agents/index.js';
 
 export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult> {
   const log = (l: string) => o.log?.(redact(l));
   const started = new Date();
   const stem = basename(o.scenarioFile).replace(/\.json$/i, '');
-  let scenario: Scenario;
-  let scenarioText: string;
+  let facts: ScenarioEntry;
+  // The bytes go to the container as read; they are dropped once delivered (a 5 MB universe
+  // must not stay in memory for the whole run, times -j).
+  let delivery: { create: ContainerFile[]; late: ContainerFile[] } | null;
+  const features = await imageFeatures(o.engine, o.image);
+  // Our image takes the scenario from its adapter once it runs (unit-ready.ts says why); files
+  // outside the adapter's reach (a CA bundle) and everything for other images go in at create.
+  const late = features.has(IMAGE_FEATURES.scenarioAfterStart) && features.has(IMAGE_FEATURES.filesRoute);
   try {
-    scenarioText = await readFile(o.scenarioFile, 'utf8');
-    scenario = parseScenarioText(scenarioText, o.scenarioFile);
+    let bytes: Buffer;
+    if (o.scenario) {
+      facts = o.scenario;
+      bytes = await readScenarioBytes(facts);
+    } else ({ entry: facts, bytes } = readScenarioFile(o.scenarioFile, null)!);
+    delivery = splitDelivery(bytes, o.files ?? [], late);
   } catch (e) {
     const result: ScenarioResult = {
       scenario_id: stem,
@@ -60,29 +64,19 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     };
     return finish(o, result, started, null);
   }
-  const id = idOf(scenario, stem);
+  const id = facts.id;
   const observed: Observed = {
     scenarioId: id,
     scenarioFile: o.scenarioFile,
     status: null,
     numAgentEvents: 0,
     agentResponse: null,
-    duration: scenario.metadata?.definition?.duration ?? null,
+    duration: facts.duration,
   };
 
   const port = o.adapterPort ?? DEFAULT_ADAPTER_PORT;
   const token = randomBytes(16).toString('hex');
-  const start = scenarioStartTime(scenario);
-  const features = await imageFeatures(o.engine, o.image);
-  // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
-  const files = [{ path: CONTAINER_PATHS.scenario, content: scenarioText, mode: 0o644 }, ...(o.files ?? [])];
-  // Our image takes the scenario from its adapter once it runs (unit-ready.ts says why); files
-  // outside the adapter's reach (a CA bundle) and everything for other images go in at create.
-  const late = features.has(IMAGE_FEATURES.scenarioAfterStart) && features.has(IMAGE_FEATURES.filesRoute);
-  const lateFiles = late ? files.filter((f) => f.path.startsWith(UPLOAD_ROOT)) : [];
-  const createFiles = files.filter((f) => !lateFiles.includes(f));
-  // The marker goes last: once the daemon sees it, every file before it is complete.
-  if (late) lateFiles.push({ path: CONTAINER_PATHS.scenarioReady, content: '', mode: 0o644 });
+  const start = facts.startTime;
   const env: Record<string, string> = {
     [ENV.judgeFinalTurn]: '1',
     ...(o.outputDir ? { [ENV.traceFile]: CONTAINER_PATHS.trace } : {}),
@@ -116,7 +110,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       network: o.network,
       publishPort: o.network === 'bridge' ? port : undefined,
       extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
-      ...(createFiles.length ? { files: createFiles } : {}),
+      ...(delivery.create.length ? { files: delivery.create } : {}),
     });
     lap('create_ms');
     await container.start();
@@ -128,16 +122,14 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       client,
       endpoint: ep,
       container,
-      lateFiles,
+      lateFiles: delivery.late,
       kind: `${o.image} ${o.agent}`, // the agent runtime is part of the boot
       healthSeconds: o.timeouts.healthSeconds,
       ...(o.signal ? { signal: o.signal } : {}),
     });
     lap('health_ms');
-    if (scenario.events.length === 0) {
-      const task = firstUserTask(scenario);
-      if (task) await client.notify(task);
-    }
+    delivery = null;
+    if (facts.notifyTask) await client.notify(facts.notifyTask);
     await pollUntilDone(client, container, o, observed);
     lap('scenario_ms');
   } catch (e) {
@@ -175,19 +167,11 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     }
   }
 
-  const eventsText = artifacts.get('events.jsonl')?.toString('utf8') ?? '';
-  const events = parseEventsJsonl(eventsText);
-  observed.numAgentEvents = eventsText.split('\n').filter((l) => l.trim()).length;
-  observed.agentResponse = lastReply(events);
-  const statusFile = artifacts.get('daemon_status.json');
-  if (statusFile && (!observed.status || !isTerminal(observed.status))) {
-    try {
-      const s = JSON.parse(statusFile.toString('utf8')) as DaemonStatus;
-      if (!observed.status || isTerminal(s)) observed.status = s;
-    } catch {
-      // keep what /status said
-    }
-  }
+  const collected = readCollected(artifacts);
+  observed.numAgentEvents = collected.numAgentEvents;
+  observed.agentResponse = collected.agentResponse;
+  const s = collected.statusFile;
+  if (s && (!observed.status || !isTerminal(observed.status)) && (!observed.status || isTerminal(s))) observed.status = s;
   const usage = usageOfRun(artifacts, observed.status, o.env);
   const result: ScenarioResult = { ...buildResult(observed), ...(usage ? { usage } : {}), timings };
   if (o.outputDir) {
@@ -196,6 +180,16 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     await writeArtifacts(o.outputDir, artifacts);
   }
   return finish(o, result, started, o.outputDir);
+}
+
+/** The files of a run: at create, or (our image) through the adapter, the ready marker last. */
+function splitDelivery(scenario: Buffer, extra: readonly ContainerFile[], late: boolean): { create: ContainerFile[]; late: ContainerFile[] } {
+  // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
+  const files: ContainerFile[] = [{ path: CONTAINER_PATHS.scenario, content: scenario, mode: 0o644 }, ...extra];
+  const lateFiles = late ? files.filter((f) => f.path.startsWith(UPLOAD_ROOT)) : [];
+  // The marker goes last: once the daemon sees it, every file before it is complete.
+  if (late) lateFiles.push({ path: CONTAINER_PATHS.scenarioReady, content: '', mode: 0o644 });
+  return { create: files.filter((f) => !lateFiles.includes(f)), late: lateFiles };
 }
 
 async function finish(o: ScenarioRunOptions, r: ScenarioResult, started: Date, dir: string | null): Promise<ScenarioResult> {

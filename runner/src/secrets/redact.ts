@@ -21,6 +21,15 @@ export function redact(text: string): string {
   return out;
 }
 
+/**
+ * Redacts file content. Bytes without any secret are returned as they are (no decode and
+ * re-encode of a large artifact); the rest is redacted as text.
+ */
+export function redactBytes(bytes: Buffer): Buffer {
+  for (const s of secrets) if (bytes.includes(s)) return Buffer.from(redact(bytes.toString('utf8')));
+  return bytes;
+}
+
 /** Deep-redacts a JSON-like value (strings only). */
 export function redactValue<T>(value: T): T {
   if (secrets.size === 0) return value;

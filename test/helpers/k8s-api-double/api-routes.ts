@@ -1,6 +1,7 @@
-// Routing of /api/v1 requests to verbs on pods and secrets, after authentication and the
+// Routing of /api/v1 and /apis/apps/v1 requests to verbs on pods, secrets, services and deployments, after authentication and the
 // RBAC-lite check. Paths follow the real layout:
 //   /api/v1/namespaces/{ns}/{resource}[/{name}[/{log|proxy}[/{path...}]]]   and /api/v1/{resource}
+//   /apis/apps/v1/namespaces/{ns}/deployments[/{name}]                      and /apis/apps/v1/deployments
 import type http from 'node:http';
 import { verbOf, type Auth } from './auth.js';
 import { readJson, sendJson } from './http-util.js';
@@ -13,7 +14,9 @@ import type { Store } from './store.js';
 import type { KObject, Pod, Resource } from './types.js';
 import { serveWatch } from './watch-stream.js';
 
-const RESOURCES = new Set<Resource>(['pods', 'secrets']);
+/** Resources per API group: core (/api/v1) and apps (/apis/apps/v1). */
+const RESOURCES: Record<ApiGroup, Set<Resource>> = { core: new Set<Resource>(['pods', 'secrets', 'services']), apps: new Set<Resource>(['deployments']) };
+export type ApiGroup = 'core' | 'apps';
 
 export interface ApiContext { store: Store; resources: Resources; kubelet: Kubelet; auth: Auth; bookmarkMs: number }
 
@@ -40,8 +43,8 @@ async function deleteOptions(req: http.IncomingMessage, q: URLSearchParams): Pro
   };
 }
 
-export async function handleApi(ctx: ApiContext, user: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
-  const seg = url.pathname.split('/').slice(3).map(decodeURIComponent); // after /api/v1
+export async function handleApi(ctx: ApiContext, user: string, req: http.IncomingMessage, res: http.ServerResponse, url: URL, group: ApiGroup = 'core'): Promise<void> {
+  const seg = url.pathname.split('/').slice(group === 'core' ? 3 : 4).map(decodeURIComponent); // after /api/v1 or /apis/apps/v1
   let ns: string | undefined;
   if (seg[0] === 'namespaces') {
     ns = seg[1];
@@ -49,7 +52,7 @@ export async function handleApi(ctx: ApiContext, user: string, req: http.Incomin
     if (!ns) throw notFound('namespaces', '');
   }
   const resource = seg[0] as Resource;
-  if (!RESOURCES.has(resource)) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  if (!RESOURCES[group].has(resource)) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   const q = url.searchParams;
   const method = req.method ?? 'GET';
   const nsForAuth = ns ?? '';

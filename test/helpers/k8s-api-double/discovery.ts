@@ -9,7 +9,8 @@ export const apiVersions = (serverAddress: string): unknown => ({
   kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
 });
 
-export const API_GROUPS = { kind: 'APIGroupList', apiVersion: 'v1', groups: [] };
+const APPS = { name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } };
+export const API_GROUPS = { kind: 'APIGroupList', apiVersion: 'v1', groups: [APPS] };
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'watch'];
 export const CORE_V1 = {
@@ -20,5 +21,11 @@ export const CORE_V1 = {
     { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
     { name: 'pods/proxy', singularName: '', namespaced: true, kind: 'PodProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] },
     { name: 'secrets', singularName: 'secret', namespaced: true, kind: 'Secret', verbs },
+    { name: 'services', singularName: 'service', namespaced: true, kind: 'Service', verbs: verbs.filter((v) => v !== 'deletecollection'), shortNames: ['svc'], categories: ['all'] },
   ],
+};
+
+export const APPS_V1 = {
+  kind: 'APIResourceList', groupVersion: 'apps/v1',
+  resources: [{ name: 'deployments', singularName: 'deployment', namespaced: true, kind: 'Deployment', verbs, shortNames: ['deploy'], categories: ['all'] }],
 };

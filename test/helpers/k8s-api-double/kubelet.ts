@@ -3,6 +3,7 @@
 // the runtime, and turns runtime observations into Pod status the way a kubelet reports it.
 // Deletion is graceful like on a cluster: deletionTimestamp first (MODIFIED), the container
 // is stopped within the grace period, then the object disappears (DELETED).
+import { clusterDnsAliases } from './cluster-dns.js';
 import { demand, unschedulableReason, type NodeModel } from './node.js';
 import type { Observation, PodRuntime } from './runtime/types.js';
 import type { Store } from './store.js';
@@ -122,7 +123,10 @@ export class Kubelet {
     }
     if (this.stopped) return;
     try {
-      await this.runtime.start(p, secrets, (o) => this.observe(p, o));
+      // The played copy resolves the cluster's Service names (cluster-dns.ts).
+      const dns = clusterDnsAliases(this.store, ns);
+      const played = dns.length ? { ...p, spec: { ...p.spec, hostAliases: [...((p.spec.hostAliases as unknown[]) ?? []), ...dns] } } : p;
+      await this.runtime.start(played, secrets, (o) => this.observe(p, o));
     } catch (err) {
       this.observe(p, { state: { terminated: { exitCode: 128, reason: 'StartError', message: String((err as Error).message), finishedAt: now() } } });
     }

@@ -5,7 +5,7 @@ import { collectDependents, type Propagation } from './gc.js';
 import { Kubelet } from './kubelet.js';
 import { badRequest, success, type Status } from './status.js';
 import type { Store } from './store.js';
-import { KINDS, type KObject, type Pod, type Resource, type Secret } from './types.js';
+import { API_VERSIONS, KINDS, type Deployment, type KObject, type Pod, type Resource, type Secret, type Service } from './types.js';
 import { validate } from './validation.js';
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -63,8 +63,34 @@ export class Resources {
       defaultPod(p);
       p.status = Kubelet.initialStatus(p);
     }
-    if (dryRun) return { ...o, apiVersion: 'v1', kind, metadata: { ...o.metadata, namespace: ns } };
+    if (resource === 'services') this.defaultService(o as Service);
+    if (resource === 'deployments') {
+      const d = o as Deployment;
+      d.spec.replicas ??= 1;
+      d.spec.template.spec.restartPolicy ??= 'Always';
+      d.metadata.generation = 1;
+      d.status = {};
+    }
+    if (dryRun) return { ...o, apiVersion: API_VERSIONS[resource], kind, metadata: { ...o.metadata, namespace: ns } };
     return this.store.create(resource, ns, o);
+  }
+
+  /** A ClusterIP from the service range (10.96.0.0/12, as kubeadm's default), unique in the double. */
+  private defaultService(s: Service): void {
+    s.spec.type ??= 'ClusterIP';
+    if (s.spec.type === 'ClusterIP' && s.spec.clusterIP !== 'None') {
+      const used = new Set(this.store.list<Service>('services', undefined).map((x) => x.spec.clusterIP));
+      let ip: string;
+      do ip = `10.96.${randomInt(0, 16)}.${randomInt(1, 255)}`;
+      while (used.has(ip));
+      s.spec.clusterIP = ip;
+      s.spec.clusterIPs = [ip];
+    }
+    for (const p of s.spec.ports ?? []) {
+      p.protocol ??= 'TCP';
+      p.targetPort ??= p.port;
+    }
+    s.status = { loadBalancer: {} };
   }
 
   get(resource: Resource, ns: string, name: string): KObject {
@@ -73,7 +99,7 @@ export class Resources {
 
   list(resource: Resource, ns: string | undefined, match: (o: KObject) => boolean): Record<string, unknown> {
     const items = this.store.list(resource, ns, match).map(({ apiVersion: _a, kind: _k, ...rest }) => rest);
-    return { kind: `${KINDS[resource]}List`, apiVersion: 'v1', metadata: { resourceVersion: this.store.resourceVersion }, items };
+    return { kind: `${KINDS[resource]}List`, apiVersion: API_VERSIONS[resource], metadata: { resourceVersion: this.store.resourceVersion }, items };
   }
 
   delete(resource: Resource, ns: string, name: string, o: DeleteOptions): KObject | Status {
@@ -92,6 +118,6 @@ export class Resources {
 
   deleteCollection(resource: Resource, ns: string, match: (o: KObject) => boolean, o: DeleteOptions): Record<string, unknown> {
     const items = this.store.list(resource, ns, match).map((x) => this.delete(resource, ns, x.metadata.name!, o));
-    return { kind: `${KINDS[resource]}List`, apiVersion: 'v1', metadata: { resourceVersion: this.store.resourceVersion }, items };
+    return { kind: `${KINDS[resource]}List`, apiVersion: API_VERSIONS[resource], metadata: { resourceVersion: this.store.resourceVersion }, items };
   }
 }

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin.js';
 import { handleApi, type ApiContext } from './api-routes.js';
 import { Auth } from './auth.js';
-import { API_GROUPS, CORE_V1, VERSION, apiVersions } from './discovery.js';
+import { API_GROUPS, APPS_V1, CORE_V1, VERSION, apiVersions } from './discovery.js';
+import { DeploymentController } from './deployments.js';
 import { sendJson } from './http-util.js';
 import { Kubelet } from './kubelet.js';
 import { defaultNode } from './node.js';
@@ -29,6 +30,21 @@ export interface DoubleOptions {
   bookmarkMs?: number;
   /** Events kept for watch resumption before 410 Expired. */
   historySize?: number;
+  /** Sees every request the server receives, its body as it arrives (tests that audit what a client sent). */
+  tap?: (r: TappedRequest) => void;
+}
+
+export interface TappedRequest { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer[] }
+
+/** Copies a request's body chunks as whoever reads it (routes, the pod proxy) consumes them. */
+function tapRequest(req: http.IncomingMessage, tap: (r: TappedRequest) => void): void {
+  const r: TappedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: [] };
+  tap(r);
+  const emit = req.emit.bind(req) as (event: string | symbol, ...args: unknown[]) => boolean;
+  req.emit = ((event: string | symbol, ...args: unknown[]) => {
+    if (event === 'data') r.body.push(Buffer.from(args[0] as Buffer));
+    return emit(event, ...args);
+  }) as typeof req.emit;
 }
 
 export interface RunningDouble {
@@ -51,10 +67,12 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
   const kubelet = new Kubelet(store, runtime, defaultNode());
   const auth = new Auth({ [token]: 'admin' });
   const ctx: ApiContext = { store, resources: new Resources(store, kubelet), kubelet, auth, bookmarkMs: o.bookmarkMs ?? 10_000 };
+  new DeploymentController(store, ctx.resources);
   let address = '';
 
   const tls = makeServingCert();
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    if (o.tap) tapRequest(req, o.tap);
     const url = new URL(req.url ?? '/', 'http://double');
     void (async () => {
       try {
@@ -72,7 +90,9 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
         if (url.pathname === '/api' || url.pathname === '/api/') sendJson(res, 200, apiVersions(address));
         else if (url.pathname === '/apis' || url.pathname === '/apis/') sendJson(res, 200, API_GROUPS);
         else if (url.pathname === '/api/v1' || url.pathname === '/api/v1/') sendJson(res, 200, CORE_V1);
+        else if (url.pathname === '/apis/apps/v1' || url.pathname === '/apis/apps/v1/') sendJson(res, 200, APPS_V1);
         else if (url.pathname.startsWith('/api/v1/')) await handleApi(ctx, user, req, res, url);
+        else if (url.pathname.startsWith('/apis/apps/v1/')) await handleApi(ctx, user, req, res, url, 'apps');
         else throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`);

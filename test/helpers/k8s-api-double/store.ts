@@ -4,7 +4,7 @@
 // (create, status update, delete) is one event with a fresh resourceVersion.
 import { randomUUID } from 'node:crypto';
 import { alreadyExists, expired, notFound } from './status.js';
-import { KINDS, now, type KObject, type Resource } from './types.js';
+import { API_VERSIONS, KINDS, now, type KObject, type Resource } from './types.js';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 export interface WatchEvent { type: EventType; object: KObject }
@@ -39,7 +39,7 @@ export class Store {
     const key = keyOf(resource, ns, name);
     if (this.objects.has(key)) throw alreadyExists(resource, name);
     const obj = clone(input);
-    obj.apiVersion = 'v1';
+    obj.apiVersion = API_VERSIONS[resource];
     obj.kind = KINDS[resource];
     obj.metadata = {
       ...obj.metadata, namespace: ns, uid: randomUUID(), creationTimestamp: now(),

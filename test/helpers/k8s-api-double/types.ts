@@ -122,8 +122,37 @@ export interface Secret extends KObject {
   immutable?: boolean;
 }
 
+export interface ServicePort { name?: string; port: number; targetPort?: number | string; protocol?: string }
+
+export interface Service extends KObject {
+  spec: { type?: string; selector?: Record<string, string>; ports?: ServicePort[]; clusterIP?: string; clusterIPs?: string[]; [k: string]: unknown };
+  status?: { loadBalancer: Record<string, never> };
+}
+
+export interface DeploymentStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  updatedReplicas?: number;
+  readyReplicas?: number;
+  availableReplicas?: number;
+  unavailableReplicas?: number;
+  conditions?: { type: string; status: 'True' | 'False'; reason: string; message: string; lastUpdateTime: string; lastTransitionTime: string }[];
+}
+
+export interface Deployment extends KObject {
+  spec: {
+    replicas?: number;
+    selector: { matchLabels?: Record<string, string> };
+    template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+    [k: string]: unknown;
+  };
+  status?: DeploymentStatus;
+}
+
 /** The resources the double serves, by their plural REST name. */
-export type Resource = 'pods' | 'secrets';
-export const KINDS: Record<Resource, string> = { pods: 'Pod', secrets: 'Secret' };
+export type Resource = 'pods' | 'secrets' | 'services' | 'deployments';
+export const KINDS: Record<Resource, string> = { pods: 'Pod', secrets: 'Secret', services: 'Service', deployments: 'Deployment' };
+/** The group/version each resource is served under (core v1 unless named). */
+export const API_VERSIONS: Record<Resource, string> = { pods: 'v1', secrets: 'v1', services: 'v1', deployments: 'apps/v1' };
 
 export const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');

@@ -2,7 +2,7 @@
 // fields, secret data encoding and size. Failures are 422 Invalid with field paths, as the
 // real server reports them.
 import { badRequest, invalid } from './status.js';
-import type { KObject, Pod, Resource, Secret } from './types.js';
+import { KINDS, type Deployment, type KObject, type Pod, type Resource, type Secret, type Service } from './types.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -84,11 +84,37 @@ function checkSecret(s: Secret, causes: Cause[]): void {
   if (size > MAX_SECRET_BYTES) causes.push({ field: 'data', message: `Too long: must have at most ${MAX_SECRET_BYTES} bytes`, reason: 'FieldValueTooLong' });
 }
 
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+function checkService(s: Service, causes: Cause[]): void {
+  const name = s.metadata.name ?? '';
+  if (name && (name.length > 63 || !DNS1035_LABEL.test(name))) causes.push({ field: 'metadata.name', message: `Invalid value: "${name}": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character` });
+  const ports = s.spec?.ports;
+  if (!Array.isArray(ports) || !ports.length) causes.push({ field: 'spec.ports', message: 'Required value', reason: 'FieldValueRequired' });
+  (ports ?? []).forEach((p, i) => {
+    if (!Number.isInteger(p.port) || p.port < 1 || p.port > 65535) causes.push({ field: `spec.ports[${i}].port`, message: `Invalid value: ${String(p.port)}: must be between 1 and 65535, inclusive` });
+  });
+  if (s.spec?.type && !['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'].includes(s.spec.type)) causes.push({ field: 'spec.type', message: `Unsupported value: "${s.spec.type}"`, reason: 'FieldValueNotSupported' });
+}
+
+function checkDeployment(d: Deployment, causes: Cause[]): void {
+  const match = d.spec?.selector?.matchLabels;
+  if (!match || !Object.keys(match).length) causes.push({ field: 'spec.selector', message: 'Required value', reason: 'FieldValueRequired' });
+  const labels = d.spec?.template?.metadata?.labels ?? {};
+  if (match && Object.entries(match).some(([k, v]) => labels[k] !== v)) causes.push({ field: 'spec.template.metadata.labels', message: 'Invalid value: `selector` does not match template `labels`' });
+  const inner: Cause[] = [];
+  checkPod({ metadata: {}, spec: d.spec?.template?.spec } as Pod, inner);
+  for (const c of inner) causes.push({ ...c, field: `spec.template.${c.field}` });
+  if (d.spec?.template?.spec?.restartPolicy && d.spec.template.spec.restartPolicy !== 'Always') causes.push({ field: 'spec.template.spec.restartPolicy', message: `Unsupported value: "${d.spec.template.spec.restartPolicy}": supported values: "Always"`, reason: 'FieldValueNotSupported' });
+}
+
 /** Throws 422 Invalid listing every problem of a create request body. */
 export function validate(resource: Resource, o: KObject): void {
   const causes: Cause[] = [];
   checkMeta(o, causes);
   if (resource === 'pods') checkPod(o as Pod, causes);
   if (resource === 'secrets') checkSecret(o as Secret, causes);
-  if (causes.length) throw invalid(resource === 'pods' ? 'Pod' : 'Secret', o.metadata.name ?? '', causes);
+  if (resource === 'services') checkService(o as Service, causes);
+  if (resource === 'deployments') checkDeployment(o as Deployment, causes);
+  if (causes.length) throw invalid(KINDS[resource], o.metadata.name ?? '', causes);
 }

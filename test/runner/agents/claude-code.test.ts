@@ -35,6 +35,14 @@ describe('claude-code launcher', () => {
     expect(second).not.toContain('--session-id');
   });
 
+  it("Agent2Agent: Bash may run an expert agent's whole conversation (30 minutes), and only then", () => {
+    const layer = layerWith(claudeCode, 'claude', RESULT);
+    layer.turn('x', BASE);
+    expect(layer.seen().env.BASH_DEFAULT_TIMEOUT_MS).toBeUndefined();
+    layer.turn('y', { ...BASE, GAIA2_APP_AGENTS: 'shopping' });
+    expect(layer.seen().env).toMatchObject({ BASH_DEFAULT_TIMEOUT_MS: '1800000', BASH_MAX_TIMEOUT_MS: '1800000' });
+  });
+
   it('THINKING=off switches thinking off', () => {
     const layer = layerWith(claudeCode, 'claude', RESULT);
     layer.turn('x', { ...BASE, THINKING: 'off' });

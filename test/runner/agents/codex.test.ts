@@ -22,7 +22,7 @@ describe('codex launcher', () => {
     const config = layer.file('home/.codex/config.toml');
     for (const line of [
       'model_provider = "gaia2"', 'model = "gpt-5.1-codex"', 'model_reasoning_effort = "high"', 'approval_policy = "never"',
-      'sandbox_mode = "danger-full-access"', 'check_for_update_on_startup = false', '[analytics]\nenabled = false',
+      'sandbox_mode = "danger-full-access"', 'check_for_update_on_startup = false', '[features]\nplugins = false', '[analytics]\nenabled = false',
       '[feedback]\nenabled = false', 'exporter = "none"', 'base_url = "http://gw.example:8080/v1"', 'env_key = "GAIA2_CODEX_KEY"', 'wire_api = "responses"',
     ]) expect(config).toContain(line);
     expect(config).not.toContain('sk-oai-test');

@@ -19,7 +19,7 @@ describe('gemini-cli launcher', () => {
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      tools: { core: ['run_shell_command'] },
+      tools: { core: ['run_shell_command'], shell: { inactivityTimeout: 300 } },
     });
     expect(settings.modelConfigs.overrides).toEqual([
       { match: { model: 'gemini-2.5-flash' }, modelConfig: { generateContentConfig: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } } } },
@@ -39,6 +39,12 @@ describe('gemini-cli launcher', () => {
     expect(layer.seen().argv.slice(-2)).toEqual(['--resume', 'gem-session-1']);
     const settings = JSON.parse(layer.file('home/.gemini/settings.json'));
     expect(settings.modelConfigs.overrides[0].modelConfig.generateContentConfig.thinkingConfig).toEqual({ thinkingLevel: 'high', includeThoughts: true });
+  });
+
+  it("Agent2Agent: the shell tool waits 30 minutes for a silent command (an expert agent's whole conversation)", () => {
+    const layer = layerWith(geminiCli, 'bundle/gemini.js', ANSWER);
+    layer.turn('x', { ...BASE, GAIA2_APP_AGENTS: 'shopping' });
+    expect(JSON.parse(layer.file('home/.gemini/settings.json')).tools.shell).toEqual({ inactivityTimeout: 1800 });
   });
 
   it('an error in the output fails the turn', () => {

@@ -45,8 +45,10 @@ describe('--dry-run --manifests', () => {
       expect(text).not.toContain(Buffer.from(CANARY).toString('base64'));
       const objs = loadAllYaml(text) as Array<{ kind: string; metadata: { name: string; labels: Record<string, string> }; data?: Record<string, string> }>;
       expect(objs.map((o) => o.kind)).toEqual(['Secret', 'Secret', 'Pod']);
-      expect(Object.keys(objs[0]!.data!)).toContain('API_KEY');
-      expect(Object.keys(objs[1]!.data!)).toEqual(['GAIA2_ADAPTER_TOKEN']);
+      // With the model gateway (the default) the run's Secret holds no key; each unit's Secret
+      // holds its adapter token and its own gateway token.
+      expect(Object.keys(objs[0]!.data!)).not.toContain('API_KEY');
+      expect(Object.keys(objs[1]!.data!).sort()).toEqual(['API_KEY', 'GAIA2_ADAPTER_TOKEN', 'OPENAI_API_KEY']);
       const pod = objs[2] as unknown as NonNullable<ConstructorParameters<typeof Pod>[0]>;
       new Pod(pod).validate();
       expect(pod.metadata!.labels!['gaia2.scenario']).toBe(f.split('.')[0]);

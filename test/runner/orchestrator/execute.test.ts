@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
+import type { RunPlan } from '../../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { LABELS } from '../../../runner/src/engine/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { metaLines, readReportMeta } from '../../../runner/src/report/meta.js';
 import { buildRun } from '../../../runner/src/viewer/build/run.js';
-import { fakeEngine, fakeRuns, recordingProgress, type FakeRunOptions, type Outcome } from './fakes.js';
+import { fakeEngine, fakeRuns, localPlan, recordingProgress, type FakeRunOptions, type Outcome } from './fakes.js';
 
 let root: string;
 let data: string;
@@ -21,16 +21,7 @@ beforeEach(() => {
   writeScenario(join(data, 'time/t_a.json'), 't_a');
 });
 
-function plan(run: Partial<RunPlan['run']> = {}): RunPlan {
-  return {
-    command: 'run-dataset',
-    configPath: null,
-    target: { kind: 'local', path: data, recursive: true, splits: null, subset: null, limit: null },
-    agent: { name: 'oracle', image: 'localhost/gaia2-agent:latest', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null },
-    judge: null,
-    run: { ...RUN_DEFAULTS, outputDir: join(root, 'out'), ...run },
-  };
-}
+const plan = (run: Partial<RunPlan['run']> = {}): RunPlan => localPlan(data, join(root, 'out'), run);
 
 type ExecOptions = { signal?: AbortSignal; hostEnv?: Record<string, string> } & FakeRunOptions;
 async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number) => Outcome, o: ExecOptions = {}) {

@@ -11,6 +11,7 @@ import type { ContainerInfo, ImageStore, UnitBackend } from '../../../runner/src
 import { checkRunNeeds } from '../../../runner/src/engine/preflight.js';
 import type { Progress } from '../../../runner/src/progress/index.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
+import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
 
 export type Outcome = RunStatus | { status: 'error'; kind: string } | 'throw';
 
@@ -191,4 +192,16 @@ export function recordingProgress(): Progress & { lines: string[]; done_: string
     stop() {},
   };
   return p;
+}
+
+/** A run-dataset plan of the oracle over a local directory, for orchestrator tests. */
+export function localPlan(data: string, outputDir: string, run: Partial<RunPlan['run']> = {}): RunPlan {
+  return {
+    command: 'run-dataset',
+    configPath: null,
+    target: { kind: 'local', path: data, recursive: true, splits: null, subset: null, limit: null },
+    agent: { name: 'oracle', image: 'localhost/gaia2-agent:latest', runtime: 'podman', provider: null, model: null, apiKey: null, baseUrl: null, thinking: 'low', tools: 'shell', maxTokens: null, volumes: [], script: null },
+    judge: null,
+    run: { ...RUN_DEFAULTS, outputDir, ...run },
+  };
 }

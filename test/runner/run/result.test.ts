@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildResult, type Observed } from '../../../runner/src/run/result.js';
-import { firstUserTask, formatSimTime } from '../../../runner/src/run/scenario-facts.js';
-import { parseScenario } from '../../../agent-image/src/contract/index.js';
+import { formatSimTime } from '../../../runner/src/run/scenario-facts.js';
 
 const base: Observed = { scenarioId: 's1', scenarioFile: '/x/s1.json', status: null, numAgentEvents: 3, agentResponse: 'ok' };
 const ds = (extra: object) => ({ status: 'complete', turn: 1, nb_turns: 1, num_events: 3, ...extra }) as Observed['status'];
@@ -46,16 +45,8 @@ describe('result.json from what a run observed', () => {
   });
 });
 
-describe('scenario facts', () => {
+describe('sim time', () => {
   it('formats sim time in UTC', () => {
     expect(formatSimTime(1759914000)).toBe('2025-10-08 09:00:00');
-  });
-
-  it('finds the first user task in a {content} dict or a [{name, value}] list', () => {
-    const s = (args: unknown) =>
-      parseScenario({ apps: [], events: [], completed_events: [{ action: { function: 'send_message_to_agent', args } }] });
-    expect(firstUserTask(s({ content: 'Book a cab' }))).toBe('Book a cab');
-    expect(firstUserTask(s([{ name: 'content', value: 'Find Hana' }]))).toBe('Find Hana');
-    expect(firstUserTask(s([{ name: 'other', value: 'x' }]))).toBeNull();
   });
 });

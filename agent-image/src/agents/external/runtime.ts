@@ -21,8 +21,19 @@ export interface ExternalOutcome {
   failed: number;
 }
 
-/** The contract's variables for one turn. */
-export function turnEnv(base: NodeJS.ProcessEnv, m: MessageMsg, turn: number, messageFile: string, tools: string[], layout: NonNullable<ExternalRuntimeOptions['layout']>): NodeJS.ProcessEnv {
+/**
+ * The contract's variables for one turn. `appAgents`: Agent2Agent, the CLIs operated by app
+ * agents (only `<cli> expert-agent --task TEXT` for those), so the launcher can say so.
+ */
+export function turnEnv(
+  base: NodeJS.ProcessEnv,
+  m: MessageMsg,
+  turn: number,
+  messageFile: string,
+  tools: string[],
+  layout: NonNullable<ExternalRuntimeOptions['layout']>,
+  appAgents: readonly string[] = [],
+): NodeJS.ProcessEnv {
   return {
     ...base,
     GAIA2_TURN: String(turn),
@@ -30,6 +41,7 @@ export function turnEnv(base: NodeJS.ProcessEnv, m: MessageMsg, turn: number, me
     GAIA2_MESSAGE_KIND: m.kind,
     GAIA2_SIM_TIME: m.sim_time,
     GAIA2_TOOLS: tools.join(','),
+    GAIA2_APP_AGENTS: appAgents.join(','),
     GAIA2_WORK_DIR: layout.workDir,
     GAIA2_SESSION_DIR: layout.sessionDir,
     GAIA2_TRACE_DIR: layout.traceDir,
@@ -62,7 +74,7 @@ export function runExternalAgent(conn: DaemonConnection, o: ExternalRuntimeOptio
       const turn = ++outcome.turns;
       const messageFile = join(layout.turnsDir, `turn-${turn}.txt`);
       writeFileSync(messageFile, m.text);
-      const env = turnEnv(o.env, m, turn, messageFile, conn.welcome.tools, layout);
+      const env = turnEnv(o.env, m, turn, messageFile, conn.welcome.tools, layout, conn.welcome.app_agents);
       running = launchTurn({ launcher, cwd: layout.workDir, env, message: m.text, stderrLog: join(layout.traceDir, `turn-${turn}.stderr.log`) });
       const beat = setInterval(() => conn.progress(`turn ${turn}: launcher running`, m.run_id), o.heartbeatMs ?? 30_000);
       const r = await running.done.finally(() => clearInterval(beat));

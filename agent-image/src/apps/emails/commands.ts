@@ -8,7 +8,7 @@ import type { AppContext, AppDef, CommandDef } from '../framework/types.js';
 import { CONTENT, EMAIL_ID, FOLDER_ALIASED, SUBJECT, listOpt } from './options.js';
 import { ENV_COMMANDS } from './env.js';
 import { addTo, attachmentsFrom, ok } from './helpers.js';
-import { checkAddresses, findIn, folder, loadMailbox, newEmail, newestFirst, saveMailbox, type Email, type Mailbox } from './state.js';
+import { checkAddresses, findIn, folder, loadMailbox, newEmail, newestFirstView, saveMailbox, type Email, type Mailbox } from './state.js';
 
 function lookup(box: Mailbox, folderName: unknown, id: string, suffix = ''): Email {
   const e = findIn(folder(box, folderName), id);
@@ -31,7 +31,7 @@ const commands: CommandDef[] = [
     options: [FOLDER_ALIASED, opt('offset', 'Index of the first email.', { type: 'integer', default: 0 }), opt('limit', 'Maximum number of emails.', { type: 'integer', default: 10 })],
     run: (o, ctx) => {
       const name = String(o.folder_name).toUpperCase();
-      const emails = newestFirst(folder(loadMailbox(ctx), name));
+      const emails = newestFirstView(folder(loadMailbox(ctx), name));
       const offset = o.offset as number;
       if (offset < 0) fail('Offset must be non-negative');
       if (offset > emails.length) fail('Offset must be less than the number of emails');
@@ -62,7 +62,7 @@ const commands: CommandDef[] = [
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
-      const emails = newestFirst(folder(box, name));
+      const emails = newestFirstView(folder(box, name));
       const idx = o.idx as number;
       if (idx < 0 || idx >= emails.length) fail(`Email with index ${idx} does not exist`);
       return showEmail(ctx, box, emails[idx]!, { idx, folder_name: name });
@@ -212,7 +212,7 @@ const commands: CommandDef[] = [
       const name = String(o.folder_name).toUpperCase();
       const q = String(o.query).toLowerCase();
       const has = (v: unknown): boolean => typeof v === 'string' && v.toLowerCase().includes(q);
-      const hits = newestFirst(folder(loadMailbox(ctx), name)).filter(
+      const hits = newestFirstView(folder(loadMailbox(ctx), name)).filter(
         (e) => has(e.sender) || (Array.isArray(e.recipients) && e.recipients.some(has)) || has(e.subject) || has(e.content),
       );
       return { output: hits, args: { query: o.query, folder_name: name }, ret: hits };

@@ -1,5 +1,10 @@
 // email_client_v2.json: {"user_email", "view_limit", "folders": {NAME: {"folder_name", "emails": [Email]}}}.
-// In memory each folder is a list in file order; saving writes every folder newest first.
+// In memory each folder is a list kept newest first (the order saving writes), so listing does
+// not sort per call: the view sorts each folder once when it is built. That is the order the
+// reference's stable sort gives from the file's order, and every command that depends on order
+// goes through a stable sort (an email added or moved goes last, then sorts to its place), so
+// outputs are the same. A folder with a timestamp that is not a number keeps file order (no
+// total order to sort by: each listing sorts it as the reference would).
 // Folders missing from the state are not created (reference behaviour).
 import { PyFloat, num, pyFloat } from '../../contract/pyjson.js';
 import { BadParameter, fail } from '../framework/errors.js';
@@ -36,19 +41,43 @@ function mailboxOf(raw: Record<string, unknown>): Mailbox {
     if (Array.isArray(list)) {
       for (const e of list) if (e && typeof e === 'object' && typeof (e as Email).email_id === 'string') byId.set((e as Email).email_id as string, e as Email);
     }
-    folders.set(name, [...byId.values()]);
+    const emails = [...byId.values()];
+    folders.set(name, emails.every((e) => Number.isFinite(num(e.timestamp))) ? newestFirst(emails) : emails);
   }
   const userEmail = typeof raw.user_email === 'string' ? raw.user_email : 'user@example.com';
   return { raw, userEmail, folders };
 }
 
-/** Newest first; ties keep their order (Python's sort is stable). */
-export const newestFirst = (emails: readonly Email[]): Email[] => [...emails].sort((a, b) => num(b.timestamp) - num(a.timestamp));
+const byNewest = (a: Email, b: Email): number => num(b.timestamp) - num(a.timestamp);
+
+/** Newest first, read-only: the list itself when it is in that order already (the usual case), else a sorted copy. */
+export function newestFirstView(emails: readonly Email[]): readonly Email[] {
+  for (let i = 1; i < emails.length; i++) {
+    // A NaN difference (a timestamp that is not a number) is not "in order": sort as before.
+    if (!(byNewest(emails[i - 1]!, emails[i]!) <= 0)) return [...emails].sort(byNewest);
+  }
+  return emails;
+}
+
+/** Newest first, a new list; ties keep their order (Python's sort is stable). */
+export const newestFirst = (emails: readonly Email[]): Email[] => {
+  const v = newestFirstView(emails);
+  return v === emails ? [...emails] : (v as Email[]);
+};
 
 export function saveMailbox(ctx: AppContext, box: Mailbox): void {
   const folders: Record<string, unknown> = {};
   const lists = new Map<string, Email[]>();
+  const before = box.raw.folders as Record<string, unknown> | undefined;
   for (const [name, emails] of box.folders) {
+    // A folder the command left as the state holds it (most folders of most writes: reading an
+    // email changes one object in place) is kept as it is: no sort, no copy, the same bytes.
+    const kept = unchangedFolder(before?.[name], name, emails);
+    if (kept) {
+      folders[name] = kept;
+      lists.set(name, emails);
+      continue;
+    }
     const sorted = newestFirst(emails);
     folders[name] = { folder_name: name, emails: sorted };
     lists.set(name, [...sorted]);
@@ -57,6 +86,17 @@ export function saveMailbox(ctx: AppContext, box: Mailbox): void {
   // The next command's mailbox is this one in file order: no need to rebuild it from the state.
   setView(raw, 'mailbox', { raw, userEmail: box.userEmail, folders: lists });
   ctx.saveState(raw);
+}
+
+/** The state's folder object when it is `{folder_name, emails}` with exactly these emails, newest first. */
+function unchangedFolder(f: unknown, name: string, emails: readonly Email[]): unknown {
+  if (!f || typeof f !== 'object') return null;
+  const keys = Object.keys(f);
+  const list = (f as { emails?: unknown }).emails;
+  if (keys.length !== 2 || keys[0] !== 'folder_name' || keys[1] !== 'emails' || (f as { folder_name?: unknown }).folder_name !== name) return null;
+  if (!Array.isArray(list) || list === emails || list.length !== emails.length) return null;
+  for (let i = 0; i < list.length; i++) if (list[i] !== emails[i]) return null;
+  return newestFirstView(emails) === emails ? f : null;
 }
 
 export function folder(box: Mailbox, name: unknown): Email[] {

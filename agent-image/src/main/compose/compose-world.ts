@@ -64,7 +64,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   }
   // The daemon keeps the apps' states in memory from here on; their files are written when it persists.
   const states = worldStates();
-  if (!o.skipInit) await initWorld(raw, o.stateDir, { fsBackingDir: o.fsBackingDir, states });
+  const drive = o.skipInit ? null : ((await initWorld(raw, o.stateDir, { fsBackingDir: o.fsBackingDir, states })).drive ?? null);
   const tools = Object.keys(resolveScenarioTools(raw).tools).sort();
   const s = o.settings;
   // The reference builds a judge only for multi-turn scenarios or when the final turn is
@@ -94,6 +94,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
     appAgents,
     states,
+    drive,
     agentRuntime: { name: s.agent, chosenBy: s.agentChosenBy },
     noise,
   };

@@ -136,7 +136,7 @@ export class KubernetesEngine implements UnitBackend {
       }));
       // The run's Secret is listed too: removing it garbage-collects whatever the run left.
       const parents = secrets.items
-        .filter((s) => s.metadata?.labels?.[K8S_LABELS.role] === 'run')
+        .filter((s) => ['run', 'gateway'].includes(s.metadata?.labels?.[K8S_LABELS.role] ?? ''))
         .map((s) => ({ id: SECRET_ID + s.metadata!.name!, name: s.metadata!.name!, image: '', state: 'secret', labels: s.metadata?.labels ?? {} }));
       return [...units, ...parents];
     } catch (e) {

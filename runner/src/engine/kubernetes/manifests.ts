@@ -6,6 +6,7 @@ import type { V1OwnerReference, V1Pod, V1Secret } from '@kubernetes/client-node'
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
 import { randomBytes } from 'node:crypto';
 import type { KubernetesSettings } from './settings.js';
+import { GATEWAY_TOKEN_PREFIX } from '../../plan/gateway.js';
 import { redact } from '../../secrets/redact.js';
 import { LABELS } from '../labels.js';
 import type { ContainerSpec } from '../types.js';
@@ -149,7 +150,8 @@ export function splitEnv(env: Record<string, string>, runShared: Record<string, 
   const unit: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (!isSecretVar(k, v)) plain[k] = v;
-    else if (k === ENV.adapterToken) unit[k] = v;
+    // a unit's own gateway tokens never go to the run's Secret (mounted into every unit)
+    else if (k === ENV.adapterToken || v.startsWith(GATEWAY_TOKEN_PREFIX)) unit[k] = v;
     else if (runShared === null || runShared[k] === v) run[k] = v;
     else unit[k] = v;
   }

@@ -1,9 +1,10 @@
 // The scenario JSON named by result.json `scenario_file`: the task and the oracle actions.
-// Read once per path per build; a missing or broken file just leaves them out.
-import { existsSync } from 'node:fs';
+// Read once per path per build; a missing or broken file just leaves them out. Only the
+// `events` member is parsed: a universe of real size is megabytes of app state shown nowhere.
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { asArr, asObj, asStr } from '../../trace/json-util.js';
-import { readJsonObject } from './artifacts.js';
+import { topLevelMembers } from './json-members.js';
 
 export interface OracleEvent {
   id: string;
@@ -70,10 +71,22 @@ export class ScenarioInfoCache {
     if (!path) return EMPTY;
     let info = this.byPath.get(path);
     if (!info) {
-      const data = readJsonObject(path);
-      info = data ? parseScenarioInfo(data) : EMPTY;
+      info = readScenarioInfo(path);
       this.byPath.set(path, info);
     }
     return info;
+  }
+}
+
+const EVENTS = new Set(['events']);
+
+function readScenarioInfo(path: string): ScenarioInfo {
+  try {
+    const members = topLevelMembers(readFileSync(path), EVENTS);
+    if (!members) return EMPTY;
+    const events = members.get('events');
+    return parseScenarioInfo({ events: events === undefined ? [] : (JSON.parse(events) as unknown) });
+  } catch {
+    return EMPTY;
   }
 }

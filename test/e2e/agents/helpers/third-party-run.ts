@@ -12,7 +12,7 @@ import { findAdapter } from '../../../../runner/src/agents/index.js';
 import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
-import { shellDriver, startFakeLlm, type AgentShell, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
+import { shellDriver, startFakeLlm, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
 import { goodPlays, SAMPLES, scenarioFile, wrongPlay } from './agent-samples.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
@@ -53,7 +53,7 @@ export interface AgentSuiteRun {
 
 const KEY_VAR = 'THIRD_PARTY_E2E_KEY';
 
-async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<CliRun, 'dir'>> {
+export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<CliRun, 'dir'>> {
   try {
     const r = await promisify(execFile)('node', [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env, maxBuffer: 1 << 26 });
     return { code: 0, out: r.stdout, err: r.stderr };
@@ -63,37 +63,67 @@ async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<CliRun,
   }
 }
 
-/** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
-export async function runAgentSuite(engine: UnitBackend, image: string, a: AgentUnderTest, log: (l: string) => void = () => {}): Promise<AgentSuiteRun> {
-  const adapter = findAdapter(a.name);
-  if (!adapter) throw new Error(`no adapter ${a.name}`);
-  const layer = await ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
-  const work = mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`));
+/** The agent's layer on `image`, built (package fetched with npm on the host) when missing or stale. */
+export async function agentLayer(engine: UnitBackend, image: string, name: string, log: (l: string) => void = () => {}): Promise<AgentLayer> {
+  const adapter = findAdapter(name);
+  if (!adapter) throw new Error(`no adapter ${name}`);
+  return ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
+}
+
+/** A double of the agent's provider that plays `plays` through its shell tool. */
+export async function drivenDouble(a: AgentUnderTest, plays: DriverTurn[]): Promise<{ driver: ShellDriver; fake: FakeLlm }> {
+  const driver = shellDriver(a.shell, plays);
+  return { driver, fake: await startFakeLlm({ format: a.shell.format, respond: driver.respond }) };
+}
+
+/** The key and environment of a run: the key in a variable of its own, no judge model. */
+export function runEnv(a: AgentUnderTest, extra: Record<string, string> = {}): { key: string; env: NodeJS.ProcessEnv } {
   const key = `sk-${a.name}-e2e-${process.pid}`;
   // The judge checks hard arguments only: no judge model from the caller's environment.
-  const env = { ...process.env, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '' };
-  const common = (fake: FakeLlm, out: string) => [
-    '--image', image, '--agent', a.name, '--provider', a.provider, '--model', a.model,
-    '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', a.timeSpeed ? '900' : '400',
-    ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
-  ];
+  return { key, env: { ...process.env, [KEY_VAR]: key, GAIA2_JUDGE_MODEL: '', GAIA2_JUDGE_PROVIDER: '', ...extra } };
+}
+
+/** The flags every run of the agent gets: image, agent, its provider (the double), key, output, time. */
+export const commonFlags = (a: AgentUnderTest, image: string, fake: FakeLlm, out: string): string[] => [
+  '--image', image, '--agent', a.name, '--provider', a.provider, '--model', a.model,
+  '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', a.timeSpeed ? '900' : '400',
+  ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
+];
+
+/**
+ * One `gaia2-runner run --agent NAME` of one scenario against a fresh double playing `plays`,
+ * with more flags after the common ones (a phase, a second provider). The layer must exist.
+ */
+export async function runAgentOnce(image: string, a: AgentUnderTest, o: { scenario: string; plays: DriverTurn[]; flags?: string[]; env?: Record<string, string> }): Promise<DrivenRun & { key: string }> {
+  const { key, env } = runEnv(a, o.env);
+  const out = join(mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`)), 'out');
+  const d = await drivenDouble(a, o.plays);
+  try {
+    const r = await cli(['run', '-s', o.scenario, ...commonFlags(a, image, d.fake, out), ...(o.flags ?? [])], env);
+    return { ...r, dir: out, ...d, key };
+  } finally {
+    await d.fake.close();
+  }
+}
+
+/** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
+export async function runAgentSuite(engine: UnitBackend, image: string, a: AgentUnderTest, log: (l: string) => void = () => {}): Promise<AgentSuiteRun> {
+  const layer = await agentLayer(engine, image, a.name, log);
+  const work = mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`));
+  const { key, env } = runEnv(a);
   const subset = join(work, 'subset.json');
   const splits: Record<string, string[]> = {};
   for (const s of Object.values(SAMPLES)) (splits[s.split('/')[0]!] ??= []).push(s.split('/')[1]!);
   writeFileSync(subset, JSON.stringify({ name: `${a.name}-samples`, splits }));
 
-  const start = async (plays: ReturnType<typeof goodPlays>) => {
-    const driver = shellDriver(a.shell, plays);
-    return { driver, fake: await startFakeLlm({ format: a.shell.format, respond: driver.respond }) };
-  };
-  const good = await start(goodPlays());
-  const wrong = await start(wrongPlay());
+  const good = await drivenDouble(a, goodPlays());
+  const wrong = await drivenDouble(a, wrongPlay());
   try {
     const goodOut = join(work, 'samples');
     const wrongOut = join(work, 'wrong');
     const [g, w] = await Promise.all([
-      cli(['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3', ...common(good.fake, goodOut)], env),
-      cli(['run', '-s', scenarioFile(SAMPLES.single), ...common(wrong.fake, wrongOut)], env),
+      cli(['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3', ...commonFlags(a, image, good.fake, goodOut)], env),
+      cli(['run', '-s', scenarioFile(SAMPLES.single), ...commonFlags(a, image, wrong.fake, wrongOut)], env),
     ]);
     return { layer, key, good: { ...g, dir: goodOut, ...good }, wrong: { ...w, dir: wrongOut, ...wrong } };
   } finally {

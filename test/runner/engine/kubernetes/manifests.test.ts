@@ -42,6 +42,10 @@ describe('kubernetes manifests', () => {
     });
     // a later unit whose key differs from the run's keeps it in its own Secret
     expect(splitEnv({ ...env, API_KEY: 'other-key-999999' }, first.run).unit).toEqual({ GAIA2_ADAPTER_TOKEN: 'tok', API_KEY: 'other-key-999999' });
+    // model-gateway tokens are the unit's own, even the first unit's: the run's Secret is mounted into every unit
+    const gw = splitEnv({ ...env, API_KEY: 'g2gw-first-unit-token', GAIA2_JUDGE_API_KEY: 'g2gw-first-unit-judge' }, null);
+    expect(gw.unit).toEqual({ GAIA2_ADAPTER_TOKEN: 'tok', API_KEY: 'g2gw-first-unit-token', GAIA2_JUDGE_API_KEY: 'g2gw-first-unit-judge' });
+    expect(gw.run).not.toHaveProperty('API_KEY');
     expect(isSecretVar('GAIA2_JUDGE_API_KEY', 'x')).toBe(true);
     expect(isSecretVar('MODEL', 'gpt')).toBe(false);
   });

@@ -1,0 +1,61 @@
+// The world daemon in a real container, for the scale bench: boot as the runner sees it (from
+// `podman start` until /health reports the world composed and its agent attached) and memory as
+// the kernel counts it (RSS of the daemon process and of every process in the container, read
+// with `podman top`), after one command per app has loaded every app's state.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ContainerWorld {
+  bootMs: number;
+  /** RSS of the world daemon (gaia2d), MB. */
+  daemonRssMb: number;
+  /** RSS of every process in the container, MB. */
+  containerRssMb: number;
+}
+
+const podman = (...args: string[]): string => execFileSync('podman', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `calls`: argv lists ([cli, ...args]) run as the agent once the world is up. */
+export async function containerWorld(image: string, scenario: string, calls: ReadonlyArray<readonly string[]>): Promise<ContainerWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'gaia2-scale-ctr-'));
+  const file = join(dir, 'scenario.json');
+  writeFileSync(file, scenario);
+  // A scripted agent with an empty script: the run ends at once and the world stays up, its
+  // states in memory, serving the CLI socket.
+  const cid = podman('create', '--label', 'gaia2.bench=scale', '-p', '127.0.0.1::8090', '-e', 'GAIA2_AGENT=scripted', '-e', 'GAIA2_SCRIPT=[]', image);
+  try {
+    podman('cp', file, `${cid}:/var/gaia2/custom_scenario.json`);
+    const t0 = performance.now();
+    podman('start', cid);
+    const url = `http://${podman('port', cid, '8090').split('\n')[0]}/health`;
+    let bootMs = 0;
+    // A deadline, not a count of tries: on a loaded machine a start takes many seconds.
+    for (const deadline = t0 + 300_000; !bootMs && performance.now() < deadline; ) {
+      try {
+        const h = (await (await fetch(url)).json()) as { agent?: unknown };
+        if (typeof h.agent === 'string') bootMs = performance.now() - t0;
+      } catch {
+        // the adapter is not listening yet
+      }
+      if (!bootMs) await sleep(10);
+    }
+    if (!bootMs) throw new Error(`container ${cid}: the world never came up (${podman('logs', cid).slice(-2000)})`);
+    for (const argv of calls) podman('exec', '-u', 'agent', cid, `/home/agent/bin/${argv[0]}`, ...argv.slice(1));
+    let daemon = 0;
+    let total = 0;
+    for (const line of podman('top', cid, 'rss', 'args').split('\n').slice(1)) {
+      const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+      if (!m) continue;
+      const kb = Number(m[1]);
+      total += kb;
+      if (/gaia2d/.test(m[2]!)) daemon += kb;
+    }
+    return { bootMs, daemonRssMb: (daemon * 1024) / 1e6, containerRssMb: (total * 1024) / 1e6 };
+  } finally {
+    podman('rm', '-f', cid);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,230 @@
+// Scale bench, the host runner's side (issue Q, items 4 and 5): what a universe of real size
+// costs the runner, each measure beside the sample's in the same run, as a ratio.
+//   collect  a finished run's artifacts to its run dir: GET /artifacts from the image's own
+//            adapter server, then what the runner derives (event count, last reply, status)
+//            and the files written. The run: the daemon in-process, the agent searching the
+//            inbox twice (5 hits at 1×, 5,000 at 1,000×) and listing it once.
+//   viewer   that run's trace.html (the viewer's page build, in-process), time and size.
+//   rss      the runner CLI (`run-config`, its own process) planning BENCH_RUNS scenarios
+//            (default 800) and running them at -j BENCH_J (default 32) on the Kubernetes API
+//            double's lightweight mode (in-process stand-ins for the adapter; the scenario
+//            bytes really go through POST /files): peak RSS (VmHWM) with sample-sized
+//            scenarios and with BENCH_MB-sized ones (default 5), the same run otherwise.
+// Measured 2026-11-25, load average 23–33 on the 2-core VM (docs/runner.md has the table):
+//   collect at 1,000× 246 ms (3.2× the sample's), viewer page 490 ms (114×; 1,716 ms = 794×
+//   before); RSS 800 × 4.8 MB planning 149 MB (sample run 192 MB); 64 × 5 MB at -j 32
+//   1,121 MB (6.9× the sample run; 1,353 MB = 8.3× before): the uploads in flight.
+// Usage: npx tsx bench/scale-runner.ts [--factors 1,1000] [--only collect|rss]
+//        BENCH_BEFORE_ROOT=<another checkout with dist/>: the same datasets also through that
+//        build's CLI (before/after). BENCH_WINDOW_S (default 600): a runner still going after
+//        that long is stopped and its peak so far reported, marked "window".
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAdapterServer } from '../agent-image/src/adapter/server.js';
+import { readArtifacts } from '../agent-image/src/adapter/artifacts.js';
+import { ARTIFACT_FILES, CONTAINER_PATHS } from '../agent-image/src/contract/index.js';
+import { AdapterClient } from '../runner/src/run/adapter-client.js';
+import { writeArtifacts } from '../runner/src/run/artifacts.js';
+import { readCollected } from '../runner/src/run/collected.js';
+import { buildScenarioPage } from '../runner/src/viewer/build/scenario-page.js';
+import { ScenarioInfoCache } from '../runner/src/viewer/model/oracle.js';
+import { runScripted } from './lib/scripted-world.js';
+import { universe } from './lib/universe.js';
+
+const arg = (name: string, def: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : def;
+};
+const only = arg('only', '');
+const root = join(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'gaia2-scale-runner-'));
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const N = Number(process.env.BENCH_N ?? 5);
+const INBOX = ['emails', 'search-emails', '--query', '@', '--folder-name', 'INBOX'];
+
+interface CollectMeasure {
+  scenarioMb: number;
+  eventsMb: number;
+  collectMs: number;
+  viewerMs: number;
+  pageMb: number;
+}
+
+/** The artifacts of a state dir, served the way the image's adapter serves them. */
+function artifactsOf(stateDir: string): Array<readonly [string, string]> {
+  const prefix = `${CONTAINER_PATHS.stateDir}/`;
+  return ARTIFACT_FILES.filter(([p]) => p.startsWith(prefix)).map(([p, name]) => [join(stateDir, p.slice(prefix.length)), name] as const);
+}
+
+async function collectAndView(factor: number): Promise<CollectMeasure> {
+  const dir = join(work, `collect-${factor}`);
+  const stateDir = join(dir, 'state');
+  mkdirSync(stateDir, { recursive: true });
+  const text = universe(factor);
+  const scenarioFile = join(dir, 'scenario.json');
+  writeFileSync(scenarioFile, text);
+  await runScripted(text, stateDir, [INBOX, ['emails', 'list-emails', '--limit', '5'], INBOX]);
+  const token = 'bench-token';
+  const { server } = createAdapterServer({
+    backend: { status: () => null, connected: () => true, hasConnected: () => true, info: () => ({}), post: () => null },
+    token,
+    artifacts: () => readArtifacts(artifactsOf(stateDir)),
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  const client = new AdapterClient({ url: `http://127.0.0.1:${port}` }, token, 60_000);
+  const collects: number[] = [];
+  const views: number[] = [];
+  let pageBytes = 0;
+  const scenarios = new ScenarioInfoCache();
+  try {
+    for (let i = 0; i < N; i++) {
+      const out = join(dir, `run-${i}`, 'scenario');
+      const t0 = performance.now();
+      const { files } = await client.artifacts();
+      const got = readCollected(files);
+      files.set('agent_response.txt', Buffer.from(got.agentResponse ?? ''));
+      await writeArtifacts(out, files);
+      collects.push(performance.now() - t0);
+      if (got.agentResponse !== 'done') throw new Error(`collect at ${factor}×: no reply found`);
+      writeFileSync(join(out, 'result.json'), JSON.stringify({ scenario_id: 'scenario', scenario_file: scenarioFile, status: 'pass', success: true }));
+      // Each page build reads its scenario as a fresh build would (no cache shared across builds).
+      const t1 = performance.now();
+      const page = buildScenarioPage({ id: 'scenario', dir: out, prevHref: '', nextHref: '', homeHref: '../index.html' }, { runDir: join(dir, `run-${i}`), runName: 'bench', configSplits: [] }, i === 0 ? scenarios : new ScenarioInfoCache());
+      views.push(performance.now() - t1);
+      if ('error' in page) throw new Error(page.error);
+      pageBytes = statSync(join(out, 'trace.html')).size;
+    }
+  } finally {
+    await client.close();
+    server.close();
+  }
+  return { scenarioMb: text.length / 1e6, eventsMb: statSync(join(stateDir, 'events.jsonl')).size / 1e6, collectMs: median(collects), viewerMs: median(views), pageMb: pageBytes / 1e6 };
+}
+
+// ---- runner RSS: BENCH_RUNS planned scenarios at -j BENCH_J on the Kubernetes double ----
+const RUNS = Number(process.env.BENCH_RUNS ?? 800);
+const J = Number(process.env.BENCH_J ?? 32);
+const MB = Number(process.env.BENCH_MB ?? 5);
+const beforeRoot = process.env.BENCH_BEFORE_ROOT ?? null;
+const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 600);
+
+/** Copies of one scenario text under their own ids; returns the dataset's total bytes. */
+function writeDataset(dir: string, text: string): number {
+  const id = /"scenario_id": "([^"]+)"/.exec(text)![1]!;
+  mkdirSync(join(dir, 'search'), { recursive: true });
+  let total = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const body = text.replace(`"scenario_id": "${id}"`, `"scenario_id": "bench_${i}"`);
+    writeFileSync(join(dir, 'search', `bench_${i}.json`), body);
+    total += Buffer.byteLength(body);
+  }
+  return total;
+}
+
+interface RssMeasure {
+  datasetMb: number;
+  peakMb: number;
+  wallS: number;
+  passed: number;
+  /** Stopped after BENCH_WINDOW_S: the peak is of that window. */
+  window: boolean;
+}
+
+/** One dataset of `text` copies, run by each CLI in turn. */
+async function runnerRss(label: string, text: string, kubeconfig: string, roots: string[]): Promise<RssMeasure[]> {
+  const dir = join(work, `rss-${label}`);
+  const datasetMb = writeDataset(join(dir, 'data'), text) / 1e6;
+  const out: RssMeasure[] = [];
+  for (const r of roots) out.push(await runOnce(dir, datasetMb, kubeconfig, r));
+  rmSync(join(dir, 'data'), { recursive: true, force: true });
+  return out;
+}
+
+async function runOnce(dir: string, datasetMb: number, kubeconfig: string, runnerRoot: string): Promise<RssMeasure> {
+  rmSync(join(dir, 'out'), { recursive: true, force: true });
+  writeFileSync(
+    join(dir, 'c.toml'),
+    `[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\nimage = "registry.example/gaia2-agent:bench"\n` +
+      `[run]\nbackend = "kubernetes"\nconcurrency = ${J}\noutput_dir = "out"\nhealth_timeout = 600\ntimeout = 1200\n[kubernetes]\nkubeconfig = ${JSON.stringify(kubeconfig)}\n`,
+  );
+  let peakKb = 0;
+  const t0 = performance.now();
+  const runner = spawn(process.execPath, [join(runnerRoot, 'bin/gaia2-runner.mjs'), 'run-config', join(dir, 'c.toml')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const sampler = setInterval(() => {
+    try {
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${runner.pid}/status`, 'utf8'))?.[1] ?? 0));
+    } catch {
+      // exited
+    }
+  }, 50);
+  let window = false;
+  const stop = setTimeout(() => {
+    window = true;
+    runner.kill('SIGINT'); // the runner's Ctrl-C: it stops its units and leaves a resumable dir
+  }, WINDOW_S * 1000);
+  await new Promise<void>((resolve) => runner.on('exit', () => resolve()));
+  clearTimeout(stop);
+  clearInterval(sampler);
+  const wallS = (performance.now() - t0) / 1000;
+  let results: Array<{ status: string }> = [];
+  try {
+    results = readFileSync(join(dir, 'out', 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { status: string });
+  } catch {
+    // stopped before the first result
+  }
+  return { datasetMb, peakMb: peakKb / 1024, wallS, passed: results.filter((r) => r.status === 'pass').length, window };
+}
+
+/** The universe factor whose text is closest to `mb` megabytes (the size grows linearly). */
+function universeOfSize(mb: number): string {
+  const one = universe(1).length;
+  const hundred = universe(100).length;
+  const factor = Math.max(1, Math.round(1 + ((mb * 1e6 - one) * 99) / (hundred - one)));
+  return universe(factor);
+}
+
+async function rssSection(): Promise<void> {
+  const sandboxEnv = { ...process.env, K8SD_FAKE: '1', K8SD_FAKE_RUN_MS: process.env.BENCH_UNIT_MS ?? '2000', K8SD_STATE_DIR: join(work, 'sandbox') };
+  const sandbox = (cmd: string) => execFileSync('bash', [join(root, 'scripts/k8s-sandbox.sh'), cmd], { env: sandboxEnv, encoding: 'utf8' }).trim();
+  const kubeconfig = sandbox('start');
+  try {
+    const roots = [root, ...(beforeRoot ? [beforeRoot] : [])];
+    const small = await runnerRss('sample', universe(1), kubeconfig, roots);
+    const large = await runnerRss('large', universeOfSize(MB), kubeconfig, roots);
+    roots.forEach((r, k) => {
+      const [s0, l0] = [small[k]!, large[k]!];
+      console.log(`\nrunner RSS, ${RUNS} scenarios planned, -j ${J} (Kubernetes double, lightweight), CLI of ${r}`);
+      for (const [name, m] of [['sample', s0], [`${MB} MB`, l0]] as const) {
+        console.log(`  ${name.padEnd(7)} dataset ${m.datasetMb.toFixed(0).padStart(5)} MB  peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB  ${(m.peakMb / s0.peakMb).toFixed(2)}× the sample's  ${m.passed}/${RUNS} passed in ${m.wallS.toFixed(0)} s${m.window ? ` (stopped after ${WINDOW_S} s: peak of that window)` : ''}`);
+      }
+      const extra = l0.peakMb - s0.peakMb;
+      console.log(`  peak RSS beyond the sample run: ${extra.toFixed(0)} MB = ${((extra / l0.datasetMb) * 100).toFixed(2)}% of the ${l0.datasetMb.toFixed(0)} MB dataset, ${(extra / (l0.datasetMb / RUNS)).toFixed(1)} scenarios' worth (-j ${J})`);
+    });
+  } finally {
+    sandbox('stop');
+  }
+}
+
+try {
+  if (only !== 'rss') {
+    const factors = arg('factors', '1,1000').split(',').map(Number);
+    const results: Array<[number, CollectMeasure]> = [];
+    for (const f of factors) results.push([f, await collectAndView(f)]);
+    const [, base] = results[0]!;
+    console.log(`collect and viewer page (median of ${N}), ratios to the ${factors[0]}× sample`);
+    for (const [f, m] of results) {
+      console.log(
+        `  ${String(f).padStart(5)}×  scenario ${m.scenarioMb.toFixed(2)} MB, events.jsonl ${m.eventsMb.toFixed(2)} MB` +
+          `  collect ${m.collectMs.toFixed(1)} ms ${(m.collectMs / base.collectMs).toFixed(1)}×` +
+          `  viewer page ${m.viewerMs.toFixed(1)} ms ${(m.viewerMs / base.viewerMs).toFixed(1)}× (${m.pageMb.toFixed(2)} MB page)` +
+          `  per MB of events: collect ${(m.collectMs / m.eventsMb).toFixed(1)} ms, page ${(m.viewerMs / m.eventsMb).toFixed(1)} ms`,
+      );
+    }
+  }
+  if (only !== 'collect') await rssSection();
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,72 @@
+// The in-cluster gateway's admin API (protocol.ts): what only the runner may call, through
+// the API server's pod proxy. Every request must carry the run's admin token (from the
+// gateway's Secret), so a scenario Pod that finds the gateway Pod's address can do nothing here.
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GatewayStats } from '../server.js';
+import { ADMIN_HEADER, type FinishAnswer, type FinishBody, type RegisterBody } from './protocol.js';
+
+export interface AdminHandlers {
+  adminToken: string;
+  port: number;
+  register(b: RegisterBody): Promise<void>;
+  finish(b: FinishBody): Promise<FinishAnswer>;
+  stats(): GatewayStats;
+}
+
+const MAX_BODY = 256 * 1024 * 1024;
+
+async function jsonBody<T>(req: IncomingMessage): Promise<T> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY) throw Object.assign(new Error('body too large'), { status: 413 });
+    chunks.push(c as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+  } catch {
+    throw Object.assign(new Error('malformed JSON'), { status: 400 });
+  }
+}
+
+function allowed(presented: string | string[] | undefined, token: string): boolean {
+  if (typeof presented !== 'string') return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function startAdmin(h: AdminHandlers): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const path = new URL(req.url ?? '/', 'http://admin').pathname;
+    if (path === '/healthz' && req.method === 'GET') return send(200, { ok: true });
+    if (!allowed(req.headers[ADMIN_HEADER], h.adminToken)) return send(401, { error: 'admin token required' });
+    const route = `${req.method} ${path}`;
+    const run = async () => {
+      if (route === 'POST /containers') return send(200, (await h.register(await jsonBody<RegisterBody>(req)), { ok: true }));
+      if (route === 'POST /containers/finish') return send(200, await h.finish(await jsonBody<FinishBody>(req)));
+      if (route === 'GET /stats') return send(200, h.stats());
+      return send(404, { error: `no admin route ${route}` });
+    };
+    run().catch((e: unknown) => send((e as { status?: number }).status ?? 500, { error: (e as Error).message }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ host: '0.0.0.0', port: h.port }, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

@@ -1,0 +1,161 @@
+// The run's gateway on the kubernetes backend (docs/gateway.md "Kubernetes"): the same gateway
+// program, run in the run's namespace as a Deployment behind a Service, its provider keys in a
+// Secret. Scenario Pods get the Service's URL and per-container tokens; the runner registers
+// those tokens with the gateway, takes each container's traffic record back into the run
+// directory when the container's run ends, and reads the counts, all through the API server's
+// pod proxy (admin API: pod-admin.ts). start/stop is this file's whole surface (the backend's
+// run scope can call it later).
+import { AppsV1Api } from '@kubernetes/client-node';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GatewayPlan } from '../../plan/gateway.js';
+import type { RunPlan } from '../../plan/plan.js';
+import { ConfigError } from '../../plan/errors.js';
+import type { ContainerEnvBase } from '../../env/container-env.js';
+import type { UnitBackend } from '../../engine/index.js';
+import { EngineError } from '../../engine/errors.js';
+import { KubernetesEngine } from '../../engine/kubernetes/index.js';
+import { checkNoLoopback } from '../../engine/loopback-refusal.js';
+import type { KubernetesSettings } from '../../engine/kubernetes/settings.js';
+import type { PriceTable } from '../../pricing/index.js';
+import { redact } from '../../secrets/redact.js';
+import { TRAFFIC_FILE } from '../record.js';
+import { gatewayRecordOf, pointRoutesAt, type RunGateway, type RunUpstreams } from '../run-routes.js';
+import { upstreamPath, type GatewayStats } from '../server.js';
+import { TokenBook } from '../tokens.js';
+import { AdminClient } from './admin-client.js';
+import { gatewayDeploymentManifest, gatewayName, gatewaySecretManifest, gatewayServiceManifest, serviceOrigin } from './manifests.js';
+import type { FinishAnswer } from './protocol.js';
+
+export interface ClusterGatewayOptions {
+  log?: (l: string) => void;
+  backoff?: { baseDelayMs: number; maxDelayMs: number };
+  engine?: UnitBackend;
+  gatewayPlan: GatewayPlan;
+  prices: PriceTable | null;
+}
+
+const EMPTY_STATS: GatewayStats = { requests: 0, by_role: { agent: 0, app_agent: 0, judge: 0 }, queued_total: 0, throttled: 0, retried: 0, gave_up: 0, refused: 0, replayed: 0, providers: {} };
+const STATS_EVERY_MS = 2000;
+
+export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase, ups: RunUpstreams, o: ClusterGatewayOptions): Promise<RunGateway> {
+  const settings = plan.run.backend as KubernetesSettings & { kind: 'kubernetes' };
+  const g = o.gatewayPlan;
+  if (g.replay && !existsSync(g.replay)) throw new ConfigError(`--replay: ${g.replay} does not exist`);
+  const live = o.engine instanceof KubernetesEngine ? o.engine : null;
+  const namespace = live?.access.namespace ?? settings.namespace ?? 'default';
+  const runId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const name = gatewayName(runId);
+  const origin = serviceOrigin(name, namespace);
+  const routeOf = new Map(base.routes.map((r) => [r.role, r]));
+  // The gateway's Pod calls the providers: an endpoint on the runner's loopback is out of its reach.
+  checkNoLoopback(Object.fromEntries(base.routes.flatMap((r) => (r.baseUrl ? [[r.baseUrlVars[0] ?? 'BASE_URL', r.baseUrl]] : []))), 'Pods of the kubernetes backend');
+  pointRoutesAt(base, ups.byRole, (u) => `${origin}${upstreamPath(u)}`);
+  const record = gatewayRecordOf(g.replay, ups);
+  const issuer = new TokenBook();
+  const issue = (unit: Parameters<RunGateway['tokensFor']>[0]) => {
+    const env: Record<string, string> = {};
+    const tokens: Array<{ token: string; grant: Omit<Parameters<TokenBook['issue']>[0], 'dir'> }> = [];
+    for (const [role, u] of ups.byRole) {
+      const grant = { runId: unit.runId, container: unit.container, role, upstream: u.id, scenario: unit.scenario, runIndex: unit.runIndex, recordKey: unit.recordKey };
+      const token = issuer.issue({ ...grant, dir: null });
+      tokens.push({ token, grant });
+      for (const v of routeOf.get(role)!.keyVars) env[v] = token;
+    }
+    issuer.revoke(unit.container); // the gateway in the cluster holds them, not this process
+    return { env, tokens };
+  };
+  if (!live) {
+    // --dry-run --manifests: no cluster; units show the Service's URL and tokens that open nothing.
+    o.log?.(`Model gateway: in the cluster as Service ${name}.${namespace}.svc (dry run: not created)`);
+    return { record, tokensFor: async (u) => issue(u).env, finish: async () => null, stats: () => EMPTY_STATS, close: async () => {} };
+  }
+
+  const { access } = live;
+  const apps = access.kc.makeApiClient(AppsV1Api);
+  const adminToken = randomBytes(24).toString('base64url');
+  const secret = gatewaySecretManifest({
+    name,
+    namespace,
+    runId,
+    labels: settings.labels,
+    config: {
+      // A replay calls no provider: its Secret holds no key.
+      upstreams: ups.upstreams.map((u) => ({ id: u.id, provider: u.provider, base: u.base, key: g.replay ? null : u.key })),
+      plan: { limits: g.limits, retryAttempts: g.retryAttempts, retryBudgetSeconds: g.retryBudgetSeconds },
+      prices: o.prices,
+      replay: Boolean(g.replay),
+      adminToken,
+      ...(o.backoff ? { backoff: o.backoff } : {}),
+    },
+  });
+  const remove = async () => {
+    const gone = (p: Promise<unknown>) => p.catch(() => {}); // 404: already gone (the Secret's owner chain)
+    await gone(apps.deleteNamespacedDeployment({ name, namespace, propagationPolicy: 'Background', gracePeriodSeconds: 0 }));
+    await gone(access.core.deleteNamespacedService({ name, namespace }));
+    await gone(access.core.deleteNamespacedSecret({ name, namespace, propagationPolicy: 'Background' }));
+  };
+  let admin: AdminClient;
+  try {
+    const parent = await access.core.createNamespacedSecret({ namespace, body: secret });
+    await apps.createNamespacedDeployment({ namespace, body: gatewayDeploymentManifest({ name, namespace, runId, image: plan.agent.image, settings, owner: parent }) });
+    await access.core.createNamespacedService({ namespace, body: gatewayServiceManifest({ name, namespace, runId, labels: settings.labels, owner: parent }) });
+    admin = await AdminClient.connect(access, name, adminToken, settings.pendingTimeout);
+  } catch (e) {
+    await remove();
+    if (e instanceof EngineError || e instanceof ConfigError) throw e;
+    throw new EngineError('engine_unavailable', `starting the model gateway in the cluster (Deployment ${name} in ${namespace}): ${redact((e as Error).message)}`);
+  }
+  o.log?.(
+    `Model gateway in the cluster: ${name}.${namespace}.svc (Deployment, Service; keys in Secret ${name})` +
+      (g.replay ? `, replaying ${g.replay} (no provider is called)` : `: ${ups.upstreams.map((u) => `${u.provider} (${(ups.roles.get(u.id) ?? []).join(', ')})`).join('; ')}`),
+  );
+
+  let stats = EMPTY_STATS;
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    admin
+      .call<GatewayStats>('GET', '/stats')
+      .then((s) => void (stats = s))
+      .catch(() => {})
+      .finally(() => void (polling = false));
+  }, STATS_EVERY_MS);
+  timer.unref();
+
+  return {
+    record,
+    async tokensFor(unit) {
+      const { env, tokens } = issue(unit);
+      const replayFile = g.replay ? join(g.replay, unit.recordKey, TRAFFIC_FILE) : null;
+      const replayRecord = replayFile && existsSync(replayFile) ? readFileSync(replayFile, 'utf8') : null;
+      await admin.call('POST', '/containers', { tokens, ...(g.replay ? { replayRecord } : {}) });
+      return env;
+    },
+    async finish(container, dir) {
+      let a: FinishAnswer;
+      try {
+        a = await admin.call<FinishAnswer>('POST', '/containers/finish', { container });
+      } catch (e) {
+        o.log?.(`model gateway: cannot take ${container}'s traffic record from the cluster: ${(e as Error).message}`);
+        return null;
+      }
+      stats = a.stats;
+      if (dir && a.record) {
+        await mkdir(dir, { recursive: true });
+        await appendFile(join(dir, TRAFFIC_FILE), redact(a.record));
+      }
+      return a.failure;
+    },
+    stats: () => stats,
+    async close() {
+      clearInterval(timer);
+      stats = await admin.call<GatewayStats>('GET', '/stats').catch(() => stats);
+      await admin.close();
+      await remove();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// Third-party agents contact nothing but the model endpoint. Each agent plays the single-turn
+// sample in full (`gaia2-runner run --agent NAME`, real container, its provider's scripted
+// double behind the run's gateway) while every flow its container opens is read from the
+// host's connection tracking (helpers/connection-watch.ts): DNS queries, telemetry, update
+// checks, logins, package registries would each show up as a flow to somewhere else. Each run
+// must pass, its container must be seen talking to the gateway (the watch sees its traffic),
+// and to nothing else. OpenClaw is watched the same way in openclaw-providers.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
+import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
+import { CLAUDE_CODE_SHELL, CODEX_SHELL, GEMINI_CLI_SHELL } from '../../helpers/fake-llm/index.js';
+import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
+import { flowsTo, strayFlows } from './helpers/connection-watch.js';
+import { agentLayer, readResults, type AgentUnderTest } from './helpers/third-party-run.js';
+import { watchedRun, type WatchedRun } from './helpers/watched-run.js';
+
+const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
+const AGENTS: AgentUnderTest[] = [
+  { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' },
+  { name: 'codex', shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex' },
+  { name: 'gemini-cli', shell: GEMINI_CLI_SHELL, provider: 'google', model: 'gemini-2.5-flash' },
+];
+
+let engine: UnitBackend;
+const watched = new Map<string, WatchedRun>();
+
+beforeAll(async () => {
+  engine = await connectEngine();
+  // Layers first, one at a time (builds are heavy); then the three runs at once.
+  for (const a of AGENTS) await agentLayer(engine, image, a.name);
+  const runs = await Promise.all(AGENTS.map((a) => watchedRun(engine, image, a, { scenario: scenarioFile(SAMPLES.single), plays: samplePlay(SAMPLES.single) })));
+  AGENTS.forEach((a, i) => watched.set(a.name, runs[i]!));
+}, 900_000);
+
+afterAll(async () => {
+  await engine?.close();
+});
+
+describe.each(AGENTS.map((a) => a.name))('%s contacts nothing but the model endpoint (real container, connection tracking)', (name) => {
+  it('the sample passes, and its container was seen reaching the gateway for every model call', () => {
+    const { run, containers } = watched.get(name)!;
+    const [r] = readResults(run.dir);
+    expect(r!.failure_reasons ?? r!.error ?? null, run.err).toBeNull();
+    expect(r!.status).toBe('pass');
+    expect(containers).toHaveLength(1);
+    expect(run.fake.requests.length).toBeGreaterThan(0);
+    expect(flowsTo(containers[0]!, 'BASE_URL').length).toBeGreaterThan(0);
+  });
+
+  it('and nothing else: no DNS query, no telemetry, update check, login or registry', () => {
+    const [c] = watched.get(name)!.containers;
+    expect(strayFlows(c!)).toEqual([]);
+  });
+});

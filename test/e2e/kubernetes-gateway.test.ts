@@ -1,0 +1,334 @@
+// The model gateway on the kubernetes backend, end to end: the API-server double (in process,
+// Pods played by podman) runs the gateway as a Deployment + Service from the run's own image,
+// our `default` agent and the LLM judge call it by the Service's name, and the provider doubles
+// sit on the host (reached from the cluster's network). It proves that the canary provider key
+// reaches the provider doubles and, of everything the cluster received, only the gateway's
+// Secret; that no scenario Pod holds it (environment of every process, secrets, files); that a
+// token of another container or run is refused; that the record reaches the run directory with
+// the doubles' billing as usage; that nothing of the run stays in the cluster; and that the run
+// replays on the cluster with the doubles stopped, with the same verdicts.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
+import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config/cli-flags.js';
+import { resolveDataset } from '../../runner/src/dataset/index.js';
+import type { UnitBackend, ContainerSpec } from '../../runner/src/engine/index.js';
+import { connectKubernetes } from '../../runner/src/engine/kubernetes/index.js';
+import { resolveKubernetes } from '../../runner/src/engine/kubernetes/settings.js';
+import { TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
+import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
+import { executePlan, type ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
+import type { RunPlan } from '../../runner/src/plan/plan.js';
+import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
+import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
+import { writeKubeconfig } from '../helpers/k8s-api-double/kubeconfig.js';
+import { startDouble, type RunningDouble, type TappedRequest } from '../helpers/k8s-api-double/server.js';
+import type { KObject, Pod } from '../helpers/k8s-api-double/types.js';
+import { TEST_LABEL } from './helpers/llm-run.js';
+import { oraclePlay } from './helpers/oracle-llm-script.js';
+import { phaseModel, type PhaseCase } from './helpers/phase-model.js';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
+const KEY_VAR = 'K8S_GATEWAY_E2E_KEY';
+const CANARY = 'sk-k8s-gateway-CANARY-4e8d2b7a91';
+const NS = 'gaia2-gw-e2e';
+const golden = (id: string, f: string) => oraclePlay(join(root, 'test/fixtures/golden/cases', id, `${f}.events.jsonl`));
+const CASES: PhaseCase[] = [
+  { task: 'Order two of the black 750ml Insulated Steel Bottles', ...golden('exec_shopping_bottle_order', 'oracle'), expert: { cli: 'shopping', task: '-', actions: [], answer: '-' } },
+  { task: 'booking confirmation code for my Lisbon flight', ...golden('search_email_flight_code', 'with_reads'), expert: { cli: 'emails', task: '-', actions: [], answer: '-' } },
+];
+
+const work = mkdtempSync(join(tmpdir(), 'gaia2-k8s-gw-e2e-'));
+const kubeconfigFile = join(work, 'kubeconfig');
+let d: RunningDouble;
+const tapped: TappedRequest[] = [];
+/** Every object the API server stored during the suite (each version of it). */
+const objects: Array<{ resource: string; object: KObject }> = [];
+/** What each scenario Pod and gateway Pod held while running (podman exec), by Pod name. */
+const inside = new Map<string, Promise<string>>();
+/** Answers of the gateway to foreign tokens, asked from inside a scenario Pod. */
+const foreign: Array<Promise<{ who: string; status: string; body: string }>> = [];
+let probe: ((pod: Pod, container: string) => void) | null = null;
+
+const podman = async (args: string[]) => (await run('podman', args, { maxBuffer: 256 * 1024 * 1024, encoding: 'buffer' })).stdout.toString('latin1');
+const containerOf = (pod: Pod) => `${d.prefix}-${NS}-${pod.metadata.name}-${pod.spec.containers[0]!.name}`;
+
+/** The environment and command line of every process in the container, and its run-time files. */
+function contentsOf(container: string): Promise<string> {
+  return podman([
+    'exec', container, 'sh', '-c',
+    'for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do cat "$f" 2>/dev/null; echo; done; tar -cf - /run /var/gaia2 /tmp /home /root /etc 2>/dev/null; true',
+  ]).catch((e: Error) => `exec failed: ${e.message}`);
+}
+
+function subset(ids: Record<string, string[]>): string {
+  const f = join(work, `subset-${Object.values(ids).flat().length}.json`);
+  writeFileSync(f, JSON.stringify({ name: 'k8s-gateway', splits: ids }));
+  return f;
+}
+
+function plan(out: string, f: Partial<DatasetFlags>): RunPlan {
+  const p = planFromDatasetFlags(
+    {
+      dataset: join(root, 'examples/scenarios'), image, runtime: 'podman', adapterPort: '8090', timeout: '300', healthTimeout: '120', activityTimeout: '240',
+      thinking: 'off', logLevel: 'INFO', notificationMode: 'message', network: 'bridge', outputDir: out, concurrency: '1', passAt: '1', revision: 'main',
+      agent: 'default', provider: 'openai-compat', model: 'fake-gateway', apiKeyEnv: KEY_VAR, tools: 'shell', ...f,
+    } as DatasetFlags,
+    { [KEY_VAR]: CANARY },
+  );
+  p.run.backend = { kind: 'kubernetes', ...resolveKubernetes({ kubeconfig: kubeconfigFile, namespace: NS, image_pull_policy: 'Never', pending_timeout: 300 }, (x) => x) };
+  return p;
+}
+
+/** An engine that keeps every unit spec it was given. */
+function spying(engine: UnitBackend, specs: ContainerSpec[]): UnitBackend {
+  return new Proxy(engine, {
+    get(target, prop, recv) {
+      if (prop === 'create') return (spec: ContainerSpec) => (specs.push(spec), target.create(spec));
+      const v = Reflect.get(target, prop, recv);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+async function execute(p: RunPlan, specs: ContainerSpec[], logs: string[]): Promise<ExecuteOutcome> {
+  const hostEnv = { [KEY_VAR]: CANARY };
+  const engine = await connectKubernetes(p.run.backend as Parameters<typeof connectKubernetes>[0]);
+  try {
+    const ds = await resolveDataset(p.target, { env: hostEnv });
+    return await executePlan(p, ds, {
+      engine: spying(engine, specs),
+      hostEnv,
+      progress: { start() {}, done() {}, stop() {}, log: (l) => void logs.push(l) },
+      runScenario: (o: ScenarioRunOptions) => runScenario({ ...o, labels: { ...o.labels, ...TEST_LABEL } }),
+      gatewayBackoff: { baseDelayMs: 200, maxDelayMs: 2000 },
+    });
+  } finally {
+    await engine.close();
+  }
+}
+
+function allFiles(dir: string): Array<{ path: string; text: string }> {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .flatMap((f) => {
+      try {
+        return [{ path: relative(dir, f), text: readFileSync(f, 'utf8') }];
+      } catch {
+        return []; // a directory
+      }
+    });
+}
+
+const resultsOf = (out: string): Map<string, ScenarioResult> =>
+  new Map(
+    readdirSync(out, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('result.json') && !f.includes('.attempts'))
+      .map((f) => [dirname(f), JSON.parse(readFileSync(join(out, f), 'utf8')) as ScenarioResult]),
+  );
+
+const traffic = (dir: string): TrafficLine[] =>
+  readFileSync(join(dir, TRAFFIC_FILE), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as TrafficLine);
+
+/** A request body as text, with the base64 values of Secret data decoded (where a key would hide). */
+function bodyText(r: TappedRequest): string {
+  const text = Buffer.concat(r.body).toString('utf8');
+  try {
+    const o = JSON.parse(text) as { data?: Record<string, string> };
+    return `${text}\n${Object.values(o.data ?? {}).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n')}`;
+  } catch {
+    return text;
+  }
+}
+
+async function gone(): Promise<Record<string, number>> {
+  const count = () => Object.fromEntries((['pods', 'secrets', 'services', 'deployments'] as const).map((r) => [r, d.ctx.store.list(r, NS).length]));
+  for (let i = 0; i < 150; i++) {
+    const c = count();
+    if (Object.values(c).every((n) => n === 0)) return c;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return count();
+}
+
+beforeAll(async () => {
+  d = await startDouble({ tap: (r) => void tapped.push(r) });
+  writeKubeconfig(kubeconfigFile, d.url, d.token, d.ca);
+  d.ctx.store.listeners.push((resource, e) => {
+    objects.push({ resource, object: structuredClone(e.object) });
+    const pod = e.object as Pod;
+    if (resource !== 'pods' || pod.status?.phase !== 'Running' || inside.has(pod.metadata.name!)) return;
+    const container = containerOf(pod);
+    inside.set(pod.metadata.name!, contentsOf(container));
+    probe?.(pod, container);
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await d?.close();
+});
+
+describe('model gateway on kubernetes: in the cluster, keys only in its Secret, record, replay', () => {
+  const specs: ContainerSpec[] = [];
+  const replaySpecs: ContainerSpec[] = [];
+  const logs: string[] = [];
+  let model: FakeLlm;
+  let judge: FakeLlm;
+  let first: ExecuteOutcome;
+  let replayed: ExecuteOutcome;
+  let leftAfterFirst: Record<string, number>;
+  let leftAfterReplay: Record<string, number>;
+  const out1 = join(work, 'run');
+  const out2 = join(work, 'replay');
+
+  beforeAll(async () => {
+    // The provider doubles listen where the cluster's network reaches the host: its gateway address.
+    await podman(['network', 'exists', 'k8sd-net']).catch(() => podman(['network', 'create', '--label', 'k8sd=1', 'k8sd-net']));
+    const hostIp = (JSON.parse(await podman(['network', 'inspect', 'k8sd-net'])) as Array<{ subnets: Array<{ gateway: string }> }>)[0]!.subnets[0]!.gateway;
+    model = await startFakeLlm({ format: 'openai-chat', respond: phaseModel(CASES), host: '0.0.0.0' });
+    judge = await startFakeLlm({ format: 'anthropic', fallback: say('Verdict: [[Success]] / [[True]]', { usage: { input: 900, output: 12 } }), host: '0.0.0.0' });
+    const flags = {
+      subset: subset({ execution: ['exec_shopping_bottle_order'], search: ['search_email_flight_code'] }),
+      baseUrl: model.urlFor(hostIp), judgeProvider: 'anthropic', judgeModel: 'claude-judge-fake', judgeBaseUrl: judge.urlFor(hostIp), judgeApiKeyEnv: KEY_VAR,
+    };
+    // From the second scenario Pod of the first run (concurrency 1: the first has ended), the
+    // first container's token, revoked with its run, is refused.
+    probe = (pod, container) => {
+      if (pod.metadata.labels?.['gaia2.role'] !== 'unit' || specs.length < 2) return;
+      const url = specs[1]!.env.BASE_URL!;
+      const token = specs[0]!.env.API_KEY!;
+      foreign.push(curl(container, url, token).then((r) => ({ who: 'an ended container of this run', ...r })));
+      probe = null;
+    };
+    try {
+      first = await execute(plan(out1, flags), specs, logs);
+    } finally {
+      await model.close();
+      await judge.close();
+    }
+    leftAfterFirst = await gone();
+    // The replay, on the cluster, with the doubles stopped; a token of the first run is refused there.
+    probe = (pod, container) => {
+      if (pod.metadata.labels?.['gaia2.role'] !== 'unit' || !replaySpecs.length) return;
+      foreign.push(curl(container, replaySpecs[0]!.env.BASE_URL!, specs[1]!.env.API_KEY!).then((r) => ({ who: 'a container of another run', ...r })));
+      probe = null;
+    };
+    replayed = await execute(plan(out2, { ...flags, replay: out1 }), replaySpecs, logs);
+    leftAfterReplay = await gone();
+  }, 900_000);
+
+  it('every run passes, through the gateway in the cluster, named by its Service', () => {
+    expect(first.results.map((r) => `${r.status}${r.error ? `: ${r.error}` : ''}`)).toEqual(['pass', 'pass']);
+    const cfg = JSON.parse(readFileSync(join(out1, 'run_config.json'), 'utf8'));
+    expect(cfg.model_gateway.mode).toBe('gateway');
+    expect(logs.some((l) => /Model gateway in the cluster: gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc/.test(l))).toBe(true);
+    for (const s of specs) {
+      expect(s.env.BASE_URL).toMatch(/^http:\/\/gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc:8080\/openai-compat\/v1$/);
+      expect(s.env.GAIA2_JUDGE_BASE_URL).toMatch(/^http:\/\/gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc:8080\/anthropic$/);
+      expect(s.env.API_KEY).toMatch(/^g2gw-/);
+    }
+    // The gateway ran as a Deployment of the run's image, its Pod made by the Deployment.
+    const deployments = objects.filter((o) => o.resource === 'deployments').map((o) => o.object as KObject & { spec: { template: { spec: Pod['spec'] } } });
+    expect(deployments.length).toBeGreaterThan(0);
+    expect(deployments[0]!.spec.template.spec.containers[0]).toMatchObject({ image, command: ['node', '/opt/gaia2/model-gateway.mjs'] });
+    const gwPods = objects.filter((o) => o.resource === 'pods' && o.object.metadata.labels?.['gaia2.gateway']);
+    expect(gwPods.every((o) => o.object.metadata.ownerReferences?.[0]?.kind === 'Deployment')).toBe(true);
+  });
+
+  it('the canary key reached the provider doubles; of everything the cluster received, only the gateway Secret holds it', () => {
+    expect(model.requests.length).toBeGreaterThan(0);
+    for (const r of model.requests) expect(r.headers.authorization).toBe(`Bearer ${CANARY}`);
+    for (const r of judge.requests) expect(r.headers['x-api-key']).toBe(CANARY);
+    const holding = tapped.filter((r) => bodyText(r).includes(CANARY) || r.url.includes(CANARY) || JSON.stringify(r.headers).includes(CANARY));
+    // One gateway Secret: the first run's (a replay calls no provider, its Secret holds no key).
+    expect(holding.map((r) => `${r.method} ${r.url} ${(JSON.parse(Buffer.concat(r.body).toString()) as KObject).metadata.name}`)).toEqual([
+      expect.stringMatching(new RegExp(`^POST /api/v1/namespaces/${NS}/secrets gaia2-gw-`)),
+    ]);
+    // Every stored object (Pods and their specs, unit and run Secrets, Deployments, Services) but that Secret.
+    const stored = objects.filter((o) => !(o.resource === 'secrets' && o.object.metadata.labels?.['gaia2.role'] === 'gateway'));
+    expect(stored.length).toBeGreaterThan(10);
+    for (const o of stored) expect(bodyText({ method: '', url: '', headers: {}, body: [Buffer.from(JSON.stringify(o.object))] }).includes(CANARY), `${o.resource}/${o.object.metadata.name}`).toBe(false);
+    for (const s of specs) expect(JSON.stringify(s)).not.toContain(CANARY);
+  });
+
+  it('no scenario Pod holds it (every process environment, secrets, files); the gateway Pod does', async () => {
+    const units = objects.filter((o) => o.resource === 'pods' && o.object.metadata.labels?.['gaia2.role'] === 'unit').map((o) => o.object.metadata.name!);
+    const unitNames = [...new Set(units)];
+    expect(unitNames).toHaveLength(4); // two scenarios, two runs
+    for (const name of unitNames) {
+      const text = await inside.get(name)!;
+      expect(text.length, name).toBeGreaterThan(10_000);
+      expect(text, name).toMatch(/g2gw-/); // its own tokens are there: the look is real
+      expect(text.includes(CANARY), name).toBe(false);
+    }
+    const gatewayPods = [...new Set(objects.filter((o) => o.resource === 'pods' && o.object.metadata.labels?.['gaia2.gateway']).map((o) => o.object.metadata.name!))];
+    expect(gatewayPods).toHaveLength(2);
+    expect((await inside.get(gatewayPods[0]!)!).includes(CANARY)).toBe(true);
+  });
+
+  it('a token of an ended container, or of another run, is refused by the gateway', async () => {
+    const answers = await Promise.all(foreign);
+    expect(answers.map((a) => [a.who, a.status])).toEqual([
+      ['an ended container of this run', '401'],
+      ['a container of another run', '401'],
+    ]);
+    for (const a of answers) expect(a.body).toMatch(/not a token of this run/);
+  });
+
+  it("the record reaches the run directory: every request by role, the doubles' billing as usage, result.json's usage", () => {
+    const lines = [...resultsOf(out1).keys()].flatMap((k) => traffic(join(out1, k)));
+    const agent = lines.filter((l) => l.role === 'agent');
+    const judged = lines.filter((l) => l.role === 'judge');
+    expect(agent).toHaveLength(model.requests.length);
+    expect(judged).toHaveLength(judge.requests.length);
+    const sum = (ls: TrafficLine[], k: 'input_tokens' | 'output_tokens') => ls.reduce((n, l) => n + (l.usage?.[k] ?? 0), 0);
+    expect(sum(agent, 'input_tokens')).toBe(model.billed.reduce((n, u) => n + u.input + (u.cacheRead ?? 0), 0));
+    expect(sum(agent, 'output_tokens')).toBe(model.billed.reduce((n, u) => n + u.output, 0));
+    expect(sum(judged, 'input_tokens')).toBe(judge.billed.reduce((n, u) => n + u.input, 0));
+    for (const [k, r] of resultsOf(out1)) {
+      const mine = traffic(join(out1, k));
+      expect(r.usage?.agent).toMatchObject({ source: 'gateway', llm_calls: mine.filter((l) => l.role === 'agent').length });
+    }
+    expect(first.report.model_gateway).toMatchObject({ mode: 'gateway', requests: lines.length, by_role: { agent: agent.length, judge: judged.length }, gave_up: 0 });
+  });
+
+  it('the canary is in no file of either run nor in any log line', () => {
+    for (const out of [out1, out2]) for (const f of allFiles(out)) expect(f.text.includes(CANARY), f.path).toBe(false);
+    expect(logs.join('\n')).not.toContain(CANARY);
+  });
+
+  it('nothing of either run stays in the cluster: no Pod, Secret, Service or Deployment', () => {
+    expect(leftAfterFirst).toEqual({ pods: 0, secrets: 0, services: 0, deployments: 0 });
+    expect(leftAfterReplay).toEqual({ pods: 0, secrets: 0, services: 0, deployments: 0 });
+  });
+
+  it('the replay on the cluster, with the doubles stopped, gives the same verdicts', () => {
+    const a = resultsOf(out1);
+    const b = resultsOf(out2);
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    for (const [k, r] of a) expect([k, b.get(k)!.status, b.get(k)!.success]).toEqual([k, r.status, r.success]);
+    const cfg = JSON.parse(readFileSync(join(out2, 'run_config.json'), 'utf8'));
+    expect(cfg.model_gateway).toMatchObject({ mode: 'replay', replay_of: out1 });
+    expect(replayed.report.model_gateway).toMatchObject({ replayed: replayed.report.model_gateway!.requests });
+    expect((replayed.report.model_gateway as { requests: number }).requests).toBe((first.report.model_gateway as { requests: number }).requests);
+  });
+});
+
+/** POST to the gateway from inside a scenario Pod with a given token: [status, body]. */
+async function curl(container: string, baseUrl: string, token: string): Promise<{ status: string; body: string }> {
+  const out = await podman([
+    'exec', container, 'curl', '-s', '-m', '20', '-w', '\n%{http_code}', '-H', `authorization: Bearer ${token}`, '-H', 'content-type: application/json',
+    '-d', '{"model":"fake-gateway","messages":[{"role":"user","content":"hi"}]}', `${baseUrl}/chat/completions`,
+  ]).catch((e: Error) => `${e.message}\n000`);
+  const i = out.lastIndexOf('\n');
+  return { body: out.slice(0, i), status: out.slice(i + 1).trim() };
+}
