@@ -6,11 +6,14 @@
 //               users: the judge's provider layer → dist/image/judge-llm.cjs and the
 //               Agent2Agent app agents → dist/image/app-agent.cjs (self-contained: no
 //               node_modules in the image; scripts/image-bundles.mjs)
+//   viewer      runner/src/viewer/browser/ → one browser script, inlined into the runner as
+//               the text of the pages' _viewer.js (runner/src/viewer/pages/client-bundle.mjs)
 import { build } from 'esbuild';
 import { existsSync, rmSync, renameSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildImageBundle, imageEntries } from './image-bundles.mjs';
+import { bundleViewerClient } from '../runner/src/viewer/pages/client-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // dockerode and docker-modem load gRPC and protobuf (BuildKit sessions) and ssh2 (ssh://
@@ -39,6 +42,16 @@ const lazyEngineExtras = {
   },
 };
 
+// The viewer's browser code (runner/src/viewer/browser/) is bundled once and goes into the
+// runner as the text of viewer/pages/client-script.ts, which otherwise bundles it at start.
+const viewerClient = await bundleViewerClient();
+const viewerClientScript = {
+  name: 'viewer-client-script',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]viewer[\\/]pages[\\/]client-script\.ts$/ }, () => ({ contents: `export const CLIENT_SCRIPT = ${JSON.stringify(viewerClient)};`, loader: 'js' }));
+  },
+};
+
 const common = { bundle: true, platform: 'node', format: 'esm', sourcemap: false, logLevel: 'warning', legalComments: 'none' };
 
 // Build into a private directory and swap it in, so a CLI started meanwhile never sees a
@@ -62,7 +75,7 @@ await build({
   splitting: true,
   chunkNames: 'lib/[name]-[hash]',
   target: 'node20',
-  plugins: [lazyEngineExtras],
+  plugins: [lazyEngineExtras, viewerClientScript],
   // CommonJS packages bundled into ESM need require.
   banner: { js: "import { createRequire as __gaia2CreateRequire } from 'node:module'; const require = __gaia2CreateRequire(import.meta.url);" },
 });

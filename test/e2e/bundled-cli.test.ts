@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
+import { bundleViewerClient } from '../../runner/src/viewer/pages/client-bundle.mjs';
+import { writeRun } from '../runner/viewer/synthetic.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -44,4 +46,18 @@ process.on('exit', () => writeFileSync(${JSON.stringify(list)}, JSON.stringify([
     expect(loaded).toContain('tar-stream'); // the probe sees the engine's own dependencies
     for (const optional of ['@grpc/grpc-js', '@grpc/proto-loader', 'protobufjs', 'ssh2']) expect(loaded).not.toContain(optional);
   }, 180_000);
+
+  it("writes the viewer's browser code as the build bundled it, loading no bundler", async () => {
+    const run = join(work, 'view');
+    writeRun(run, [{ id: 'search/sc_1', split: 'search', status: 'pass' }]);
+    const probe = join(work, 'loaded-files.mjs');
+    const list = join(work, 'loaded-files.json');
+    writeFileSync(probe, `import { writeFileSync } from 'node:fs'; import { createRequire } from 'node:module';
+const M = createRequire(import.meta.url)('node:module');
+process.on('exit', () => writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(M._cache))));`);
+    const r = spawnSync(process.execPath, ['--import', probe, join(root, 'dist/runner/cli.mjs'), 'view', '--output-dir', run], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(run, '_viewer.js'), 'utf8')).toBe(await bundleViewerClient());
+    expect((JSON.parse(readFileSync(list, 'utf8')) as string[]).filter((f) => f.includes('esbuild'))).toEqual([]);
+  }, 120_000);
 });

@@ -111,9 +111,3 @@ export function recordedAgentName(v: unknown): string {
   return v && typeof v === 'object' && typeof (v as AgentRecord).name === 'string' ? (v as AgentRecord).name : '';
 }
 
-/** "claude-code 2.1.332" (name and version of a recorded `agent` field); '' when absent. */
-export function recordedAgentLabel(v: unknown): string {
-  const name = recordedAgentName(v);
-  const version = v && typeof v === 'object' ? (v as AgentRecord).version : null;
-  return name && typeof version === 'string' && version ? `${name} ${version}` : name;
-}

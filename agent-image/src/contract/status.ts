@@ -28,7 +28,16 @@ export interface DaemonStatus {
   error_kind?: string;
   /** judge mode used: "llm" or "hard-only". */
   judge_mode?: JudgeMode;
+  /** Token counts reported to the daemon by every LLM caller (agent and app agents), summed. */
+  usage?: ReportedUsage;
+  /** The main agent's reported counts alone (images before it: only `usage`). */
+  agent_usage?: ReportedUsage;
+  /** Agent2Agent: the app agents' reported counts alone. */
+  app_agents_usage?: ReportedUsage;
 }
+
+/** Counts an agent reported (`usage` protocol message): input_tokens, output_tokens, … */
+export type ReportedUsage = Record<string, number>;
 
 export type JudgeMode = 'llm' | 'hard-only';
 

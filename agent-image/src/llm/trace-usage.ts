@@ -1,9 +1,12 @@
-// Token usage of one raw response body, whatever its format (JSON or SSE of the four
-// supported wire formats). Recorded on each trace line so reports need not re-parse bodies.
+// Token usage of LLM calls, whatever the provider: `normalizeUsage` is the one place a
+// provider's usage object (Anthropic Messages, OpenAI chat, OpenAI Responses, Gemini) becomes
+// our counts. The image records each call's counts on its trace line (`usageOf`, from the raw
+// body) and the runner reads the same function for traces of other writers (runner/src/trace).
 
 export interface CallUsage {
   /** Every input token, cached ones included (Anthropic reports those apart; they are added). */
   input_tokens: number;
+  /** Every output token, reasoning included (Gemini reports thoughts apart; they are added). */
   output_tokens: number;
   /** Part of input_tokens read from the prompt cache. */
   cache_read_tokens: number;
@@ -11,38 +14,83 @@ export interface CallUsage {
   cache_write_tokens: number;
 }
 
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
-
-function fromObject(obj: any, acc: Partial<CallUsage>): void {
-  if (!obj || typeof obj !== 'object') return;
-  // Anthropic SSE: input on message_start, output on message_delta.
-  if (obj.type === 'message_start' && obj.message?.usage) return fromObject({ usage: obj.message.usage }, acc);
-  // Responses SSE: the completed response carries the usage.
-  if (typeof obj.type === 'string' && obj.type.startsWith('response.') && obj.response) return fromObject(obj.response, acc);
-  const u = obj.usage ?? undefined;
-  if (u && typeof u === 'object') {
-    // Anthropic's input_tokens leaves out what was read from or written to the cache.
-    const anthropicCached = num(u.cache_read_input_tokens) + num(u.cache_creation_input_tokens);
-    const input = u.input_tokens ?? u.prompt_tokens;
-    const output = u.output_tokens ?? u.completion_tokens;
-    if (typeof input === 'number') acc.input_tokens = input + anthropicCached;
-    if (typeof output === 'number') acc.output_tokens = output;
-    const cached = num(u.cache_read_input_tokens) || num(u.prompt_tokens_details?.cached_tokens) || num(u.input_tokens_details?.cached_tokens);
-    if (cached) acc.cache_read_tokens = cached;
-    if (num(u.cache_creation_input_tokens)) acc.cache_write_tokens = num(u.cache_creation_input_tokens);
-  }
-  const g = obj.usageMetadata;
-  if (g && typeof g === 'object') {
-    if (typeof g.promptTokenCount === 'number') acc.input_tokens = g.promptTokenCount;
-    if (num(g.cachedContentTokenCount)) acc.cache_read_tokens = num(g.cachedContentTokenCount);
-    if (typeof g.candidatesTokenCount === 'number') {
-      acc.output_tokens = g.candidatesTokenCount + (typeof g.thoughtsTokenCount === 'number' ? g.thoughtsTokenCount : 0);
-    }
-  }
+/** A call's counts plus the reasoning part of output_tokens (not recorded on trace lines). */
+export interface NormalUsage extends CallUsage {
+  reasoning_tokens: number;
 }
 
+type Raw = Record<string, unknown>;
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const obj = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : {});
+
+/**
+ * One provider usage object → the counts it states (absent keys stay absent, so the partial
+ * objects of a stream can be merged: Anthropic sends input on message_start, output later).
+ */
+export function normalizeUsage(raw: unknown): Partial<NormalUsage> {
+  const u = obj(raw);
+  const out: Partial<NormalUsage> = {};
+  if ('promptTokenCount' in u || 'candidatesTokenCount' in u) {
+    // Gemini usageMetadata: the prompt count includes the cached part; thoughts and tool-use
+    // prompts are billed but counted apart from candidates and prompt.
+    if (isNum(u.promptTokenCount)) out.input_tokens = u.promptTokenCount + num(u.toolUsePromptTokenCount);
+    if (isNum(u.candidatesTokenCount) || isNum(u.thoughtsTokenCount)) out.output_tokens = num(u.candidatesTokenCount) + num(u.thoughtsTokenCount);
+    if (isNum(u.cachedContentTokenCount)) out.cache_read_tokens = u.cachedContentTokenCount;
+    if (isNum(u.thoughtsTokenCount)) out.reasoning_tokens = u.thoughtsTokenCount;
+    return out;
+  }
+  if ('prompt_tokens' in u || 'completion_tokens' in u) {
+    // OpenAI chat (and what runner/src/trace maps Gemini and Llama bodies to): prompt_tokens
+    // includes the cached part, completion_tokens the reasoning. Top-level cached_tokens and
+    // reasoning_tokens are that Gemini mapping, whose thoughts are not in completion_tokens.
+    if (isNum(u.prompt_tokens)) out.input_tokens = u.prompt_tokens;
+    const cached = num(obj(u.prompt_tokens_details).cached_tokens) || num(u.cached_tokens);
+    if (cached) out.cache_read_tokens = cached;
+    const detailed = num(obj(u.completion_tokens_details).reasoning_tokens);
+    const apart = num(u.reasoning_tokens);
+    if (isNum(u.completion_tokens) || apart) out.output_tokens = num(u.completion_tokens) + apart;
+    if (detailed || apart) out.reasoning_tokens = detailed || apart;
+    return out;
+  }
+  if (isNum(u.input_tokens) && !('cache_read_input_tokens' in u) && !('cache_creation_input_tokens' in u) && ('input_tokens_details' in u || 'output_tokens_details' in u)) {
+    // OpenAI Responses: input_tokens includes the cached part, output_tokens the reasoning.
+    out.input_tokens = u.input_tokens;
+    if (isNum(u.output_tokens)) out.output_tokens = u.output_tokens;
+    const cached = num(obj(u.input_tokens_details).cached_tokens);
+    if (cached) out.cache_read_tokens = cached;
+    const reasoning = num(obj(u.output_tokens_details).reasoning_tokens);
+    if (reasoning) out.reasoning_tokens = reasoning;
+    return out;
+  }
+  // Anthropic Messages: input_tokens leaves out what was read from or written to the cache.
+  const read = num(u.cache_read_input_tokens);
+  const write = num(u.cache_creation_input_tokens);
+  if (isNum(u.input_tokens)) out.input_tokens = u.input_tokens + read + write;
+  if (isNum(u.output_tokens)) out.output_tokens = u.output_tokens;
+  if (read) out.cache_read_tokens = read;
+  if (write) out.cache_write_tokens = write;
+  return out;
+}
+
+/** All counts of a (merged) partial usage, absent ones as 0. */
+export function fullUsage(u: Partial<NormalUsage>): NormalUsage {
+  return { input_tokens: u.input_tokens ?? 0, output_tokens: u.output_tokens ?? 0, cache_read_tokens: u.cache_read_tokens ?? 0, cache_write_tokens: u.cache_write_tokens ?? 0, reasoning_tokens: u.reasoning_tokens ?? 0 };
+}
+
+function fromEvent(ev: unknown, acc: Partial<NormalUsage>): void {
+  const o = obj(ev);
+  // Anthropic SSE: input on message_start, output on message_delta.
+  if (o.type === 'message_start' && obj(o.message).usage) return fromEvent({ usage: obj(o.message).usage }, acc);
+  // Responses SSE: the completed response carries the usage.
+  if (typeof o.type === 'string' && o.type.startsWith('response.') && o.response) return fromEvent(o.response, acc);
+  if (o.usage && typeof o.usage === 'object') Object.assign(acc, normalizeUsage(o.usage));
+  if (o.usageMetadata && typeof o.usageMetadata === 'object') Object.assign(acc, normalizeUsage(o.usageMetadata));
+}
+
+/** Token usage of one raw response body (JSON or SSE of the four wire formats); null: none stated. */
 export function usageOf(raw: string): CallUsage | null {
-  const acc: Partial<CallUsage> = {};
+  const acc: Partial<NormalUsage> = {};
   const head = raw.slice(0, 2000);
   if (head.includes('data:')) {
     for (const line of raw.split(/\r?\n/)) {
@@ -50,23 +98,19 @@ export function usageOf(raw: string): CallUsage | null {
       const data = line.slice(5).trim();
       if (data === '' || data === '[DONE]') continue;
       try {
-        fromObject(JSON.parse(data), acc);
+        fromEvent(JSON.parse(data), acc);
       } catch {
         /* partial or foreign line */
       }
     }
   } else {
     try {
-      fromObject(JSON.parse(raw), acc);
+      fromEvent(JSON.parse(raw), acc);
     } catch {
       return null;
     }
   }
   if (acc.input_tokens === undefined && acc.output_tokens === undefined) return null;
-  return {
-    input_tokens: acc.input_tokens ?? 0,
-    output_tokens: acc.output_tokens ?? 0,
-    cache_read_tokens: acc.cache_read_tokens ?? 0,
-    cache_write_tokens: acc.cache_write_tokens ?? 0,
-  };
+  const { reasoning_tokens: _reasoning, ...counts } = fullUsage(acc);
+  return counts;
 }

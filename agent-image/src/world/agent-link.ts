@@ -10,7 +10,7 @@ import type { AppsGateway } from './apps-gateway.js';
 import type { SimClock } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
-import type { RunStatus } from './run-status.js';
+import type { RunStatus, UsageRole } from './run-status.js';
 import type { DelegatedApps } from './delegated-apps.js';
 import { appForCli, cliName } from '../apps/catalog.js';
 import type { AppliedNoise } from '../noise/index.js';
@@ -33,7 +33,7 @@ export interface AgentLinkHost {
   appendTracked(lines: EventLine[]): void;
   /** Agent2Agent: apps the main agent reaches only through their app agent (null: none). */
   readonly appAgents?: DelegatedApps | null;
-  addUsage?(u: Record<string, unknown>): void;
+  addUsage?(u: Record<string, unknown>, role?: UsageRole): void;
   /** Look at the world again soon. */
   wake(): void;
   fail(reason: string): void;
@@ -130,7 +130,7 @@ export class AgentLink {
       simTime: () => h.clock.text(),
       // App agents know the apps by their own command names, not the main agent's renamed ones.
       appCli: (a) => this.appCli(a, false),
-      usage: (u) => h.addUsage?.(u),
+      usage: (u) => h.addUsage?.(u, 'app_agents'),
       activity: () => h.activity(),
       providerFailed: (error, app) => {
         if (h.run.isTerminal) return;

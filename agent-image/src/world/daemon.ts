@@ -29,7 +29,7 @@ import { timeoutReason } from './pacing.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
 import { TickLoop } from './tick-loop.js';
 import { fireDueEvents, taskEvent, userMessageText, type FiringHost } from './due-firing.js';
-import { RunStatus } from './run-status.js';
+import { RunStatus, type UsageRole } from './run-status.js';
 import { ReturnValues } from './return-values.js';
 import { AgentLink, type ReplyInfo } from './agent-link.js';
 import type { WorldDaemonOptions } from './daemon-options.js';
@@ -157,7 +157,7 @@ export class WorldDaemon {
       activity: () => this.activity(),
       appendTracked: (lines) => this.appendTracked(lines),
       appAgents: opts.appAgents ?? null,
-      addUsage: (u) => this.addUsage(u),
+      addUsage: (u, role) => this.addUsage(u, role),
       wake: () => this.wake(),
       fail: (reason) => this.terminate('error', reason),
       noise: opts.noise ?? null,
@@ -273,8 +273,8 @@ export class WorldDaemon {
     this.lastActivity = Date.now();
   }
 
-  addUsage(u: Record<string, unknown>): void {
-    this.run.addUsage(u);
+  addUsage(u: Record<string, unknown>, role: UsageRole = 'agent'): void {
+    this.run.addUsage(u, role);
     this.activity();
   }
 

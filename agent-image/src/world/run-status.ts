@@ -7,6 +7,9 @@ import { TERMINAL_STATES, type DaemonState, type DaemonStatus, type Judgment, ty
 import type { DaemonLog } from './daemon-log.js';
 import { writeStatusFile } from './status-file.js';
 
+/** Who reported tokens: the agent under test or an Agent2Agent app agent. */
+export type UsageRole = 'agent' | 'app_agents';
+
 export interface StatusFacts {
   nbTurns: number;
   judgment: Judgment | undefined;
@@ -33,7 +36,10 @@ export class RunStatus {
   private replyCount = 0;
   private numEvents = 0;
   private lastResponse: string | undefined;
+  /** Token counts as reported: every LLM caller's sum, the main agent's, the app agents'. */
   private readonly usage: Record<string, number> = {};
+  private readonly agentUsage: Record<string, number> = {};
+  private readonly appAgentsUsage: Record<string, number> = {};
   private readonly terminalListeners: Array<(s: DaemonStatus) => void> = [];
 
   constructor(
@@ -67,9 +73,16 @@ export class RunStatus {
     return replies;
   }
 
-  addUsage(u: Record<string, unknown>): void {
+  /**
+   * Adds reported token counts. `usage` keeps the sum of every caller (its meaning since
+   * before the split); `agent_usage` and `app_agents_usage` keep the two roles apart.
+   */
+  addUsage(u: Record<string, unknown>, role: UsageRole = 'agent'): void {
+    const apart = role === 'agent' ? this.agentUsage : this.appAgentsUsage;
     for (const [k, v] of Object.entries(u)) {
-      if (typeof v === 'number' && Number.isFinite(v)) this.usage[k] = (this.usage[k] ?? 0) + v;
+      if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+      this.usage[k] = (this.usage[k] ?? 0) + v;
+      apart[k] = (apart[k] ?? 0) + v;
     }
   }
 
@@ -99,6 +112,8 @@ export class RunStatus {
       extra.agent_runtime_chosen_by = f.agentRuntime.chosenBy;
     }
     if (Object.keys(this.usage).length) extra.usage = this.usage;
+    if (Object.keys(this.agentUsage).length) extra.agent_usage = this.agentUsage;
+    if (Object.keys(this.appAgentsUsage).length) extra.app_agents_usage = this.appAgentsUsage;
     return s;
   }
 

@@ -2,7 +2,7 @@
 // It looks like the viewer's pages (their stylesheet, inlined and allowed by its hash, so the
 // page stands alone when published); rows link to each run's viewer.
 import { createHash } from 'node:crypto';
-import { escapeHtml as e } from '../viewer/pages/html.js';
+import { documentHead, escapeHtml as e } from '../viewer/pages/html.js';
 import { VIEWER_CSS } from '../viewer/pages/style.js';
 import type { Leaderboard, LeaderboardSection } from './build.js';
 import { methodsText, sectionHeading } from './text.js';
@@ -47,14 +47,7 @@ function section(s: LeaderboardSection): string {
 
 export function renderLeaderboardHtml(lb: Leaderboard): string {
   return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${e(LEADERBOARD_CSP)}">`,
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${e(lb.title)}</title>`,
-    `<style>${LEADERBOARD_CSS}</style>`,
-    '</head><body>',
+    ...documentHead(lb.title, LEADERBOARD_CSP, [`<style>${LEADERBOARD_CSS}</style>`]),
     `<header class="top"><span class="crumbs">${e(lb.title)}</span><span class="spacer"></span><span class="muted">${e(lb.generated_at)}</span></header>`,
     '<main>',
     `<h1>${e(lb.title)}</h1>`,

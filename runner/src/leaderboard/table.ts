@@ -1,6 +1,6 @@
 // The leaderboard's tables as cells, once: the Markdown and the HTML pages render the same
 // cells (a cell's `detail` is the secondary text: the interval, the provider, …).
-import { errorsText, pct, rateText, seconds, usd, type GroupStats } from '../report/index.js';
+import { agentLabel, errorsText, pct, rateText, seconds, usd, type GroupStats } from '../report/index.js';
 import type { LeaderboardRow, LeaderboardSection } from './build.js';
 
 export interface Cell {
@@ -34,7 +34,7 @@ const NO_LLM_AGENTS = ['oracle', 'scripted'];
 
 function identityCells(r: LeaderboardRow, i: number): Cell[] {
   const a = r.agent;
-  const agent: Cell = { text: a.name ? `${a.name}${a.version ? ` ${a.version}` : ''}` : 'unknown', ...(a.source === 'image' ? { detail: 'reference image' } : {}) };
+  const agent: Cell = { text: agentLabel(a) || 'unknown', ...(a.source === 'image' ? { detail: 'reference image' } : {}) };
   const noLlm = !r.model && a.name !== null && NO_LLM_AGENTS.includes(a.name);
   const model: Cell = { text: r.model ?? (noLlm ? '— (no LLM)' : 'unknown'), ...(r.provider ? { detail: r.provider } : {}) };
   const run: Cell = { text: r.run, ...(r.viewer ? { href: r.viewer } : {}) };

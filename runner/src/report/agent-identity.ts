@@ -31,3 +31,8 @@ export function agentIdentity(record: Record<string, unknown>): AgentIdentity {
   // A record that keeps `agent` a plain name may state the version beside it.
   return name ? { name, version: str(record.agent_version), source: 'agent-option' } : { name: null, version: null, source: 'unknown' };
 }
+
+/** "claude-code 2.1.332": who played, as the leaderboard and the viewer print it; '' when unknown. */
+export function agentLabel(a: Pick<AgentIdentity, 'name' | 'version'>): string {
+  return a.name ? `${a.name}${a.version ? ` ${a.version}` : ''}` : '';
+}

@@ -13,7 +13,7 @@ export { renderText, renderMarkdown, rateText, pct, seconds, errorsText } from '
 export { usd } from './render-usage.js';
 export { renderCsv } from './render-csv.js';
 export { readReportMeta, type ReportMeta } from './meta.js';
-export { agentIdentity, type AgentIdentity } from './agent-identity.js';
+export { agentIdentity, agentLabel, type AgentIdentity } from './agent-identity.js';
 export { orderSplits } from './build.js';
 export { usageTotals, agentUsageOf, type UsageTotals, type TokenTotals } from './usage.js';
 export { clusteredInterval, macroInterval, type RateInterval } from './uncertainty.js';

@@ -33,22 +33,31 @@ export interface UsageTotals {
 
 const zero = (): TokenTotals => ({ input: 0, output: 0, cache_read: 0, cache_write: 0, llm_calls: 0, runs: 0 });
 
-/** The agent's part of a result's usage; results from before the split count as the agent's. */
-export function agentUsageOf(r: RunRecord): RoleUsage | null {
-  const u = r.result.usage as RunUsage | undefined;
-  if (!u || typeof u !== 'object') return null;
-  if (u.agent) return u.agent;
-  if (u.judge || typeof u.input_tokens !== 'number') return null;
-  return { ...u, model: typeof r.result.model === 'string' ? r.result.model : null, source: 'agent_report' };
+export interface UsageRoles {
+  agent: RoleUsage | null;
+  app_agents: RoleUsage | null;
+  judge: RoleUsage | null;
 }
 
-export function judgeUsageOf(r: RunRecord): RoleUsage | null {
-  return (r.result.usage as RunUsage | undefined)?.judge ?? null;
+/**
+ * Each role's part of result.json's usage, as the run recorded it (usage/run-usage.ts): the
+ * one reading of it for the report, the leaderboard and the viewer. A result from before the
+ * roles were split holds the agent's totals at the top.
+ */
+export function usageRolesOf(result: Readonly<Record<string, unknown>> | null | undefined): UsageRoles {
+  const u = result?.usage as RunUsage | undefined;
+  if (!u || typeof u !== 'object') return { agent: null, app_agents: null, judge: null };
+  const old = !u.agent && !u.judge && !u.app_agents && typeof u.input_tokens === 'number';
+  const agent = u.agent ?? (old ? { ...u, model: typeof result?.model === 'string' ? result.model : null, source: 'agent_report' as const } : null);
+  return { agent, app_agents: u.app_agents ?? null, judge: u.judge ?? null };
 }
 
-export function appAgentsUsageOf(r: RunRecord): RoleUsage | null {
-  return (r.result.usage as RunUsage | undefined)?.app_agents ?? null;
-}
+/** A role's cost at `prices`; null when its model has no price. */
+export const roleCostUsd = (u: RoleUsage, prices: PriceTable): number | null => costUsd(prices, u.model, u);
+
+export const agentUsageOf = (r: RunRecord): RoleUsage | null => usageRolesOf(r.result).agent;
+export const judgeUsageOf = (r: RunRecord): RoleUsage | null => usageRolesOf(r.result).judge;
+export const appAgentsUsageOf = (r: RunRecord): RoleUsage | null => usageRolesOf(r.result).app_agents;
 
 function addRole(t: TokenTotals, c: CostTotal, u: RoleUsage, prices: PriceTable): void {
   t.input += u.input_tokens;
@@ -57,7 +66,7 @@ function addRole(t: TokenTotals, c: CostTotal, u: RoleUsage, prices: PriceTable)
   t.cache_write += u.cache_write_tokens ?? 0;
   t.llm_calls += u.llm_calls ?? 0;
   t.runs++;
-  const usd = costUsd(prices, u.model, u);
+  const usd = roleCostUsd(u, prices);
   if (usd === null) {
     const name = u.model ?? '(model not recorded)';
     if (!c.unpriced_models.includes(name)) c.unpriced_models.push(name);

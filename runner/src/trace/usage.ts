@@ -1,57 +1,25 @@
 // Provider usage objects → one shape; cost from the runner's price table (an estimate, stated as such).
 import { costUsd, defaultPriceTable } from '../pricing/index.js';
-import { asNum, asObj, type Obj } from './json-util.js';
+import { fullUsage, normalizeUsage } from '../../../agent-image/src/llm/trace-usage.js';
+import { totalInput, type Usage } from './usage-shape.js';
 
-export interface Usage {
-  /** Input tokens not read from cache. */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Reasoning tokens, already included in `output` by every provider that reports them. */
-  reasoning: number;
-}
+export { totalInput, ZERO_USAGE, type Usage } from './usage-shape.js';
 
-export const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
-
-/** All input the model read: fresh, cache writes and cache reads. */
-export const totalInput = (u: Usage): number => u.input + u.cacheRead + u.cacheWrite;
-
+/**
+ * A provider's usage object as the trace pages count it. The counting itself is the image's
+ * (agent-image/src/llm/trace-usage.ts, the one normaliser of every provider's usage); here
+ * input is split into its fresh part and the cache's.
+ */
 export function unifyUsage(raw: unknown): Usage {
-  const u = asObj(raw);
-  if ('prompt_tokens' in u || 'completion_tokens' in u) {
-    // OpenAI chat and (mapped) Gemini: prompt_tokens includes the cached part.
-    const cached = asNum(asObj(u.prompt_tokens_details).cached_tokens) || asNum(u.cached_tokens);
-    return {
-      input: Math.max(0, asNum(u.prompt_tokens) - cached),
-      output: asNum(u.completion_tokens),
-      cacheRead: cached,
-      cacheWrite: 0,
-      reasoning: asNum(asObj(u.completion_tokens_details).reasoning_tokens) || asNum(u.reasoning_tokens),
-    };
-  }
-  if (isObjWith(u, 'input_tokens_details') || isObjWith(u, 'output_tokens_details')) {
-    // Responses API: input_tokens includes the cached part.
-    const cached = asNum(asObj(u.input_tokens_details).cached_tokens);
-    return {
-      input: Math.max(0, asNum(u.input_tokens) - cached),
-      output: asNum(u.output_tokens),
-      cacheRead: cached,
-      cacheWrite: 0,
-      reasoning: asNum(asObj(u.output_tokens_details).reasoning_tokens),
-    };
-  }
-  // Anthropic: input_tokens excludes cache reads and writes.
+  const u = fullUsage(normalizeUsage(raw));
   return {
-    input: asNum(u.input_tokens),
-    output: asNum(u.output_tokens),
-    cacheRead: asNum(u.cache_read_input_tokens),
-    cacheWrite: asNum(u.cache_creation_input_tokens),
-    reasoning: 0,
+    input: Math.max(0, u.input_tokens - u.cache_read_tokens - u.cache_write_tokens),
+    output: u.output_tokens,
+    cacheRead: u.cache_read_tokens,
+    cacheWrite: u.cache_write_tokens,
+    reasoning: u.reasoning_tokens,
   };
 }
-
-const isObjWith = (o: Obj, k: string): boolean => typeof o[k] === 'object' && o[k] !== null;
 
 export function addUsage(a: Usage, b: Usage): Usage {
   return {

@@ -1,8 +1,8 @@
 // Token usage of one scenario run, for result.json: the agent's calls summed from trace.jsonl,
 // the Agent2Agent app agents' from app_agents_trace.jsonl and the judge's from
 // judge_trace.jsonl (one line per HTTP call, docs/trace-format.md). An
-// image that writes no trace is covered by what its agent reported to the daemon
-// (daemon_status.usage), marked as such.
+// image that writes no trace is covered by what each role reported to the daemon
+// (daemon_status.agent_usage / app_agents_usage), marked as such.
 import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
 import { linesOfRole, type TrafficRole } from '../trace/traffic-lines.js';
@@ -48,17 +48,17 @@ export function usageOfTrace(text: string, fallbackModel: string | null): RoleUs
 }
 
 /**
- * The agent's own totals as the daemon added them up (no call count, no cache writes). The
- * daemon adds the app agents' calls there too; `appAgents` (traced apart) is taken out.
+ * A role's totals as its runtime reported them to the daemon (no call count, no cache writes):
+ * `agent_usage` and `app_agents_usage` apart (docs/contract.md). Images from before the split
+ * state only `usage`, the sum of both, which is then taken as the agent's.
  */
-function usageOfDaemon(status: DaemonStatus | null, model: string | null, appAgents: TokenUsage | null): RoleUsage | null {
-  const u = (status as { usage?: Record<string, unknown> } | null)?.usage;
-  if (!u || typeof u !== 'object' || typeof u.input_tokens !== 'number') return null;
-  const less = (n: number, k: keyof TokenUsage) => Math.max(0, n - num(appAgents?.[k]));
-  const input = less(num(u.input_tokens), 'input_tokens');
-  const output = less(num(u.output_tokens), 'output_tokens');
-  if (appAgents && input === 0 && output === 0) return null;
-  return { model, source: 'agent_report', input_tokens: input, output_tokens: output, cache_read_tokens: less(num(u.cache_read_tokens), 'cache_read_tokens') };
+function usageOfDaemon(status: DaemonStatus | null, role: 'agent' | 'app_agents', model: string | null): RoleUsage | null {
+  const split = status?.agent_usage !== undefined || status?.app_agents_usage !== undefined;
+  const u: unknown = role === 'app_agents' ? status?.app_agents_usage : split ? status?.agent_usage : status?.usage;
+  if (!u || typeof u !== 'object') return null;
+  const counts = u as Record<string, unknown>;
+  if (typeof counts.input_tokens !== 'number') return null;
+  return { model, source: 'agent_report', input_tokens: num(counts.input_tokens), output_tokens: num(counts.output_tokens), cache_read_tokens: num(counts.cache_read_tokens) };
 }
 
 export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
@@ -81,8 +81,9 @@ export const ZERO_TOKENS: TokenUsage = { input_tokens: 0, output_tokens: 0, cach
 export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: DaemonStatus | null, env: Readonly<Record<string, string>>): RunUsage | undefined {
   const text = (name: string) => artifacts.get(name)?.toString('utf8') ?? '';
   const agentModel = env.MODEL?.trim() || null;
-  const appAgents = usageOfTrace(text('app_agents_trace.jsonl'), appAgentsModel(env));
-  const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, agentModel, appAgents);
+  const appModel = appAgentsModel(env);
+  const appAgents = usageOfTrace(text('app_agents_trace.jsonl'), appModel) ?? usageOfDaemon(status, 'app_agents', appModel);
+  const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, 'agent', agentModel);
   const judge = usageOfTrace(text('judge_trace.jsonl'), env.GAIA2_JUDGE_MODEL?.trim() || null);
   if (!agent && !judge && !appAgents) return undefined;
   const total = [agent, appAgents, judge].reduce<TokenUsage>((sum, u) => (u ? addTokens(sum, u) : sum), ZERO_TOKENS);

@@ -62,8 +62,14 @@ describe('Agent2Agent gate', () => {
     expect(trace).toHaveLength(3);
     expect(trace.every((l) => l.app_agent.call === 1 && l.app_agent.app === 'Shopping' && l.app_agent.cli === 'shopping')).toBe(true);
     expect(JSON.stringify(trace)).not.toContain(A2A_KEY);
-    // Usage reaches the daemon status.
-    expect((w.world.status as { usage?: Record<string, number> }).usage?.input_tokens ?? 0).toBeGreaterThan(0);
+    // Usage reaches the daemon status as the app agents' own (the main agent made no call);
+    // `usage` keeps the sum of every caller for runners that read only it.
+    const status = w.world.status;
+    const traced = trace.reduce((s, l) => s + (l.usage?.input_tokens ?? 0), 0);
+    expect(traced).toBeGreaterThan(0);
+    expect(status.app_agents_usage?.input_tokens).toBe(traced);
+    expect(status.agent_usage).toBeUndefined();
+    expect(status.usage?.input_tokens).toBe(traced);
   });
 
   it('offers the main agent only expert-agent for an app an app agent operates', async () => {

@@ -1,7 +1,7 @@
 // Which agent a run evaluated, from what its record holds: the recorded {name, version}
 // (newer runs), a reference image's own agent, else the runner's agent name.
 import { describe, expect, it } from 'vitest';
-import { agentIdentity } from '../../../runner/src/report/agent-identity.js';
+import { agentIdentity, agentLabel } from '../../../runner/src/report/agent-identity.js';
 import { readReportMeta } from '../../../runner/src/report/index.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,5 +34,13 @@ describe('agentIdentity', () => {
     expect(readReportMeta(d)).toMatchObject({ agent_identity: { name: 'gemini-cli', version: '0.9.0', source: 'recorded' }, setting: 'agent2agent+noise' });
     writeFileSync(join(d, 'run_config.json'), JSON.stringify({ agent: 'default', noise: null }));
     expect(readReportMeta(d)).toMatchObject({ agent: 'default', agent_identity: { name: 'default', version: null }, setting: 'standard' });
+  });
+});
+
+describe('agentLabel', () => {
+  it('is name and version, the name alone without one, empty when nobody is known', () => {
+    expect(agentLabel({ name: 'codex', version: '0.169.0' })).toBe('codex 0.169.0');
+    expect(agentLabel(agentIdentity({ agent: 'default', image: 'ghcr.io/meta/gaia2-oc:latest' }))).toBe('openclaw');
+    expect(agentLabel(agentIdentity({}))).toBe('');
   });
 });

@@ -39,7 +39,7 @@ describe('usage of one run', () => {
     expect(usageOfRun(new Map([['trace.jsonl', Buffer.from('')]]), { status: 'completed' } as unknown as DaemonStatus, {})).toBeUndefined();
   });
 
-  it("Agent2Agent: the app agents' calls are a role of their own, in the totals; without a trace the daemon's sum is split", () => {
+  it("Agent2Agent: the app agents' calls are a role of their own, in the totals; without a trace each role's reported usage", () => {
     // A real agent2agent run (the gaia2-run e2e): the main agent's and the Shopping app agent's traces.
     const dir = join(root, 'test/fixtures/usage/a2a-run');
     const file = (f: string) => readFileSync(join(dir, f));
@@ -51,9 +51,19 @@ describe('usage of one run', () => {
     // The daemon adds both up as they happen: the two traces together are its sum.
     expect([u.input_tokens, u.output_tokens, u.llm_calls]).toEqual([status.usage.input_tokens, status.usage.output_tokens, 5]);
     expect(u.agent!.input_tokens + u.app_agents!.input_tokens).toBe(status.usage.input_tokens);
-    // No main-agent trace: the agent's part is the daemon's sum less what the app agents' trace holds.
-    const fromDaemon = usageOfRun(new Map([['app_agents_trace.jsonl', file('app_agents_trace.jsonl')]]), status, env)!;
-    expect(fromDaemon.agent).toEqual({ model: 'fake-phases', source: 'agent_report', input_tokens: u.agent!.input_tokens, output_tokens: u.agent!.output_tokens, cache_read_tokens: 0 });
+    // No trace of a role: its part is what the daemon reports for it apart (no subtraction).
+    const split = JSON.parse(file('daemon_status_split.json').toString('utf8')) as DaemonStatus;
+    const noMain = usageOfRun(new Map([['app_agents_trace.jsonl', file('app_agents_trace.jsonl')]]), split, env)!;
+    expect(noMain.agent).toEqual({ model: 'fake-phases', source: 'agent_report', input_tokens: u.agent!.input_tokens, output_tokens: u.agent!.output_tokens, cache_read_tokens: 0 });
+    expect(noMain.app_agents).toMatchObject({ source: 'trace', input_tokens: u.app_agents!.input_tokens });
+    const noTraces = usageOfRun(new Map(), split, env)!;
+    expect(noTraces.agent).toMatchObject({ source: 'agent_report', input_tokens: u.agent!.input_tokens, output_tokens: u.agent!.output_tokens });
+    expect(noTraces.app_agents).toEqual({ model: 'app-model', source: 'agent_report', input_tokens: u.app_agents!.input_tokens, output_tokens: u.app_agents!.output_tokens, cache_read_tokens: 0 });
+    expect(noTraces.input_tokens).toBe(status.usage.input_tokens);
+    // An image from before the split states only the sum: it is the agent's, as that image meant it.
+    const old = usageOfRun(new Map(), status, env)!;
+    expect(old.agent).toMatchObject({ source: 'agent_report', input_tokens: status.usage.input_tokens });
+    expect(old.app_agents).toBeUndefined();
     // A trace line without a model takes the app agents' model from GAIA2_A2A.
     const bare = Buffer.from(line({ url: 'u', request: {}, raw_response: '{}', usage: { input_tokens: 3, output_tokens: 1 } }));
     expect(usageOfRun(new Map([['app_agents_trace.jsonl', bare]]), null, env)!.app_agents).toMatchObject({ model: 'app-model', input_tokens: 3 });

@@ -1,5 +1,6 @@
 // A folder of runs and pass@N roots (e.g. outputs/): each is built on its own and a landing
 // page lists them. Nothing below is flattened into one run.
+import type { LandingPage } from '../model/pages.js';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { renderPage } from '../pages/html.js';
@@ -38,6 +39,6 @@ export function buildCollection(root: string, opts: BuildOptions): BuildOutcome 
   }
   writeAssets(root);
   const indexPath = join(root, 'index.html');
-  if (writeIfChanged(indexPath, renderPage(`${name} — Gaia2 runs`, { page: 'landing', name, crumbs: [{ label: name }], entries }))) written.push(indexPath);
+  if (writeIfChanged(indexPath, renderPage(`${name} — Gaia2 runs`, { page: 'landing', name, crumbs: [{ label: name }], entries } satisfies LandingPage))) written.push(indexPath);
   return { pages, written };
 }

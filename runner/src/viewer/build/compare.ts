@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isEnvLine, isUserLine, parseEventsJsonl } from '../../../../agent-image/src/contract/index.js';
 import { readText } from '../model/artifacts.js';
 import { hrefOf } from '../model/scenario.js';
+import type { ComparePage, Crumb } from '../model/pages.js';
 import type { IndexRow } from '../model/types.js';
 import { naturalCompare } from './fs-util.js';
 
@@ -26,7 +27,7 @@ export function firstDivergence(a: string[], b: string[]): { index: number; a: s
   return null;
 }
 
-export function comparePageData(a: CompareSide, b: CompareSide, crumbs: Array<{ label: string; href?: string }>): unknown {
+export function comparePageData(a: CompareSide, b: CompareSide, crumbs: Crumb[]): ComparePage {
   const byA = new Map(a.rows.map((r) => [r.id, r]));
   const byB = new Map(b.rows.map((r) => [r.id, r]));
   const ids = [...new Set([...byA.keys(), ...byB.keys()])].sort(naturalCompare);

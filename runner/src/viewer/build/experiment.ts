@@ -4,9 +4,10 @@ import { basename, join } from 'node:path';
 import { ScenarioInfoCache } from '../model/oracle.js';
 import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
+import type { ExperimentPage } from '../model/pages.js';
 import { renderPage } from '../pages/html.js';
 import { asStr } from '../../trace/json-util.js';
-import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
+import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
 import { comparePageData } from './compare.js';
 import { naturalCompare, runDirsOf, writeIfChanged } from './fs-util.js';
 import { passAtK } from './pass-at-k.js';
@@ -39,7 +40,7 @@ export function runSummary(r: RunBuildResult, kind = 'run'): EntrySummary {
     name: r.name,
     kind,
     model: asStr(r.config.model),
-    agent: recordedAgentLabel(r.config.agent),
+    agent: agentLabel(agentIdentity(r.config)),
     startedAt: asStr(r.config.started_at),
     pass: tally(r.rows, 'pass'),
     fail: tally(r.rows, 'fail'),
@@ -81,11 +82,11 @@ export function buildExperiment(root: string, opts: BuildOptions, parentCrumbs: 
     return { id, split, cells };
   });
   const cfg = runs[0]?.config ?? {};
-  const data = {
+  const data: ExperimentPage = {
     page: 'experiment',
     name,
     crumbs: [...parentCrumbs, { label: name }],
-    subtitle: [asStr(cfg.model), asStr(cfg.provider), recordedAgentLabel(cfg.agent), `pass@${runs.length}`].filter(Boolean).join(' • '),
+    subtitle: [asStr(cfg.model), asStr(cfg.provider), agentLabel(agentIdentity(cfg)), `pass@${runs.length}`].filter(Boolean).join(' • '),
     runs: runs.map((r) => ({
       name: r.name,
       href: `${r.name}/index.html`,

@@ -7,19 +7,17 @@ import { writeAssets } from './assets.js';
 import { ScenarioInfoCache } from '../model/oracle.js';
 import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
+import type { Crumb, RunPage, WaitingPage } from '../model/pages.js';
 import { renderPage } from '../pages/html.js';
 import { renderPages } from './page-pool.js';
 import { pageSignature, up, type PageJob } from './scenario-page.js';
 import { asArr, asNum, asStr } from '../../trace/json-util.js';
-import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
+import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
 import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { orderSplits } from '../../report/build.js';
 import { loadManifest, saveManifest, VIEWER_FORMAT, type Manifest } from './manifest.js';
 
-export interface Crumb {
-  label: string;
-  href?: string;
-}
+export type { Crumb } from '../model/pages.js';
 
 export interface RunBuildOptions {
   incremental: boolean;
@@ -148,7 +146,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
     [
       asStr(config.model),
       asStr(config.provider),
-      recordedAgentLabel(config.agent),
+      agentLabel(agentIdentity(config)),
       asStr(config.image).replace(/^localhost\//, ''),
       language ? `language ${language}` : '',
       prompts && prompts !== 'default' ? `judge prompts ${prompts}` : '',
@@ -165,8 +163,8 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
         expected,
         splits: orderedSplits(rows, configSplits).map((s) => ({ name: s, expected: null })),
         rows,
-      })
-    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: recordedAgentLabel(config.agent), startedAt: asStr(config.started_at) });
+      } satisfies RunPage)
+    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: agentLabel(agentIdentity(config)), startedAt: asStr(config.started_at) } satisfies WaitingPage);
   if (writeIfChanged(indexPath, page)) written.push(indexPath);
   saveManifest(runDir, next);
   return { name, rows, expected, pages: ids.length + 1, written, config };

@@ -1,7 +1,9 @@
 // One scenario run directory → its index row and the trace page's data.
 import { join } from 'node:path';
 import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../../agent-image/src/contract/index.js';
-import { costUsd, defaultPriceTable } from '../../pricing/index.js';
+import type { RoleUsage } from '../../../../agent-image/src/contract/index.js';
+import { defaultPriceTable } from '../../pricing/index.js';
+import { roleCostUsd, usageRolesOf } from '../../report/usage.js';
 import { parseTraceJsonl } from '../../trace/index.js';
 import { asArr, asNum, asObj, asStr } from '../../trace/json-util.js';
 import { linesOfRole, TRAFFIC_FILE } from '../../trace/traffic-lines.js';
@@ -24,16 +26,30 @@ export interface ScenarioContext {
 
 const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'judge_trace.jsonl', 'app_agents_trace.jsonl', 'model_traffic.jsonl', 'noise.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
 
-/** One role's part of result.json's usage, priced at the runner's table. */
-function roleUsage(u: Record<string, unknown>, fallbackModel: string): { tokensIn: number; tokensOut: number; costUsd: number | null } {
-  const t = { input_tokens: asNum(u.input_tokens), output_tokens: asNum(u.output_tokens), cache_read_tokens: asNum(u.cache_read_tokens), cache_write_tokens: asNum(u.cache_write_tokens) };
-  return { tokensIn: t.input_tokens, tokensOut: t.output_tokens, costUsd: costUsd(defaultPriceTable(), asStr(u.model) || fallbackModel, t) };
+interface Totals {
+  llmCalls: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number | null;
 }
 
-function withJudge(agent: number | null, agentTokens: number, judge: ReturnType<typeof roleUsage>): number | null {
-  if (judge.tokensIn + judge.tokensOut === 0) return agent;
-  const a = agent ?? (agentTokens === 0 ? 0 : null); // an agent without LLM calls costs nothing
-  return a === null || judge.costUsd === null ? null : a + judge.costUsd;
+/** Roles together; the cost is unknown as soon as one role that used tokens has no price. */
+function sumTotals(parts: readonly Totals[]): Totals {
+  return parts.reduce<Totals>(
+    (s, p) => ({
+      llmCalls: s.llmCalls + p.llmCalls,
+      tokensIn: s.tokensIn + p.tokensIn,
+      tokensOut: s.tokensOut + p.tokensOut,
+      costUsd: s.costUsd === null || (p.costUsd === null && p.tokensIn + p.tokensOut > 0) ? null : s.costUsd + (p.costUsd ?? 0),
+    }),
+    { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 },
+  );
+}
+
+/** One role of result.json's usage; its call count from the trace when the role has none (an agent's own report). */
+function roleTotals(u: RoleUsage | null, tracedCalls: number): Totals {
+  if (!u) return { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
+  return { llmCalls: u.llm_calls ?? tracedCalls, tokensIn: u.input_tokens, tokensOut: u.output_tokens, costUsd: roleCostUsd(u, defaultPriceTable()) };
 }
 
 /** The POSIX relative path of a scenario dir, URL-encoded per segment. */
@@ -58,24 +74,16 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   // Agent2Agent: the app agents' calls count on the agent's side, and are also shown apart.
   const appAgents = files.has('app_agents_trace.jsonl') ? appAgentViews(text('app_agents_trace.jsonl'), events) : [];
   const main = callTotals(trace.calls);
-  const app = appAgentTotals(appAgents);
-  const traced = trace.calls.length > 0 || appAgents.length > 0;
+  // The numbers are result.json's usage (usage/run-usage.ts counted them when the run ended);
+  // a run still going, or one from before usage was recorded, is counted from its traces.
+  const roles = usageRolesOf(result);
+  const recorded = roles.agent !== null || roles.app_agents !== null || roles.judge !== null;
+  const app = recorded ? roleTotals(roles.app_agents, 0) : appAgentTotals(appAgents);
   // A main agent without LLM calls (scripted, with app agents) costs nothing.
-  const mainCost = trace.calls.length > 0 ? main.costUsd : 0;
-  const totals = {
-    model: main.model,
-    llmCalls: main.llmCalls + app.llmCalls,
-    tokensIn: main.tokensIn + app.tokensIn,
-    tokensOut: main.tokensOut + app.tokensOut,
-    latencyMs: main.latencyMs,
-    costUsd: mainCost === null || app.costUsd === null ? null : mainCost + app.costUsd,
-  };
-  const usage = asObj(result?.usage);
-  // result.json keeps the agent's and the judge's usage apart; older ones hold the agent's only.
-  const agentUsage = usage.agent ? asObj(usage.agent) : usage.judge ? {} : usage;
-  const judge = roleUsage(asObj(usage.judge), '');
+  const agent = recorded ? roleTotals(roles.agent, main.llmCalls) : { ...main, costUsd: trace.calls.length > 0 ? main.costUsd : 0 };
+  const judge = roleTotals(roles.judge, 0);
+  const agentSide = sumTotals([agent, app]);
   const agentActions = events.filter((e) => !isEnvLine(e) && !isUserLine(e) && !isReplyLine(e) && e.app !== 'AgentUserInterface');
-  const resultCost = typeof usage.cost_usd === 'number' ? usage.cost_usd : null;
 
   const row: IndexRow = {
     id,
@@ -83,24 +91,22 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     split: splitOf(id, result, ctx.configSplits),
     status,
     errorKind: asStr(result?.error_kind),
-    model: totals.model || asStr(result?.model),
-    // No trace (oracle/scripted agents, Format C): fall back to the totals in result.json.
-    llmCalls: traced ? totals.llmCalls : asNum(agentUsage.llm_calls) || asNum(result?.num_llm_calls),
-    tokensIn: traced ? totals.tokensIn : asNum(agentUsage.input_tokens) || asNum(result?.total_input_tokens),
-    tokensOut: traced ? totals.tokensOut : asNum(agentUsage.output_tokens) || asNum(result?.total_output_tokens),
-    ...(appAgents.length ? { appAgentLlmCalls: app.llmCalls, appAgentTokensIn: app.tokensIn, appAgentTokensOut: app.tokensOut } : {}),
+    model: main.model || roles.agent?.model || asStr(result?.model),
+    // No usage recorded nor traced (the reference's results, Format C): its own totals.
+    llmCalls: agentSide.llmCalls || asNum(result?.num_llm_calls),
+    tokensIn: agentSide.tokensIn || asNum(result?.total_input_tokens),
+    tokensOut: agentSide.tokensOut || asNum(result?.total_output_tokens),
+    ...(appAgents.length || roles.app_agents ? { appAgentLlmCalls: app.llmCalls, appAgentTokensIn: app.tokensIn, appAgentTokensOut: app.tokensOut } : {}),
     judgeTokensIn: judge.tokensIn,
     judgeTokensOut: judge.tokensOut,
-    // Agent and judge together; unknown as soon as either has a model without a price.
-    costUsd: 0,
+    // Agent, app agents and judge together; unknown as soon as one has a model without a price.
+    costUsd: sumTotals([agentSide, judge]).costUsd,
     durationS: typeof result?.duration_seconds === 'number' ? result.duration_seconds : null,
-    latencyMs: totals.latencyMs || asNum(result?.total_latency_ms),
+    latencyMs: main.latencyMs || asNum(result?.total_latency_ms),
     toolCalls: agentActions.length,
     turn: daemon ? `${asNum(daemon.turn)}/${asNum(daemon.nb_turns)}` : '',
     info: cap(infoOf(result, status, daemon), 2000),
   };
-  const agentCost = resultCost ?? (traced ? totals.costUsd : roleUsage(agentUsage, asStr(result?.model)).costUsd);
-  row.costUsd = withJudge(agentCost, row.tokensIn + row.tokensOut, judge);
 
   const firstUser = events.find((e) => isUserLine(e));
   const noise = noiseView(files.has('noise.jsonl') ? readJsonlObjects(join(dir, 'noise.jsonl')) : [], events);

@@ -1,5 +1,5 @@
 // The JSON the pages embed. The client renders it through text nodes only.
-import type { Usage } from '../../trace/index.js';
+import type { Usage } from '../../trace/usage-shape.js';
 
 export type ViewStatus = 'pass' | 'fail' | 'error' | 'running';
 

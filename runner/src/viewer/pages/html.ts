@@ -1,15 +1,12 @@
-// The page shell: one inline stylesheet and one inline script, both allowed by hash in a
-// strict content-security policy; page data travels as inert JSON and is rendered through
+// The page shell: the viewer's own stylesheet and script (_viewer.css, _viewer.js: the bundled
+// browser code, pages/client-script.ts), written next to the pages and the only ones a strict
+// content-security policy allows; page data travels as inert JSON and is rendered through
 // text nodes only. No network resources.
 import { createHash } from 'node:crypto';
-import { CLIENT_CORE_JS } from './client/core.js';
-import { CLIENT_EXPERIMENT_JS } from './client/experiment.js';
-import { CLIENT_RUN_JS } from './client/run.js';
-import { CLIENT_TRACE_JS } from './client/trace.js';
-import { CLIENT_COMPARE_JS } from './client/compare.js';
+import { CLIENT_SCRIPT } from './client-script.js';
 import { VIEWER_CSS } from './style.js';
 
-const SCRIPT = [CLIENT_CORE_JS, CLIENT_RUN_JS, CLIENT_EXPERIMENT_JS, CLIENT_TRACE_JS, CLIENT_COMPARE_JS, "document.addEventListener('DOMContentLoaded', main);"].join('\n');
+const SCRIPT = CLIENT_SCRIPT;
 
 /** Shared assets written once per run dir (and pass@N root); every page links them. */
 export const ASSET_FILES: ReadonlyArray<readonly [string, string]> = [
@@ -45,22 +42,31 @@ export function jsonForScript(data: unknown): string {
   return clean ? json : json.replace(/[<>&\u2028\u2029]/g, (c) => SCRIPT_UNSAFE[c]!);
 }
 
-const CSP_ATTRIBUTE = escapeHtml(CONTENT_SECURITY_POLICY);
 const PAGE_END = '</script>\n</body></html>\n';
+
+/**
+ * The start of a standalone page up to its body: charset, viewport, the content-security
+ * policy, no referrer, the title, then `head` (stylesheets, scripts). The viewer's pages and the
+ * leaderboard's share it.
+ */
+export function documentHead(title: string, csp: string, head: readonly string[]): string[] {
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${escapeHtml(title)}</title>`,
+    ...head,
+    '</head><body>',
+  ];
+}
 
 /** Everything before the page data. */
 function pageHead(title: string, assetPrefix: string): string {
   const prefix = escapeHtml(assetPrefix);
   return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP_ATTRIBUTE}">`,
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<link rel="stylesheet" href="${prefix}_viewer.css">`,
-    `<script src="${prefix}_viewer.js" defer></script>`,
-    '</head><body>',
+    ...documentHead(title, CONTENT_SECURITY_POLICY, [`<link rel="stylesheet" href="${prefix}_viewer.css">`, `<script src="${prefix}_viewer.js" defer></script>`]),
     '<noscript>This viewer renders with JavaScript; the raw artifacts sit next to this file.</noscript>',
     '<div id="app"></div>',
     '<script type="application/json" id="page-data">',

@@ -56,7 +56,9 @@ describe('agent-default process', () => {
     expect(await agent.exited).toBe(0);
     expect(w.replies.map((r) => [r.content, r.state])).toEqual([['All done.', 'final']]);
     // Token use reached the daemon (fake server: 101+102 in, 11+12 out).
-    expect((status as { usage?: unknown }).usage).toEqual({ input_tokens: 203, output_tokens: 23 });
+    expect(status.usage).toEqual({ input_tokens: 203, output_tokens: 23 });
+    expect(status.agent_usage).toEqual({ input_tokens: 203, output_tokens: 23 });
+    expect(status.app_agents_usage).toBeUndefined();
     const body = fake.requests[0]!.body;
     expect(body).toMatchObject({ model: 'local-model', max_tokens: 1000, reasoning_effort: 'low' });
     // The simulated time, not the wall clock, answers current_time.
