@@ -34,7 +34,7 @@ async function timeRun(agent: string, img: string, shell: AgentShell, provider: 
   const driver = shellDriver(shell, samplePlay(SAMPLES.single));
   const fake = await startFakeLlm({ format: shell.format, respond: driver.respond });
   const env = { PROVIDER: provider, MODEL: model, API_KEY: 'sk-bench', BASE_URL: fake.url, GAIA2_AGENT_TOOLS: 'shell' };
-  const relays = await engine.reachHostServices(env, { network: 'bridge' });
+  const relays = await engine.openRun({ runId: 'bench', env, network: 'bridge' });
   try {
     const t0 = performance.now();
     const r = await runScenario({
@@ -60,7 +60,7 @@ try {
     const a = AGENTS[name];
     const adapter = findAdapter(name);
     if (!a || !adapter) throw new Error(`BENCH_AGENTS: unknown agent ${name}`);
-    const layer = await ensureAgentLayer(engine, { projectRoot: join(import.meta.dirname, '..'), worldTag: image, adapter, version: adapter.package.version });
+    const layer = await ensureAgentLayer(engine.images!, { projectRoot: join(import.meta.dirname, '..'), worldTag: image, adapter, version: adapter.package.version });
     const base: number[] = [];
     const agent: number[] = [];
     for (let i = -1; i < N; i++) {

@@ -3,7 +3,7 @@
 // one, then stopped again), each with the agent image built if missing.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { ensureImage } from '../../runner/src/image/index.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -11,7 +11,7 @@ const root = join(import.meta.dirname, '..', '..');
 export interface BenchEngine {
   kind: string;
   host: string;
-  engine: ContainerEngine;
+  engine: UnitBackend;
   /** argv of the engine's own CLI up to `run` (the bare lifecycle baseline). */
   cli: string[];
 }
@@ -31,7 +31,7 @@ export async function benchEngines(image: string): Promise<{ engines: BenchEngin
   }
   const docker = await connectEngine({ host, startPodman: false });
   const t0 = performance.now();
-  const built = await ensureImage(docker, { projectRoot: root, tag: image });
+  const built = await ensureImage(docker.images, { projectRoot: root, tag: image });
   if (built.built) console.log(`(built ${image} on Docker in ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
   engines.push({ kind: 'docker', host, engine: docker, cli: ['docker', '-H', host] });
   return {

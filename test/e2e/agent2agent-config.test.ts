@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { buildViewer } from '../../runner/src/viewer/index.js';
 import { runTomlConfig } from './helpers/run-toml.js';
@@ -20,7 +20,7 @@ const play = oraclePlay(join(root, 'test/fixtures/golden/cases/exec_shopping_bot
 const KEY = 'sk-a2a-config-canary-51d0';
 const TASK = 'Order two of the black 750ml water bottles with the code HYDRATE5.';
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 let fake: FakeLlm;
 let out: string;
 let result: ScenarioResult;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { call, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
 import { SHELL_TOOL_NAME } from '../../agent-image/src/agents/default/shell-tool.js';
@@ -42,7 +42,7 @@ interface A2aRun {
   main: FakeLlm | null;
 }
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 const runs = new Map<string, A2aRun>();
 
 const MAIN_KEY_VAR = 'A2A_E2E_MAIN_KEY';

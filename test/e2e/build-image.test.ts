@@ -3,7 +3,7 @@
 // there: the pull fails, the offline root filesystem is imported through the engine API as the
 // base, the image is built on it. Here: that this is what happened, and what it left.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContainerEngine } from '../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE, OFFLINE_BASE, PUBLIC_BASE } from '../../runner/src/image/index.js';
 import { connectE2eEngine, e2eEngines, eachEngine } from './helpers/engines.js';
 
@@ -11,7 +11,7 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 
 describe('build-image on a machine with no base image and no registry (Docker Engine, empty data root)', () => {
   const docker = e2eEngines().find((e) => e.kind === 'docker');
-  let engine: ContainerEngine;
+  let engine: UnitBackend;
   beforeAll(async () => {
     if (docker) engine = await connectE2eEngine(docker);
   });
@@ -33,9 +33,9 @@ describe('build-image on a machine with no base image and no registry (Docker En
   });
 
   it('left the offline base and the agent image (with its content hash) in the engine, and no public base', async () => {
-    expect(await engine.imageExists(OFFLINE_BASE)).toBe(true);
-    expect(await engine.imageExists(PUBLIC_BASE)).toBe(false);
-    expect((await engine.imageLabels(image))?.['gaia2.context-hash']).toMatch(/^[0-9a-f]{16}$/);
+    expect(await engine.images!.exists(OFFLINE_BASE)).toBe(true);
+    expect(await engine.images!.exists(PUBLIC_BASE)).toBe(false);
+    expect((await engine.images!.labels(image))?.['gaia2.context-hash']).toMatch(/^[0-9a-f]{16}$/);
   });
 });
 
@@ -43,7 +43,7 @@ describe.each(eachEngine())('the agent image on %s', (_kind, e2e) => {
   it('is present and labelled with its content hash', async () => {
     const engine = await connectE2eEngine(e2e);
     try {
-      const labels = await engine.imageLabels(image);
+      const labels = await engine.images!.labels(image);
       expect(labels?.['gaia2.context-hash']).toMatch(/^[0-9a-f]{16}$/);
     } finally {
       await engine.close();

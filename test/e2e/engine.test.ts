@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import type { ContainerEngine } from '../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { runCliInProcess } from '../runner/config/in-process-cli.js';
 import { connectE2eEngine, eachEngine } from './helpers/engines.js';
@@ -16,7 +16,7 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 
 describe.each(eachEngine())('docker-api engine on %s', (kind, e2e) => {
   const label = { 'gaia2.test': `engine-${kind}-${process.pid}` };
-  let engine: ContainerEngine;
+  let engine: UnitBackend;
 
   beforeAll(async () => {
     engine = await connectE2eEngine(e2e);
@@ -177,7 +177,7 @@ describe.each(eachEngine())('docker-api engine on %s', (kind, e2e) => {
     const server = createServer((_q, s) => s.end(`hello from the host via ${kind}`));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
-    const reach = await engine.reachHostServices({ SERVICE_URL: `http://127.0.0.1:${port}/x` }, { network: 'bridge' });
+    const reach = await engine.openRun({ runId: 'e2e', env: { SERVICE_URL: `http://127.0.0.1:${port}/x` }, network: 'bridge' });
     try {
       expect(reach.env.SERVICE_URL).toMatch(/^http:\/\/host\.containers\.internal:\d+\/x$/);
       const c = await engine.create({

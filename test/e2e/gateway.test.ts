@@ -14,7 +14,7 @@ import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config/cli-flags.js';
 import type { RunPlan } from '../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
-import { connectEngine, type ContainerEngine, type ContainerSpec } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { maskVolatile, TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan, type ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
@@ -37,7 +37,7 @@ const CASES: PhaseCase[] = [
 ];
 
 /** An engine that keeps every create request it was given (what the engine receives). */
-function spying(engine: ContainerEngine, specs: ContainerSpec[]): ContainerEngine {
+function spying(engine: UnitBackend, specs: ContainerSpec[]): UnitBackend {
   return new Proxy(engine, {
     get(target, prop, recv) {
       if (prop === 'create') return (spec: ContainerSpec) => (specs.push(spec), target.create(spec));
@@ -64,7 +64,7 @@ function plan(out: string, f: Partial<DatasetFlags>): RunPlan {
   );
 }
 
-async function execute(engine: ContainerEngine, p: RunPlan, logs: string[] = []): Promise<ExecuteOutcome> {
+async function execute(engine: UnitBackend, p: RunPlan, logs: string[] = []): Promise<ExecuteOutcome> {
   const hostEnv = { [KEY_VAR]: CANARY };
   const ds = await resolveDataset(p.target, { env: hostEnv });
   return executePlan(p, ds, {
@@ -117,7 +117,7 @@ const traffic = (dir: string): TrafficLine[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as TrafficLine);
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 beforeAll(async () => {
   engine = await connectEngine();
 });

@@ -11,7 +11,7 @@ import { Agent } from 'node:http';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import type { TestProject } from 'vitest/node';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { ensureImage, DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import type { DemoOutcome, E2eEngine } from './helpers/engines.js';
 
@@ -71,7 +71,7 @@ function demoFromNothing(host: string): DemoOutcome {
   return { code: r.status, stdout: r.stdout ?? '', statuses };
 }
 
-async function prepare(engine: ContainerEngine, image: string, o: { demo?: boolean } = {}): Promise<E2eEngine> {
+async function prepare(engine: UnitBackend, image: string, o: { demo?: boolean } = {}): Promise<E2eEngine> {
   const d = await engine.describe();
   const socketPath = d.endpoint.replace(/^unix:\/\//, '');
   const imagesAtStart = d.endpoint.startsWith('unix://') ? (await new Docker({ socketPath }).listImages()).length : -1;
@@ -84,7 +84,7 @@ async function prepare(engine: ContainerEngine, image: string, o: { demo?: boole
   // its build-image lines are the build log the fresh-machine tests read.
   const demo = o.demo && imagesAtStart === 0 ? demoFromNothing(d.endpoint) : undefined;
   if (demo) buildLog.push(...demo.stdout.split('\n').map((l) => l.trim()).filter(Boolean));
-  await ensureImage(engine, { projectRoot: root, tag: image, log });
+  await ensureImage(engine.images!, { projectRoot: root, tag: image, log });
   return { kind: d.kind, host: d.endpoint, buildLog, imagesAtStart, ...(demo ? { demo } : {}) };
 }
 
@@ -101,7 +101,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   };
   try {
     if (wanted.has('podman')) {
-      let engine: ContainerEngine;
+      let engine: UnitBackend;
       try {
         engine = await connectEngine();
       } catch {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTAINER_PATHS, ENV, IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../../agent-image/src/contract/index.js';
-import { connectEngine, type ContainerEngine, type ContainerHandle, type ContainerSpec } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend, type ContainerHandle, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { CA_BUNDLE_PATH } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { DEFAULT_TIMEOUTS, runScenario } from '../../runner/src/run/index.js';
@@ -19,14 +19,14 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const plainImage = 'localhost/gaia2-agent-e2e:no-features';
 const label = { 'gaia2.test': `features-${process.pid}` };
 const scenarioFile = join(root, 'examples/scenarios/execution/exec_shopping_bottle_order.json');
-let engine: ContainerEngine;
+let engine: UnitBackend;
 
 beforeAll(async () => {
   engine = await connectEngine();
   // The same image with the feature label emptied: what the runner sees of a reference image.
   const ctx = mkdtempSync(join(tmpdir(), 'gaia2-plain-image-'));
   writeFileSync(join(ctx, 'Dockerfile'), `FROM ${image}\nLABEL ${IMAGE_FEATURES_LABEL}=""\n`);
-  await engine.build({ contextDir: ctx, tag: plainImage });
+  await engine.images!.build({ contextDir: ctx, tag: plainImage });
 }, 120_000);
 
 afterAll(async () => {
@@ -45,7 +45,7 @@ async function untilComplete(client: AdapterClient): Promise<void> {
 
 describe("our image's contract additions (real containers)", () => {
   it('labels the image with its features', async () => {
-    const labels = await engine.imageLabels(image);
+    const labels = await engine.images!.labels(image);
     expect(labels?.[IMAGE_FEATURES_LABEL]?.split(',').sort()).toEqual(Object.values(IMAGE_FEATURES).sort());
   });
 
@@ -119,7 +119,7 @@ describe("our image's contract additions (real containers)", () => {
     const specs: ContainerSpec[] = [];
     let unit: ContainerHandle | null = null;
     // The engine as the run sees it, keeping what was asked of it and the unit it made.
-    const watched: ContainerEngine = Object.assign(Object.create(engine) as ContainerEngine, {
+    const watched: UnitBackend = Object.assign(Object.create(engine) as UnitBackend, {
       create: async (spec: ContainerSpec) => {
         specs.push(spec);
         return (unit = await engine.create(spec));

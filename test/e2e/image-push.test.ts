@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Docker from 'dockerode';
 import { existingSockets } from '../../runner/src/engine/discover.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 let registry: ChildProcess;
 let port = 0;
-let engine: ContainerEngine;
+let engine: UnitBackend;
 /** Tags this suite created (removed afterwards; the image itself stays). */
 const pushed: string[] = [];
 
@@ -54,7 +54,7 @@ describe('build-image --push (engine API)', () => {
     const ref = `127.0.0.1:${port}/gaia2-e2e/agent:push-${process.pid}`;
     const lines: string[] = [];
     pushed.push(ref);
-    await engine.push!(image, ref, { onProgress: (l) => lines.push(l) });
+    await engine.images!.push(image, ref, { onProgress: (l) => lines.push(l) });
     expect(lines.length).toBeGreaterThan(0);
     const tags = (await (await fetch(`http://127.0.0.1:${port}/v2/gaia2-e2e/agent/tags/list`)).json()) as { tags: string[] };
     expect(tags.tags).toContain(`push-${process.pid}`);
@@ -68,6 +68,6 @@ describe('build-image --push (engine API)', () => {
   it('a registry that does not answer is an error naming the ref', async () => {
     const dead = await freePort();
     pushed.push(`127.0.0.1:${dead}/gaia2-e2e/agent:x`);
-    await expect(engine.push!(image, `127.0.0.1:${dead}/gaia2-e2e/agent:x`)).rejects.toThrow(new RegExp(`pushing 127\\.0\\.0\\.1:${dead}/gaia2-e2e/agent:x`));
+    await expect(engine.images!.push(image, `127.0.0.1:${dead}/gaia2-e2e/agent:x`)).rejects.toThrow(new RegExp(`pushing 127\\.0\\.0\\.1:${dead}/gaia2-e2e/agent:x`));
   }, 120_000);
 });

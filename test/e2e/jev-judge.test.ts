@@ -4,12 +4,12 @@
 // scenario's oracle with its own wording for a chat message, so the content check needs it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { runKenjiJudged } from './helpers/kenji-judged.js';
 import { startTypesafeDouble, type TypesafeDouble } from '../helpers/typesafe-double/index.js';
 
 const KEY = 'ts-jev-e2e-0123456789abcdef';
-let engine: ContainerEngine;
+let engine: UnitBackend;
 beforeAll(async () => {
   engine = await connectEngine();
 });

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config/cli-flags.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
-import type { ContainerEngine, ContainerSpec } from '../../runner/src/engine/index.js';
+import type { UnitBackend, ContainerSpec } from '../../runner/src/engine/index.js';
 import { connectKubernetes } from '../../runner/src/engine/kubernetes/index.js';
 import { resolveKubernetes } from '../../runner/src/engine/kubernetes/settings.js';
 import { TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
@@ -87,7 +87,7 @@ function plan(out: string, f: Partial<DatasetFlags>): RunPlan {
 }
 
 /** An engine that keeps every unit spec it was given. */
-function spying(engine: ContainerEngine, specs: ContainerSpec[]): ContainerEngine {
+function spying(engine: UnitBackend, specs: ContainerSpec[]): UnitBackend {
   return new Proxy(engine, {
     get(target, prop, recv) {
       if (prop === 'create') return (spec: ContainerSpec) => (specs.push(spec), target.create(spec));

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import { GATEWAY_DEFAULTS } from '../../runner/src/plan/gateway.js';
@@ -57,7 +57,7 @@ const CASES: Record<string, LlmRunCase> = {
   'gemini/shell/stream 401': { format: 'gemini', tools: 'shell', stream: true, script: [fail(401)] },
 };
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 const runs = new Map<string, LlmRun>();
 // openai-chat, shell, not streaming: through the orchestrator, as `gaia2-runner run` does it.
 let viaRunner: { result: ScenarioResult; dir: string; fake: FakeLlm; env: Record<string, string>; lines: string[] } | null = null;

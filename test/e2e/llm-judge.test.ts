@@ -8,13 +8,13 @@ import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import type { AgentFlags } from '../../runner/src/config/cli-flags.js';
 import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
 import { PROMPTS } from '../../agent-image/src/judge/prompts.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { runKenjiJudged } from './helpers/kenji-judged.js';
 import { fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
 
 const KEY_VAR = 'JUDGE_E2E_API_KEY';
 const KEY = 'sk-judge-e2e-0123456789abcdef';
-let engine: ContainerEngine;
+let engine: UnitBackend;
 beforeAll(async () => {
   engine = await connectEngine();
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
-import type { ContainerEngine } from '../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { DEFAULT_TIMEOUTS, runScenario } from '../../runner/src/run/index.js';
 import { connectE2eEngine, eachEngine } from './helpers/engines.js';
@@ -25,7 +25,7 @@ const samples = readdirSync(join(root, 'examples/scenarios')).flatMap((split) =>
 );
 
 describe.each(eachEngine())('oracle runtime on the sample scenarios (real containers, %s)', (_kind, e2e) => {
-  let engine: ContainerEngine;
+  let engine: UnitBackend;
   const results = new Map<string, { result: ScenarioResult; dir: string }>();
   const runLabel = { 'gaia2.run-id': `e2e-oracle-${e2e.kind}-${process.pid}` };
 

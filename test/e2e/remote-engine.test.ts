@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { scriptFor, oraclePlay } from './helpers/oracle-llm-script.js';
 import { runWithFakeLlm } from './helpers/llm-run.js';
@@ -34,7 +34,7 @@ const play = oraclePlay(join(root, 'test/fixtures/golden/cases/exec_shopping_bot
 
 let s: RemoteEngineSettings;
 let startedHere = false;
-const engines: ContainerEngine[] = [];
+const engines: UnitBackend[] = [];
 
 beforeAll(() => {
   ({ settings: s, startedHere } = startRemoteEngine(image));
@@ -62,7 +62,7 @@ function cli(args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: { ...baseEnv(), ...env }, encoding: 'utf8', timeout: 600_000 });
 }
 
-async function remote(env: Record<string, string>): Promise<ContainerEngine> {
+async function remote(env: Record<string, string>): Promise<UnitBackend> {
   const e = await connectEngine({ env: { ...baseEnv(), ...env } });
   engines.push(e);
   return e;
@@ -118,7 +118,7 @@ describe('remote engine over TCP', () => {
     const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
     const server = createServer((_q, res) => res.end('model')).listen(0, '127.0.0.1');
     await once(server, 'listening');
-    const services = await e.reachHostServices({ BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, { network: 'bridge' });
+    const services = await e.openRun({ runId: 'e2e', env: { BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` }, network: 'bridge' });
     try {
       const relay = new URL(services.env.BASE_URL!);
       expect(relay.hostname).toBe(s.GAIA2_REMOTE_HOST_SIDE);
@@ -246,7 +246,7 @@ describe('a third-party agent on the remote engine over TCP', () => {
     expect(run.code, run.err).toBe(0);
     // The layer is on the remote engine, labelled, built from this host's package cache.
     const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
-    expect(await e.imageLabels(layerTag(image, 'claude-code', version))).toMatchObject({ 'gaia2.agent.name': 'claude-code', 'gaia2.agent.version': version });
+    expect(await e.images!.labels(layerTag(image, 'claude-code', version))).toMatchObject({ 'gaia2.agent.name': 'claude-code', 'gaia2.agent.version': version });
     const [r] = readResults(run.dir);
     expect([r!.status, r!.error ?? null, r!.agent]).toEqual(['pass', null, { name: 'claude-code', version }]);
     // The program ran its own Bash tool against the app CLIs through the relayed double.
@@ -269,7 +269,7 @@ describe('after all runs', () => {
 });
 
 /** Containers still on the engine, by name, state and run (what a failure message needs). */
-async function left(e: ContainerEngine, labels: Record<string, string> = { 'gaia2.managed': '1' }): Promise<string[]> {
+async function left(e: UnitBackend, labels: Record<string, string> = { 'gaia2.managed': '1' }): Promise<string[]> {
   return (await e.listByLabels(labels)).map((c) => `${c.name} ${c.state} ${c.labels['gaia2.run-id'] ?? ''}`);
 }
 

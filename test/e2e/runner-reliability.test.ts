@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_DEFAULTS, type RunPlan } from '../../runner/src/plan/plan.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
-import { connectEngine, LABELS, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, LABELS, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import { runScenario } from '../../runner/src/run/index.js';
@@ -52,7 +52,7 @@ function plan(out: string, extra: Partial<RunPlan['run']> = {}): RunPlan {
 }
 
 describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, e2e) => {
-  let engine: ContainerEngine;
+  let engine: UnitBackend;
   beforeAll(async () => {
     engine = await connectE2eEngine(e2e);
   });

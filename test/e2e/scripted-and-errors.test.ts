@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { DEFAULT_TIMEOUTS, runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
 
@@ -15,7 +15,7 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const runLabel = { 'gaia2.run-id': `e2e-scripted-${process.pid}` };
 const BOTTLE = 'ececbe590b923620bc5384dc4ef7bd0e';
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 beforeAll(async () => {
   engine = await connectEngine();
 });

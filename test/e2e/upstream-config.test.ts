@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { runTomlConfig } from './helpers/run-toml.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
@@ -18,7 +18,7 @@ const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const KEY = 'sk-omni-judge-canary-7e21';
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 let fake: FakeLlm;
 let out: string;
 let result: ScenarioResult;

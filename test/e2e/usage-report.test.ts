@@ -12,7 +12,7 @@ import REAL from '../fixtures/usage/real-results.json' with { type: 'json' };
 import type { RunUsage, ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
-import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import type { Report } from '../../runner/src/report/index.js';
@@ -62,7 +62,7 @@ interface Done {
 
 type RunFlags = Parameters<typeof planFromRunFlags>[0];
 
-async function runPlan(engine: ContainerEngine, flags: Partial<RunFlags> & { scenario: string }, env: Record<string, string> = {}): Promise<Done> {
+async function runPlan(engine: UnitBackend, flags: Partial<RunFlags> & { scenario: string }, env: Record<string, string> = {}): Promise<Done> {
   const out = join(mkdtempSync(join(tmpdir(), 'gaia2-usage-e2e-')), 'out');
   const hostEnv = { [KEY_VAR]: KEY };
   const plan = planFromRunFlags(
@@ -81,7 +81,7 @@ async function runPlan(engine: ContainerEngine, flags: Partial<RunFlags> & { sce
   return { out, result, report: JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report, reportMd: readFileSync(join(out, 'report.md'), 'utf8'), scenarioDir };
 }
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 let agentRun: Done;
 let judgeRun: Done;
 let agentScript: FakeReply[];

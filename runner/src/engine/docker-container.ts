@@ -4,8 +4,7 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from './types.js';
-import { acceptsConnections } from '../net/accepts-connections.js';
-import { urlHost } from '../net/gateway.js';
+import { tcpReach, type Reach, type Reached } from './reach.js';
 import { EngineError, engineErrorMessage, wrapEngineError } from './errors.js';
 import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
 
@@ -24,12 +23,17 @@ export function hostEndpoint(published: string): { host: string; port: number } 
 }
 
 export class DockerContainer implements ContainerHandle {
+  /** Ports reached so far (a forward is opened once per port and closed at removal). */
+  private readonly reached = new Map<number, Promise<Reached>>();
+
   constructor(
     private readonly c: Docker.Container,
     readonly name: string,
     /** Called once the container is removed (frees its host port for the next create). */
     private readonly onRemoved: () => void = () => {},
     private readonly published: { containerPort: number; endpoint: { host: string; port: number } } | null = null,
+    /** How the runner reaches a published address (the engine's strategy). */
+    private readonly reach: Reach = tcpReach(),
   ) {}
 
   get id(): string {
@@ -45,8 +49,13 @@ export class DockerContainer implements ContainerHandle {
   }
 
   async adapter(port: number): Promise<AdapterEndpoint> {
-    const { host, port: hostPort } = await this.hostPort(port);
-    return { url: `http://${urlHost(host)}:${hostPort}`, accepting: () => acceptsConnections(host, hostPort) };
+    let r = this.reached.get(port);
+    if (!r) {
+      r = this.hostPort(port).then((p) => this.reach(p.host, p.port));
+      this.reached.set(port, r);
+      r.catch(() => this.reached.delete(port));
+    }
+    return (await r).endpoint;
   }
 
   private async hostPort(port: number): Promise<{ host: string; port: number }> {
@@ -120,7 +129,11 @@ export class DockerContainer implements ContainerHandle {
     }
   }
 
+  /** Closes what reaching its ports opened, then removes (retries of a dropped request: removeQuietly). */
   async remove(): Promise<void> {
+    const open = [...this.reached.values()];
+    this.reached.clear();
+    await Promise.all(open.map((r) => r.then((x) => x.close?.(), () => {})));
     try {
       await removeQuietly(this.c);
     } finally {

@@ -1,11 +1,11 @@
 // Container engines. connectEngine() finds a Docker Engine API endpoint (docs/runner.md, "Engine") and
-// checks that it answers; the Kubernetes backend (engine/kubernetes/) is a second ContainerEngine.
+// checks that it answers; the Kubernetes backend (engine/kubernetes/) is a second UnitBackend.
 import { DockerApiEngine } from './docker-api.js';
 import { existingSockets, hasCommand, NO_ENGINE_HINT, parseDockerHost, startPodmanService } from './discover.js';
 import { EngineError } from './errors.js';
 import { isLocalDockerHost } from './remote/docker-host.js';
 import { connectRemoteEngine } from './remote/connect.js';
-import type { ContainerEngine } from './types.js';
+import type { UnitBackend } from './types.js';
 
 export * from './types.js';
 export { EngineError, isEngineError } from './errors.js';
@@ -19,7 +19,7 @@ export interface ConnectOptions {
   startPodman?: boolean;
 }
 
-export async function connectEngine(opts: ConnectOptions = {}): Promise<ContainerEngine> {
+export async function connectEngine(opts: ConnectOptions = {}): Promise<DockerApiEngine> {
   const env = opts.env ?? process.env;
   const explicit = opts.host ?? env.DOCKER_HOST;
   // tcp://, ssh:// (and anything malformed, which gets a clear error there).

@@ -1,25 +1,30 @@
-// The backend interface: where a scenario run executes. One small interface per backend (a
-// local or remote Docker Engine API, a Kubernetes cluster), capability flags for what a backend
-// can do, lifecycle as plain methods. The orchestrator and the scenario run only ever see these
-// types: what differs between backends (how the adapter is reached, how files get in, what a
-// dead unit looks like, how host services are made reachable) is answered here, never by a
-// branch on the backend's kind in run/ or orchestrator/.
+// The backend interface: where a scenario run executes. A unit backend per kind (a local or
+// remote Docker Engine API, a Kubernetes cluster) with capability flags for what it can do and
+// lifecycle as plain methods, and an image store only the engines that hold images have. The
+// orchestrator and the scenario run only ever see these types: what differs between backends
+// (how the adapter is reached, how files get in, what a dead unit looks like, how host
+// services are made reachable) is answered here, never by a branch on the backend's kind in
+// run/ or orchestrator/.
 import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
 import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 
+/** What a backend can do that a plan may ask for; checked before anything runs. */
 export interface EngineCapabilities {
-  /** Can publish a container port on a host loopback port chosen by the engine. */
-  publishPorts: boolean;
-  /**
-   * Can copy files in (ContainerSpec.files, at create) and out through the API (no bind mounts,
-   * works remotely). Without it only our image runs: it takes the scenario over its adapter.
-   */
-  archives: boolean;
-  /** Can build images from a context. */
-  build: boolean;
-  /** Supports host networking (`network = "host"`). */
+  /** Units can share this machine's network (`network = "host"`). */
   hostNetwork: boolean;
+  /**
+   * Services on this machine's loopback (a local model endpoint, the model gateway) can be made
+   * reachable from units (relays, tunnels); without it such URLs are refused before the run.
+   */
+  hostServices: boolean;
+}
+
+/** What a run asks of its backend: checked by `preflight` before any unit exists. */
+export interface RunNeeds {
+  network: 'bridge' | 'host';
+  /** The units' environment (before per-unit tokens): the services its URLs name. */
+  env: Record<string, string>;
 }
 
 export interface ContainerSpec {
@@ -140,52 +145,77 @@ export interface EngineDescription {
 }
 
 /**
- * Host services (a model endpoint on the runner's loopback) made reachable from the units:
- * `env` is the environment with every such URL rewritten; close() releases relays or tunnels.
+ * What a backend holds for one run while its units exist, opened before the first unit and
+ * closed after the last: `env` is the units' environment with every URL of a service on this
+ * machine's loopback rewritten to reach it (relays, tunnels); close() releases those and any
+ * object the backend keeps per run (a cluster's run Secret and Pod watch).
  */
-export interface HostServices {
+export interface RunScope {
   env: Record<string, string>;
   close(): Promise<void>;
 }
 
-export interface ContainerEngine {
-  readonly name: string;
-  readonly capabilities: EngineCapabilities;
-  describe(): Promise<EngineDescription>;
-  /**
-   * Rewrites loopback URLs in a unit environment so units can reach those services (relays,
-   * tunnels), or throws a ConfigError naming the variable when this backend cannot.
-   */
-  reachHostServices(env: Record<string, string>, o: { network: 'bridge' | 'host'; log?: (line: string) => void }): Promise<HostServices>;
-  /** Throws EngineError('engine_unavailable') quickly when the engine does not answer. */
-  ping(): Promise<void>;
-  imageExists(ref: string): Promise<boolean>;
+export interface RunScopeOptions {
+  /** The run id every unit of the run carries as its LABELS.runId label. */
+  runId: string;
+  /** The units' environment before per-unit tokens. */
+  env: Record<string, string>;
+  network: 'bridge' | 'host';
+  log?: (line: string) => void;
+}
+
+/**
+ * Where images live and are made: only engines that hold images have one (a Docker Engine API
+ * engine, local or remote). A cluster pulls from a registry and has none; callers ask
+ * `backend.images` and treat null as "this backend holds no images".
+ */
+export interface ImageStore {
+  exists(ref: string): Promise<boolean>;
   /** Labels of a local image; null when the image does not exist. */
-  imageLabels(ref: string): Promise<Record<string, string> | null>;
-  /** Local images carrying a label (any value): their tags and labels. Optional (engines that hold images). */
-  imagesWithLabel?(label: string): Promise<Array<{ tags: string[]; labels: Record<string, string> }>>;
-  /** The image's id (sha256:…) for run records; null when absent. Optional for test engines. */
-  imageId?(ref: string): Promise<string | null>;
-  create(spec: ContainerSpec): Promise<ContainerHandle>;
-  listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]>;
-  remove(id: string): Promise<void>;
+  labels(ref: string): Promise<Record<string, string> | null>;
+  /** The image's id (sha256:…) for run records; null when absent. */
+  id(ref: string): Promise<string | null>;
+  /** Local images carrying a label (any value): their tags and labels. */
+  withLabel(label: string): Promise<Array<{ tags: string[]; labels: Record<string, string> }>>;
   build(opts: BuildOptions): Promise<void>;
-  /**
-   * Tags a local image as `ref` (REGISTRY/NAME:TAG) and pushes it to that registry; only
-   * engines that hold images have it (not a cluster backend).
-   */
-  push?(source: string, ref: string, o?: PushOptions): Promise<void>;
   /**
    * Pulls an image; false when no registry answers within the timeout, the engine reports an
    * error (as an HTTP error or inside its progress stream), or the image is absent afterwards.
    */
   pull(ref: string, timeoutMs: number, log?: (line: string) => void): Promise<boolean>;
+  /** Tags a local image as `ref` (REGISTRY/NAME:TAG) and pushes it to that registry. */
+  push(source: string, ref: string, o?: PushOptions): Promise<void>;
   /**
    * Creates an image from a root filesystem tar through the engine (so it works on any engine
    * the runner reaches, remote ones too); `changes` are Dockerfile instructions (CMD, ENV, …).
-   * Absent where a backend cannot create images.
    */
-  importImage?(rootfsTar: Readable, ref: string, o?: { changes?: string[] }): Promise<void>;
+  importImage(rootfsTar: Readable, ref: string, o?: { changes?: string[] }): Promise<void>;
+}
+
+/**
+ * Where a run's units execute: what the backend can do, its lifecycle of units, and its image
+ * store when it has one.
+ */
+export interface UnitBackend {
+  readonly name: string;
+  readonly capabilities: EngineCapabilities;
+  /** The backend's images; null for one that holds none (a cluster pulls from a registry). */
+  readonly images: ImageStore | null;
+  describe(): Promise<EngineDescription>;
+  /**
+   * Checks the run's needs against what this backend can do, before anything runs: the one
+   * place host networking and host services are refused (a ConfigError naming the option).
+   */
+  preflight(needs: RunNeeds): Promise<void>;
+  /** Opens the run's scope (after preflight, before its first unit); the caller closes it. */
+  openRun(o: RunScopeOptions): Promise<RunScope>;
+  /** Throws EngineError('engine_unavailable') quickly when the engine does not answer. */
+  ping(): Promise<void>;
+  create(spec: ContainerSpec): Promise<ContainerHandle>;
+  /** Units (and a run's own objects, where a backend has them) carrying the labels: what `clean` lists. */
+  listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]>;
+  /** Removes what listByLabels listed; never throws if it is already gone. */
+  remove(id: string): Promise<void>;
   /** Releases the connection and any engine service this process started. */
   close(): Promise<void>;
 }

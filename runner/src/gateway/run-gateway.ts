@@ -9,7 +9,7 @@ import { GATEWAY_DEFAULTS, type GatewayPlan } from '../config/gateway.js';
 import type { RunPlan } from '../plan/plan.js';
 import { detectProfile } from '../env/profiles.js';
 import { rewriteLoopback, type ContainerEnvBase, type ModelRoute } from '../env/container-env.js';
-import type { ContainerEngine } from '../engine/index.js';
+import type { UnitBackend } from '../engine/index.js';
 import { loadPriceTable, type PriceTable } from '../pricing/index.js';
 import { kindOf } from './api-kinds.js';
 import { replayFrom } from './replay.js';
@@ -45,7 +45,7 @@ export interface StartGatewayOptions {
   log?: (l: string) => void;
   backoff?: { baseDelayMs: number; maxDelayMs: number };
   /** The run's engine: on the kubernetes backend the gateway runs in its cluster. */
-  engine?: ContainerEngine;
+  engine?: UnitBackend;
 }
 
 /**

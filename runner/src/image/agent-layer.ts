@@ -6,7 +6,7 @@ import { chmod, copyFile, link, mkdir, readdir, readFile, readlink, rm, symlink,
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../agents/index.js';
 import { packageSpec } from '../agents/index.js';
-import type { ContainerEngine } from '../engine/index.js';
+import type { ImageStore } from '../engine/index.js';
 import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
 import { ensureAgentPackage } from './agent-package.js';
 import { ensureImage, HASH_LABEL } from './build-image.js';
@@ -93,19 +93,19 @@ export async function writeLayerContext(ctx: string, a: AgentAdapter, pkgTree: s
 }
 
 /** The agent's image: the world image (built if missing), then the layer when it is missing or stale. */
-export async function ensureAgentLayer(engine: ContainerEngine, o: AgentLayerOptions): Promise<AgentLayer> {
+export async function ensureAgentLayer(images: ImageStore, o: AgentLayerOptions): Promise<AgentLayer> {
   const log = o.log ?? (() => {});
   const a = o.adapter;
   const tag = layerTag(o.worldTag, a.name, o.version);
-  let world = await engine.imageLabels(o.worldTag);
+  let world = await images.labels(o.worldTag);
   if (!world || o.refreshWorld) {
-    await ensureImage(engine, { projectRoot: o.projectRoot, tag: o.worldTag, log });
-    world = await engine.imageLabels(o.worldTag);
+    await ensureImage(images, { projectRoot: o.projectRoot, tag: o.worldTag, log });
+    world = await images.labels(o.worldTag);
   }
   const worldHash = world?.[HASH_LABEL] ?? 'unknown';
   const dockerfile = await readFile(join(o.projectRoot, DOCKERFILE), 'utf8');
   const hash = layerHash(o, worldHash, dockerfile);
-  const labels = await engine.imageLabels(tag);
+  const labels = await images.labels(tag);
   if (!o.force && labels?.[LAYER_HASH_LABEL] === hash) return { tag, name: a.name, version: o.version, built: false };
   log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
   const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: agentCacheRoot(o), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
@@ -113,7 +113,7 @@ export async function ensureAgentLayer(engine: ContainerEngine, o: AgentLayerOpt
   try {
     await writeLayerContext(ctx, a, tree, dockerfile);
     log(`building ${tag} on ${o.worldTag}`);
-    await engine.build({
+    await images.build({
       contextDir: ctx,
       tag,
       buildArgs: { WORLD_IMAGE: o.worldTag, AGENT_NAME: a.name, AGENT_VERSION: o.version, WORLD_HASH: worldHash, LAYER_HASH: hash },
@@ -122,7 +122,7 @@ export async function ensureAgentLayer(engine: ContainerEngine, o: AgentLayerOpt
   } finally {
     await rm(ctx, { recursive: true, force: true });
   }
-  const got = await engine.imageLabels(tag);
+  const got = await images.labels(tag);
   if (got?.[AGENT_LABELS.name] !== a.name || got?.[AGENT_LABELS.version] !== o.version)
     throw new Error(`built ${tag}, but its labels do not name ${a.name} ${o.version}`);
   return { tag, name: a.name, version: o.version, built: true };

@@ -10,7 +10,7 @@ import { cp, mkdir, rm, copyFile, readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ContainerEngine } from '../engine/index.js';
+import type { ImageStore } from '../engine/index.js';
 import { ensureNodeBinary } from './node-runtime.js';
 import { ensureBaseRootfs, importOfflineBase, OFFLINE_BASE } from './offline-base.js';
 import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
@@ -37,16 +37,16 @@ export interface BuildImageOptions {
  * debootstrap root filesystem imported through the engine). `rootfs` makes the tar (cached).
  */
 export async function chooseBaseImage(
-  engine: ContainerEngine,
+  images: ImageStore,
   projectRoot: string,
   log: (s: string) => void,
   rootfs: () => Promise<string> = () => ensureBaseRootfs(projectRoot, log),
 ): Promise<string> {
-  for (const ref of [OFFLINE_BASE, PUBLIC_BASE]) if (await engine.imageExists(ref)) return ref;
+  for (const ref of [OFFLINE_BASE, PUBLIC_BASE]) if (await images.exists(ref)) return ref;
   log(`trying to pull ${PUBLIC_BASE}`);
-  if (await engine.pull(PUBLIC_BASE, 15_000, log)) return PUBLIC_BASE;
+  if (await images.pull(PUBLIC_BASE, 15_000, log)) return PUBLIC_BASE;
   log('no registry answered: using the offline Debian base');
-  return importOfflineBase(engine, await rootfs(), log);
+  return importOfflineBase(images, await rootfs(), log);
 }
 
 /** Bundles and assembles the build context; returns its directory and content hash. */
@@ -89,35 +89,35 @@ async function hashTree(dir: string, extra: string): Promise<string> {
 }
 
 /** Builds the image unconditionally. */
-export async function buildImage(engine: ContainerEngine, opts: BuildImageOptions): Promise<string> {
+export async function buildImage(images: ImageStore, opts: BuildImageOptions): Promise<string> {
   const log = opts.log ?? (() => {});
   const { ctx, hash } = await prepareContext(opts, log);
-  return buildFromContext(engine, opts, ctx, hash, log);
+  return buildFromContext(images, opts, ctx, hash, log);
 }
 
 /** Builds the image only when it is missing or was built from different content. */
-export async function ensureImage(engine: ContainerEngine, opts: BuildImageOptions): Promise<{ tag: string; built: boolean }> {
+export async function ensureImage(images: ImageStore, opts: BuildImageOptions): Promise<{ tag: string; built: boolean }> {
   const log = opts.log ?? (() => {});
   const tag = opts.tag ?? DEFAULT_IMAGE;
   const { ctx, hash } = await prepareContext(opts, log);
-  const labels = await engine.imageLabels(tag);
+  const labels = await images.labels(tag);
   if (labels && labels[HASH_LABEL] === hash) return { tag, built: false };
   log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
-  await buildFromContext(engine, opts, ctx, hash, log);
+  await buildFromContext(images, opts, ctx, hash, log);
   return { tag, built: true };
 }
 
 async function buildFromContext(
-  engine: ContainerEngine,
+  images: ImageStore,
   opts: BuildImageOptions,
   ctx: string,
   hash: string,
   log: (s: string) => void,
 ): Promise<string> {
   const tag = opts.tag ?? DEFAULT_IMAGE;
-  const base = opts.baseImage ?? process.env.GAIA2_BASE_IMAGE ?? (await chooseBaseImage(engine, opts.projectRoot, log));
+  const base = opts.baseImage ?? process.env.GAIA2_BASE_IMAGE ?? (await chooseBaseImage(images, opts.projectRoot, log));
   log(`building ${tag} on ${base}`);
-  await engine.build({
+  await images.build({
     contextDir: ctx,
     tag,
     buildArgs: { BASE_IMAGE: base, CONTEXT_HASH: hash, FEATURES: OUR_IMAGE_FEATURES },

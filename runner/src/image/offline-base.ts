@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ContainerEngine } from '../engine/index.js';
+import type { ImageStore } from '../engine/index.js';
 
 const run = promisify(execFile);
 
@@ -28,11 +28,8 @@ export async function ensureBaseRootfs(projectRoot: string, log: (s: string) => 
 }
 
 /** Imports the root filesystem tar as OFFLINE_BASE through the engine's API. */
-export async function importOfflineBase(engine: ContainerEngine, rootfsTar: string, log: (s: string) => void): Promise<string> {
-  if (!engine.importImage) {
-    throw new Error(`the ${engine.name} backend cannot create images from a root filesystem: pass --base-image (or GAIA2_BASE_IMAGE)`);
-  }
+export async function importOfflineBase(images: ImageStore, rootfsTar: string, log: (s: string) => void): Promise<string> {
   log(`importing ${rootfsTar} as ${OFFLINE_BASE} through the engine`);
-  await engine.importImage(createReadStream(rootfsTar), OFFLINE_BASE, { changes: ['CMD ["/bin/bash"]'] });
+  await images.importImage(createReadStream(rootfsTar), OFFLINE_BASE, { changes: ['CMD ["/bin/bash"]'] });
   return OFFLINE_BASE;
 }

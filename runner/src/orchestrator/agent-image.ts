@@ -7,7 +7,7 @@ import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
 import { EXTERNAL_AGENT, findAdapter } from '../agents/index.js';
 import { ConfigError } from '../plan/errors.js';
 import type { RunPlan } from '../plan/plan.js';
-import type { ContainerEngine } from '../engine/index.js';
+import type { UnitBackend } from '../engine/index.js';
 import { ensureAgentLayer, layerTag } from '../image/agent-layer.js';
 import { projectRoot } from '../image/index.js';
 import { runnerInfo } from '../provenance/index.js';
@@ -17,21 +17,21 @@ export interface AgentImage {
   agent: AgentRecord;
 }
 
-export async function prepareAgentImage(plan: RunPlan, engine: ContainerEngine, log: (line: string) => void): Promise<AgentImage> {
+export async function prepareAgentImage(plan: RunPlan, engine: UnitBackend, log: (line: string) => void): Promise<AgentImage> {
   const a = plan.agent;
   const adapter = findAdapter(a.name);
   if (adapter) {
     const version = a.version ?? adapter.package.version;
-    // A backend that cannot build (a cluster) runs the layer pushed under the same tag.
-    const tag = engine.capabilities.build
-      ? (await ensureAgentLayer(engine, { projectRoot: projectRoot(), worldTag: a.image, adapter, version, log })).tag
+    // A backend without an image store (a cluster) runs the layer pushed under the same tag.
+    const tag = engine.images
+      ? (await ensureAgentLayer(engine.images, { projectRoot: projectRoot(), worldTag: a.image, adapter, version, log })).tag
       : layerTag(a.image, adapter.name, version);
     return { plan: { ...plan, agent: { ...a, image: tag } }, agent: { name: a.name, version } };
   }
   if (a.name === EXTERNAL_AGENT) {
     // A cluster holds no local images to read labels from: the record says what was asked.
-    if (!engine.capabilities.build) return { plan, agent: { name: EXTERNAL_AGENT, version: null } };
-    const labels = await engine.imageLabels(a.image).catch(() => null);
+    if (!engine.images) return { plan, agent: { name: EXTERNAL_AGENT, version: null } };
+    const labels = await engine.images.labels(a.image).catch(() => null);
     if (!labels) throw new ConfigError(`--agent external: image ${a.image} was not found (build your agent layer first: docs/agents.md, "Bring your own agent")`);
     const name = labels[AGENT_LABELS.name];
     if (!name) throw new ConfigError(`--agent external: image ${a.image} has no ${AGENT_LABELS.name} label, so it is not an agent layer (docs/agents.md, "The launcher contract")`);

@@ -7,13 +7,11 @@ import { basename, dirname, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../plan/errors.js';
-import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
-import { requireImageFeature } from '../run/image-features.js';
 import { hostActivityTimeout, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
-import { LABELS, type ContainerEngine } from '../engine/index.js';
-import { buildBaseEnv } from '../env/container-env.js';
-import { gatewayDecision, startRunGateway, type GatewayRecord, type RunGateway } from '../gateway/index.js';
+import { LABELS, type UnitBackend } from '../engine/index.js';
+import type { buildBaseEnv } from '../env/container-env.js';
+import { startRunGateway, type GatewayRecord, type RunGateway } from '../gateway/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
@@ -27,12 +25,12 @@ import { collectProvenance } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
-import { prepareAgentImage } from './agent-image.js';
+import { preflightRun } from './preflight.js';
 import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
 
 
 export interface ExecuteDeps {
-  engine: ContainerEngine;
+  engine: UnitBackend;
   runScenario: RunScenarioFn;
   progress: Progress;
   hostEnv?: Record<string, string | undefined>;
@@ -68,7 +66,7 @@ function archiveAttempt(dir: string): void {
 
 /** The run function behind the result cache; the plain one when the image id is unknown. */
 async function cachingRun(plan: RunPlan, deps: ExecuteDeps, hostEnv: Record<string, string | undefined>, log: (l: string) => void): Promise<RunScenarioFn> {
-  const imageId = deps.engine.imageId ? await deps.engine.imageId(plan.agent.image).catch(() => null) : null;
+  const imageId = deps.engine.images ? await deps.engine.images.id(plan.agent.image).catch(() => null) : null;
   if (!imageId) {
     log('Result cache off: the engine does not report the image id, so an identical image cannot be recognised');
     return deps.runScenario;
@@ -104,26 +102,13 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
   const log = (l: string) => deps.progress.log(redact(l));
   // Model access: through the run's gateway (keys stay here, tokens go to the containers) or
   // direct (keys in the containers' environment) when it is off or cannot serve this run.
-  let base = buildBaseEnv(plan, hostEnv, { withholdKeys: true });
-  const decision = gatewayDecision(plan, base.routes);
-  if (!decision.on) base = buildBaseEnv(plan, hostEnv);
-  for (const n of base.notices) log(n);
-  // A third-party agent's layer is built here when missing (before any container); from now on
-  // the plan names the image that actually runs.
-  const who = await prepareAgentImage(plan, deps.engine, log);
-  plan = who.plan;
-  if (!decision.on && base.routes.length) log(`Model gateway off: ${decision.reason}`);
-  if (plan.noise) await requireImageFeature(deps.engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
-  if (plan.run.network === 'host' && !deps.engine.capabilities.hostNetwork) {
-    const d = await deps.engine.describe();
-    throw new ConfigError(
-      `network = "host" (--network host) is not possible on the ${d.remote ? 'remote ' : ''}${d.kind} backend at ${d.endpoint}: its units do not share this machine's network; use network = "bridge"`,
-    );
-  }
+  const pre = await preflightRun(given, deps.engine, hostEnv, log);
+  const { base, gateway: decision } = pre;
+  plan = pre.plan;
   const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, engine: deps.engine, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
   const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
   try {
-    return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: who.agent });
+    return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: pre.agent });
   } finally {
     await gw?.close();
   }
@@ -143,13 +128,14 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   const { base, gw, hostEnv, log } = a;
   const out = plan.run.outputDir;
   const passAt = plan.run.passAt;
-  // Host-loopback URLs (a local BASE_URL, a loopback proxy, the model gateway) are unreachable
-  // from the units as they are: the backend relays or tunnels them, or says why it cannot.
-  // Relays are unref'd, so a throw below cannot keep the process alive.
-  const relays = await deps.engine.reachHostServices(base.env, { network: plan.run.network, log });
-  base.env = relays.env;
-
+  // The run's scope on the backend, before its first unit: host-loopback URLs (a local
+  // BASE_URL, a loopback proxy, the model gateway) are relayed or tunnelled to the units, and a
+  // backend that keeps objects per run makes them. Relays are unref'd, so a throw below cannot
+  // keep the process alive; engine.close() closes a scope left open.
   const runId = newRunId();
+  const scope = await deps.engine.openRun({ runId, env: base.env, network: plan.run.network, log });
+  base.env = scope.env;
+
   const all = buildTasks(ds.entries, passAt, out);
   let tasks = all;
   let kept = 0;
@@ -258,7 +244,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
     deps.signal,
   ).finally(() => removals.drain());
   deps.progress.stop();
-  await relays.close();
+  await scope.close();
   const interrupted = Boolean(deps.signal?.aborted);
   if (interrupted) {
     log(`Interrupted: ${tasks.length - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
@@ -288,7 +274,7 @@ function keyOf(runIndex: number | null, key: string): string {
 }
 
 /** Removes containers that carry a run id (leftovers of a killed runner, or Ctrl-C). */
-export async function removeLabelled(engine: ContainerEngine, runId: string, log: (l: string) => void): Promise<number> {
+export async function removeLabelled(engine: UnitBackend, runId: string, log: (l: string) => void): Promise<number> {
   let n = 0;
   try {
     for (const c of await engine.listByLabels({ [LABELS.runId]: runId })) {

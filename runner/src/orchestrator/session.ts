@@ -6,7 +6,7 @@ import type { RunPlan } from '../plan/plan.js';
 import { formatSummary } from '../config/summary.js';
 import { validateOnHost } from '../config/validate-host.js';
 import { resolveDataset, type ResolvedDataset } from '../dataset/index.js';
-import { EngineError, type ContainerEngine } from '../engine/index.js';
+import { EngineError, type UnitBackend } from '../engine/index.js';
 import { connectBackend } from '../engine/connect.js';
 import { createProgress, type Progress } from '../progress/index.js';
 import { runScenario } from '../run/index.js';
@@ -24,7 +24,7 @@ export interface SessionIO {
   err: (text: string) => void;
   env?: Record<string, string | undefined>;
   /** Injected in tests; default: discovered engine and the real scenario run. */
-  engine?: ContainerEngine;
+  engine?: UnitBackend;
   runScenario?: RunScenarioFn;
   progress?: Progress;
   signal?: AbortSignal;
@@ -62,7 +62,8 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    if (!(await engine.imageExists(plan.agent.image)))
+    // (a backend without an image store pulls when a unit needs it: a failed pull is that run's error)
+    if (engine.images && !(await engine.images.exists(plan.agent.image)))
       throw new EngineError('image_missing', `image ${plan.agent.image} not found in the engine; build it with: gaia2-runner build-image --tag ${plan.agent.image}`);
     const outcome = await executePlan(plan, ds, {
       engine,

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { sha256File } from '../fsutil/hash.js';
 import type { ResolvedDataset } from '../dataset/index.js';
-import type { ContainerEngine } from '../engine/index.js';
+import type { UnitBackend } from '../engine/index.js';
 import { HASH_LABEL } from '../image/build-image.js';
 import { projectRoot } from '../image/project-root.js';
 import pkg from '../../../package.json' with { type: 'json' };
@@ -42,7 +42,7 @@ export function runnerInfo(): Provenance['runner'] {
 }
 
 /** The engine as it describes itself (kind, version, API version, endpoint without credentials). */
-async function engineInfo(engine: ContainerEngine): Promise<Record<string, unknown>> {
+async function engineInfo(engine: UnitBackend): Promise<Record<string, unknown>> {
   try {
     return { name: engine.name, ...(await engine.describe()) };
   } catch {
@@ -58,10 +58,10 @@ export function scenarioHashes(ds: ResolvedDataset): Record<string, string> {
   return out;
 }
 
-export async function collectProvenance(engine: ContainerEngine, image: string, ds: ResolvedDataset): Promise<Provenance> {
+export async function collectProvenance(engine: UnitBackend, image: string, ds: ResolvedDataset): Promise<Provenance> {
   const [labels, id, engineDesc] = await Promise.all([
-    engine.imageLabels(image).catch(() => null),
-    engine.imageId ? engine.imageId(image).catch(() => null) : Promise.resolve(null),
+    engine.images ? engine.images.labels(image).catch(() => null) : null,
+    engine.images ? engine.images.id(image).catch(() => null) : null,
     engineInfo(engine),
   ]);
   const shas = ds.revisionShas;

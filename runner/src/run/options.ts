@@ -1,5 +1,5 @@
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
-import type { ContainerEngine } from '../engine/index.js';
+import type { UnitBackend } from '../engine/index.js';
 
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import type { ScenarioEntry } from '../dataset/index.js';
@@ -22,7 +22,7 @@ export const DEFAULT_TIMEOUTS: RunTimeouts = { healthSeconds: 120, scenarioSecon
 export type RunScenarioFn = (o: ScenarioRunOptions) => Promise<ScenarioResult>;
 
 export interface ScenarioRunOptions {
-  engine: ContainerEngine;
+  engine: UnitBackend;
   image: string;
   scenarioFile: string;
   /**

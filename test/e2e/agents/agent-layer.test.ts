@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContainerEngine } from '../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { HASH_LABEL } from '../../../runner/src/image/build-image.js';
 import { ensureAgentLayer } from '../../../runner/src/image/agent-layer.js';
@@ -39,7 +39,7 @@ echo "Ordered two bottles with HYDRATE5."
 `;
 
 describe.each(eachEngine())('agent layer from an npm package on %s (real containers)', (_kind, e) => {
-  let engine: ContainerEngine;
+  let engine: UnitBackend;
   let reg: NpmRegistryDouble;
   const cacheDir = mkdtempSync(join(tmpdir(), 'gaia2-e2e-agent-cache-'));
   const adapter = fixtureAdapter({ launcher: '#!/bin/bash\nexec "$GAIA2_AGENT_HOME/pkg/bin/acme.sh"\n' });
@@ -59,18 +59,18 @@ describe.each(eachEngine())('agent layer from an npm package on %s (real contain
     const npmEnv = npmEnvFor(reg.url, join(cacheDir, 'npm'));
     const log: string[] = [];
     const o = { projectRoot: root, worldTag: world, adapter, version: '1.2.3', cacheDir, npmEnv, force: true, log: (l: string) => log.push(l) };
-    const layer = await ensureAgentLayer(engine, o);
+    const layer = await ensureAgentLayer(engine.images!, o);
     expect(layer).toMatchObject({ name: 'acme', version: '1.2.3', built: true });
     expect(log.join('\n')).toMatch(/fetching @acme\/agent-cli@1\.2\.3 with npm pack/);
     expect(reg.requests.some((r) => r.endsWith('.tgz'))).toBe(true);
-    const labels = (await engine.imageLabels(layer.tag))!;
-    const worldLabels = (await engine.imageLabels(world))!;
+    const labels = (await engine.images!.labels(layer.tag))!;
+    const worldLabels = (await engine.images!.labels(world))!;
     expect(labels['gaia2.agent.name']).toBe('acme');
     expect(labels['gaia2.agent.version']).toBe('1.2.3');
     expect(labels['gaia2.agent.world']).toBe(worldLabels[HASH_LABEL]);
 
     const seen = reg.requests.length;
-    expect((await ensureAgentLayer(engine, { ...o, force: false })).built).toBe(false);
+    expect((await ensureAgentLayer(engine.images!, { ...o, force: false })).built).toBe(false);
     expect(reg.requests.length).toBe(seen);
 
     const outputDir = mkdtempSync(join(tmpdir(), 'gaia2-e2e-agent-run-'));

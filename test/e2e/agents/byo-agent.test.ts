@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContainerEngine } from '../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { connectE2eEngine, eachEngine, engineEnv, type E2eEngine } from '../helpers/engines.js';
 
@@ -41,14 +41,14 @@ const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as Record<st
 const results = (out: string) => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe.each(eachEngine())('bring your own agent on %s (real containers)', (_kind, e) => {
-  let engine: ContainerEngine;
+  let engine: UnitBackend;
   const good = `localhost/shell-agent:${suffix}`;
   const talker = `localhost/shell-talker:${suffix}`;
 
   beforeAll(async () => {
     engine = await connectE2eEngine(e);
     // As docs/agents.md tells a user: build the example on the world image.
-    await engine.build({ contextDir: join(root, 'examples/agents/shell-agent'), tag: good, buildArgs: { WORLD_IMAGE: world } });
+    await engine.images!.build({ contextDir: join(root, 'examples/agents/shell-agent'), tag: good, buildArgs: { WORLD_IMAGE: world } });
     // A wrong agent: same contract, but it only says it did the work.
     const ctx = mkdtempSync(join(tmpdir(), 'gaia2-e2e-talker-'));
     writeFileSync(join(ctx, 'agent'), '#!/bin/bash\ncat >/dev/null\necho "Done, all taken care of."\n', { mode: 0o755 });
@@ -56,7 +56,7 @@ describe.each(eachEngine())('bring your own agent on %s (real containers)', (_ki
       join(ctx, 'Dockerfile'),
       'ARG WORLD_IMAGE\nFROM ${WORLD_IMAGE}\nCOPY agent /opt/gaia2-agent/bin/agent\nLABEL gaia2.agent.name=shell-talker gaia2.agent.version=0.1.0\nENV GAIA2_AGENT=external\n',
     );
-    await engine.build({ contextDir: ctx, tag: talker, buildArgs: { WORLD_IMAGE: world } });
+    await engine.images!.build({ contextDir: ctx, tag: talker, buildArgs: { WORLD_IMAGE: world } });
   });
   afterAll(async () => {
     await engine?.close();

@@ -6,7 +6,7 @@
 // must pass, its container must be seen talking to the gateway (the watch sees its traffic),
 // and to nothing else. OpenClaw is watched the same way in openclaw-providers.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEngine, type ContainerEngine } from '../../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { CLAUDE_CODE_SHELL, CODEX_SHELL, GEMINI_CLI_SHELL } from '../../helpers/fake-llm/index.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
@@ -21,7 +21,7 @@ const AGENTS: AgentUnderTest[] = [
   { name: 'gemini-cli', shell: GEMINI_CLI_SHELL, provider: 'google', model: 'gemini-2.5-flash' },
 ];
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 const watched = new Map<string, WatchedRun>();
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 // containers' connections are watched too (helpers/connection-watch.ts): OpenClaw reaches
 // nothing but the model endpoint, whichever provider it speaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEngine, type ContainerEngine } from '../../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { openclawShell, readRequest, shellExchanges } from '../../helpers/fake-llm/index.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
@@ -35,7 +35,7 @@ const CASES: Record<string, ProviderCase> = {
   },
 };
 
-let engine: ContainerEngine;
+let engine: UnitBackend;
 const runs = new Map<string, { run: DrivenRun & { key: string } }>();
 /** The containers of both runs (one image): which is which does not matter to the watch. */
 let containers: WatchedContainer[] = [];

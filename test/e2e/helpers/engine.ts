@@ -1,9 +1,9 @@
 // One engine connection per e2e file, opened before its tests and closed after them.
 import { afterAll, beforeAll } from 'vitest';
-import { connectEngine, type ContainerEngine } from '../../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 
-export function useEngine(): () => ContainerEngine {
-  let engine: ContainerEngine | null = null;
+export function useEngine(): () => UnitBackend {
+  let engine: UnitBackend | null = null;
   beforeAll(async () => {
     engine = await connectEngine();
   });

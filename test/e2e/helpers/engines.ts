@@ -3,7 +3,7 @@
 // empty data root (scripts/setup-docker.sh), so its image build proves the fresh-machine path.
 import Docker from 'dockerode';
 import { inject } from 'vitest';
-import { connectEngine, type ContainerEngine } from '../../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 
 export interface E2eEngine {
   /** podman | docker, as the engine describes itself. */
@@ -41,7 +41,7 @@ export function eachEngine(): Array<[string, E2eEngine]> {
   return e2eEngines().map((e) => [e.kind, e]);
 }
 
-export function connectE2eEngine(e: E2eEngine): Promise<ContainerEngine> {
+export function connectE2eEngine(e: E2eEngine): Promise<UnitBackend> {
   return connectEngine({ host: e.host, startPodman: false });
 }
 

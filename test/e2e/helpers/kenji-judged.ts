@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cli-flags.js';
-import type { ContainerEngine } from '../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { runScenario } from '../../../runner/src/run/index.js';
@@ -28,7 +28,7 @@ export interface KenjiJudgedOptions {
   label: string;
 }
 
-export async function runKenjiJudged(engine: ContainerEngine, o: KenjiJudgedOptions): Promise<ScenarioResult> {
+export async function runKenjiJudged(engine: UnitBackend, o: KenjiJudgedOptions): Promise<ScenarioResult> {
   const dir = mkdtempSync(join(tmpdir(), `gaia2-${o.label}-`));
   const scriptFile = join(dir, 'script.json');
   writeFileSync(scriptFile, JSON.stringify(KENJI_REWORDED));
@@ -42,7 +42,7 @@ export async function runKenjiJudged(engine: ContainerEngine, o: KenjiJudgedOpti
     o.hostEnv,
   );
   const base = buildBaseEnv(plan, o.hostEnv);
-  const relays = await engine.reachHostServices(base.env, { network: 'bridge' });
+  const relays = await engine.openRun({ runId: 'e2e', env: base.env, network: 'bridge' });
   try {
     return await runScenario({
       engine, image, scenarioFile: KENJI_SCENARIO, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',

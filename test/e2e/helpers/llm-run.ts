@@ -1,13 +1,13 @@
 // Runs the built-in LLM agent in a real container against a scripted provider on the host's
 // 127.0.0.1, through the runner's own path: plan from flags → buildBaseEnv (loopback URL to the
-// host alias) → engine.reachHostServices (relay on the bridge gateway) → runScenario.
+// host alias) → engine.openRun (relay on the bridge gateway) → runScenario.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NoiseSettings, ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { planFromRunFlags } from '../../../runner/src/config/cli-flags.js';
 import type { RunPlan } from '../../../runner/src/plan/plan.js';
-import type { ContainerEngine } from '../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';
 import { runScenario } from '../../../runner/src/run/index.js';
 import { startFakeLlm, type FakeFormat, type FakeLlm, type FakeScriptItem } from '../../helpers/fake-llm/index.js';
@@ -68,7 +68,7 @@ export function planFor(format: FakeFormat, baseUrl: string, scenario: string, i
   );
 }
 
-export async function runWithFakeLlm(engine: ContainerEngine, image: string, scenario: string, apiKey: string, c: LlmRunCase): Promise<LlmRun> {
+export async function runWithFakeLlm(engine: UnitBackend, image: string, scenario: string, apiKey: string, c: LlmRunCase): Promise<LlmRun> {
   const fake = await startFakeLlm({ format: c.format, script: c.script });
   const dir = mkdtempSync(join(tmpdir(), `gaia2-llm-e2e-${c.format}-`));
   const plan = { ...planFor(c.format, fake.url, scenario, image, apiKey), noise: c.noise ?? null };
@@ -88,13 +88,13 @@ export async function runWithFakeLlm(engine: ContainerEngine, image: string, sce
 
 /** One scenario run of a plan as the runner does it: container env, loopback relays, runScenario. */
 export async function runPlanInContainer(
-  engine: ContainerEngine,
+  engine: UnitBackend,
   plan: RunPlan,
   o: { outputDir: string; hostEnv?: Record<string, string>; extraEnv?: Record<string, string>; relay?: boolean; runId: string },
 ): Promise<{ result: ScenarioResult; env: Record<string, string> }> {
   if (plan.target.kind !== 'scenario') throw new Error('runPlanInContainer takes a single-scenario plan');
   const base = buildBaseEnv(plan, o.hostEnv ?? {});
-  const relays = o.relay === false ? { env: base.env, close: async () => {} } : await engine.reachHostServices(base.env, { network: 'bridge' });
+  const relays = o.relay === false ? { env: base.env, close: async () => {} } : await engine.openRun({ runId: 'e2e', env: base.env, network: 'bridge' });
   try {
     const result = await runScenario({
       engine,

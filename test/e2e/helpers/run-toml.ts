@@ -5,12 +5,12 @@ import { writeFileSync } from 'node:fs';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
-import type { ContainerEngine } from '../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { runScenario, type ScenarioRunOptions } from '../../../runner/src/run/index.js';
 import { TEST_LABEL } from './llm-run.js';
 
-export async function runTomlConfig(engine: ContainerEngine, file: string, lines: string[], hostEnv: Record<string, string>): Promise<{ result: ScenarioResult; env: Record<string, string> }> {
+export async function runTomlConfig(engine: UnitBackend, file: string, lines: string[], hostEnv: Record<string, string>): Promise<{ result: ScenarioResult; env: Record<string, string> }> {
   writeFileSync(file, [...lines, ''].join('\n'));
   const plan = loadRunConfig(file, hostEnv);
   const ds = await resolveDataset(plan.target, { env: hostEnv });

@@ -42,7 +42,7 @@ function setup(extra: Record<string, string> = {}) {
 async function runWithFakes(plan: ReturnType<typeof setup>['plan'], env: Record<string, string>) {
   const engine = fakeEngine();
   // A built image's labels and id, as the engine reports them.
-  Object.assign(engine, { imageLabels: async () => ({ 'gaia2.context-hash': 'ctx-0123abcd', 'gaia2.features': OUR_IMAGE_FEATURES }), imageId: async () => 'sha256:feedbeef' });
+  Object.assign(engine.images, { labels: async () => ({ 'gaia2.context-hash': 'ctx-0123abcd', 'gaia2.features': OUR_IMAGE_FEATURES }), id: async () => 'sha256:feedbeef' });
   const ds = await resolveDataset(plan.target, { env });
   await executePlan(plan, ds, { engine, runScenario: fakeRuns(() => 'pass').fn, progress: recordingProgress(), hostEnv: env });
 }

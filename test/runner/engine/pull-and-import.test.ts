@@ -62,7 +62,7 @@ describe.each(['podman', 'docker'] as const)('DockerApiEngine on recorded %s ans
   it('a pull with no registry is a failed pull, and says why', async () => {
     const engine = await engineOn(kind, (r) => (r.method === 'POST' && path(r) === '/images/create' ? 'pull-no-registry' : null));
     const log: string[] = [];
-    expect(await engine.pull(PUBLIC, 10_000, (l) => log.push(l))).toBe(false);
+    expect(await engine.images.pull(PUBLIC, 10_000, (l) => log.push(l))).toBe(false);
     expect(log.join('\n')).toMatch(/pull of docker\.io\/library\/debian:bookworm-slim failed: .*registry-1\.docker\.io.*no such host/);
     expect(replay!.requests.some((r) => r.url.searchParams.get('fromImage') === 'docker.io/library/debian')).toBe(true);
   });
@@ -75,7 +75,7 @@ describe.each(['podman', 'docker'] as const)('DockerApiEngine on recorded %s ans
       return null;
     });
     const log: string[] = [];
-    expect(await engine.pull(PUBLIC, 10_000, (l) => log.push(l))).toBe(false);
+    expect(await engine.images.pull(PUBLIC, 10_000, (l) => log.push(l))).toBe(false);
     expect(log).toEqual([`pull of ${PUBLIC} ended without the image`]);
   });
 
@@ -87,7 +87,7 @@ describe.each(['podman', 'docker'] as const)('DockerApiEngine on recorded %s ans
       return null;
     });
     const tar = Buffer.from('pretend this is a tar of a root filesystem');
-    await engine.importImage(Readable.from([tar]), ref, { changes: ['CMD ["/bin/bash"]', 'ENV A=1'] });
+    await engine.images.importImage(Readable.from([tar]), ref, { changes: ['CMD ["/bin/bash"]', 'ENV A=1'] });
     const post = replay!.requests.find((r) => r.method === 'POST')!;
     expect(post.url.searchParams.get('fromSrc')).toBe('-');
     expect(post.url.searchParams.get('repo')).toBe(ref);
@@ -97,14 +97,14 @@ describe.each(['podman', 'docker'] as const)('DockerApiEngine on recorded %s ans
 
   it("a rejected import names the image and carries the engine's reason", async () => {
     const engine = await engineOn(kind, (r) => (r.method === 'POST' ? 'import-bad-tar' : null));
-    await expect(engine.importImage(Readable.from([Buffer.from('garbage')]), 'localhost/x:y')).rejects.toThrow(
+    await expect(engine.images.importImage(Readable.from([Buffer.from('garbage')]), 'localhost/x:y')).rejects.toThrow(
       /importing localhost\/x:y into the engine failed: .*(processing tar file|Error processing tar file).*unexpected EOF/,
     );
   });
 
   it('an import the engine acknowledges without the image afterwards is an error', async () => {
     const engine = await engineOn(kind, (r) => (r.method === 'POST' ? 'import-ok' : path(r).endsWith('/json') ? 'inspect-missing' : null));
-    await expect(engine.importImage(Readable.from([Buffer.from('tar')]), 'localhost/x:y')).rejects.toThrow(/holds no such image/);
+    await expect(engine.images.importImage(Readable.from([Buffer.from('tar')]), 'localhost/x:y')).rejects.toThrow(/holds no such image/);
   });
 
   it('describe() names the engine, its version and its API version', async () => {
@@ -122,12 +122,12 @@ describe.each(['podman', 'docker'] as const)('DockerApiEngine on recorded %s ans
 describe('failures inside a 200 stream through the engine', () => {
   it("an import Docker answers with 200 and then an error item is a failed import", async () => {
     const engine = await engineOn('docker', (r) => (r.method === 'POST' ? 'import-from-url-bad-tar' : 'inspect-imported'));
-    await expect(engine.importImage(Readable.from([Buffer.from('tar')]), 'localhost/x:y')).rejects.toThrow(/importing localhost\/x:y into the engine failed: Error processing tar file/);
+    await expect(engine.images.importImage(Readable.from([Buffer.from('tar')]), 'localhost/x:y')).rejects.toThrow(/importing localhost\/x:y into the engine failed: Error processing tar file/);
   });
 
   it("a pull podman answers with 200 and an error item is failed even if a stale image of that name exists", async () => {
     const engine = await engineOn('podman', (r) => (r.method === 'POST' ? 'pull-no-registry' : 'inspect-imported'));
-    expect(await engine.pull(PUBLIC, 10_000)).toBe(false);
+    expect(await engine.images.pull(PUBLIC, 10_000)).toBe(false);
   });
 });
 

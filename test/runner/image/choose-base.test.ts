@@ -32,7 +32,7 @@ describe.each(['podman', 'docker'] as const)('chooseBaseImage on recorded %s ans
     writeFileSync(tar, 'a root filesystem tar');
     const log: string[] = [];
     let made = 0;
-    const base = await chooseBaseImage(engine, '/nonexistent', (l) => log.push(l), async () => (made++, tar));
+    const base = await chooseBaseImage(engine.images!, '/nonexistent', (l) => log.push(l), async () => (made++, tar));
     expect(base).toBe(OFFLINE_BASE);
     expect(made).toBe(1);
     const order = replay.requests.filter((r) => !path(r).endsWith('/_ping')).map((r) => (isPull(r) ? 'pull' : isImport(r) ? 'import' : `inspect ${path(r)}`));
@@ -53,7 +53,7 @@ describe.each(['podman', 'docker'] as const)('chooseBaseImage on recorded %s ans
   it('a base the engine holds is used as it is', async () => {
     replay = await startEngineReplay(kind, (r) => (path(r) === `/images/${OFFLINE_BASE}/json` ? 'inspect-imported' : null));
     const engine = new DockerApiEngine({ socketPath: replay.socketPath, source: 'replay' });
-    const base = await chooseBaseImage(engine, '/nonexistent', () => {}, async () => {
+    const base = await chooseBaseImage(engine.images!, '/nonexistent', () => {}, async () => {
       throw new Error('the root filesystem must not be needed');
     });
     expect(base).toBe(OFFLINE_BASE);

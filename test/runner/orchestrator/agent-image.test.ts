@@ -13,11 +13,10 @@ const plan = (name: string, image: string): RunPlan => ({
   run: { ...RUN_DEFAULTS },
 });
 
-/** An engine that holds images with these labels (and can build, like a local one). */
+/** An engine that holds images with these labels (an image store, like a local one). */
 function engineWith(images: Record<string, Record<string, string>>) {
   const e = fakeEngine();
-  e.imageLabels = async (ref: string) => images[ref] ?? null;
-  (e as { capabilities: typeof e.capabilities }).capabilities = { ...e.capabilities, build: true };
+  e.images.labels = async (ref: string) => images[ref] ?? null;
   return e;
 }
 
@@ -44,7 +43,7 @@ describe('prepareAgentImage', () => {
   });
 
   it('external on a backend without local images records what was asked', async () => {
-    const r = await prepareAgentImage(plan('external', 'registry.example/my-agent:1'), fakeEngine(), () => {});
+    const r = await prepareAgentImage(plan('external', 'registry.example/my-agent:1'), { ...fakeEngine(), images: null }, () => {});
     expect(r.agent).toEqual({ name: 'external', version: null });
   });
 });

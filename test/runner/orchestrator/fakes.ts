@@ -7,7 +7,8 @@ import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
 import REAL_STATUS from '../../fixtures/k8s-double/oracle-run/daemon_status.json' with { type: 'json' };
 import { buildResult } from '../../../runner/src/run/result.js';
 import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };
-import type { ContainerEngine, ContainerInfo } from '../../../runner/src/engine/index.js';
+import type { ContainerInfo, ImageStore, UnitBackend } from '../../../runner/src/engine/index.js';
+import { checkRunNeeds } from '../../../runner/src/engine/preflight.js';
 import type { Progress } from '../../../runner/src/progress/index.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
 import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
@@ -106,7 +107,13 @@ export function fakeRuns(decide: (id: string, run: number, attempt: number) => O
   return state;
 }
 
-export interface FakeEngine extends ContainerEngine {
+/** An image store whose images all exist, unlabelled and without ids (tests replace members). */
+export interface FakeImages extends ImageStore {
+  labels: (ref: string) => Promise<Record<string, string> | null>;
+}
+
+export interface FakeEngine extends UnitBackend {
+  images: FakeImages;
   containers: ContainerInfo[];
   add(labels: Record<string, string>, id: string): string;
   removeNow(id: string): void;
@@ -117,7 +124,8 @@ export function fakeEngine(): FakeEngine {
   let n = 0;
   const e: FakeEngine = {
     name: 'fake',
-    capabilities: { publishPorts: true, archives: true, build: false, hostNetwork: true },
+    capabilities: { hostNetwork: true, hostServices: true },
+    images: fakeImages(),
     containers,
     add(labels, id) {
       const cid = `c${n++}`;
@@ -129,14 +137,13 @@ export function fakeEngine(): FakeEngine {
       if (i >= 0) containers.splice(i, 1);
     },
     async ping() {},
+    // the real capability check, over this double's capabilities
+    preflight: (needs) => checkRunNeeds(e, needs),
     async describe() {
       return { kind: 'fake', version: null, apiVersion: null, endpoint: 'fake://', remote: false };
     },
-    async reachHostServices(env) {
-      return { env: { ...env }, close: async () => {} };
-    },
-    async imageExists() {
-      return true;
+    async openRun(o) {
+      return { env: { ...o.env }, close: async () => {} };
     },
     async create() {
       throw new Error('not used');
@@ -147,16 +154,25 @@ export function fakeEngine(): FakeEngine {
     async remove(id) {
       e.removeNow(id);
     },
-    async imageLabels() {
-      return {};
-    },
-    async pull() {
-      return false;
-    },
-    async build() {},
     async close() {},
   } as FakeEngine;
   return e;
+}
+
+function fakeImages(): FakeImages {
+  const unused = async () => {
+    throw new Error('not used');
+  };
+  return {
+    exists: async () => true,
+    labels: async () => ({}),
+    id: async () => null,
+    withLabel: async () => [],
+    build: unused,
+    pull: async () => false,
+    push: unused,
+    importImage: unused,
+  };
 }
 
 export function recordingProgress(): Progress & { lines: string[]; done_: string[]; total: number } {

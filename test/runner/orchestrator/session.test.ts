@@ -74,7 +74,7 @@ describe('run session', () => {
 
   it('a missing image is a clear error before anything runs', async () => {
     const engine = fakeEngine();
-    engine.imageExists = async () => false;
+    engine.images.exists = async () => false;
     const { plan } = setup();
     await expect(session(plan, () => 'pass', engine)).rejects.toThrow(/image img not found in the engine; build it with: gaia2-runner build-image --tag img/);
   });

@@ -29,7 +29,7 @@ function setup() {
 
 function io(decide: (id: string, run: number, attempt: number) => Outcome, labels: Record<string, string> = { [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES }) {
   const engine = fakeEngine();
-  engine.imageLabels = async () => labels;
+  engine.images.labels = async () => labels;
   const runs = fakeRuns(decide, { ms: 1 });
   const out: string[] = [];
   const err: string[] = [];

@@ -34,7 +34,7 @@ function plan(root: string, out: string, o: { judge?: string; caching?: boolean 
 
 async function exec(p: RunPlan, env: Record<string, string>, imageId: string | null = 'sha256:aaaa') {
   const engine = fakeEngine();
-  if (imageId) Object.assign(engine, { imageId: async () => imageId });
+  if (imageId) engine.images.id = async () => imageId;
   const runs = fakeRuns((id) => (id === 't_err' ? { status: 'error', kind: 'health_timeout' } : id === 's_b' ? 'fail' : 'pass'));
   const progress = recordingProgress();
   const outcome = await executePlan(p, await resolveDataset(p.target, { env }), { engine, runScenario: runs.fn, progress, hostEnv: env });

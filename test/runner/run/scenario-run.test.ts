@@ -31,7 +31,7 @@ function oddBytes(id: string): string {
 function capturingEngine() {
   const created: ContainerSpec[] = [];
   const engine = fakeEngine();
-  engine.imageLabels = async () => ({}); // a reference image: every file goes in at create
+  engine.images.labels = async () => ({}); // a reference image: every file goes in at create
   engine.create = async (spec) => {
     created.push(spec);
     throw new EngineError('container_start_failed', 'this test starts nothing');

@@ -17,7 +17,7 @@ export async function finishedRoot(decide: (id: string, run: number) => Outcome,
   writeScenario(join(dir, 'data/time/c.json'), 'c');
   const flags = { ...defaultRunFlags(''), agent: 'oracle', dataset: join(dir, 'data'), concurrency: '2', passAt: '1', revision: 'main', outputDir: join(dir, 'out') } as DatasetFlags;
   const engine = fakeEngine();
-  engine.imageLabels = async () => ({ [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES });
+  engine.images.labels = async () => ({ [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES });
   const f = fakeRuns((id, run) => decide(id, run), { ms: 1 });
   // The fake run writes result.json; add the event log a real run collects beside it.
   const run = f.fn;

@@ -52,25 +52,24 @@ export function register(program: Command): void {
         const t0 = Date.now();
         const opts = { projectRoot: projectRoot(), tag: o.tag, baseImage: o.baseImage, log };
         if (o.ifChanged) {
-          const r = await ensureImage(engine, opts);
+          const r = await ensureImage(engine.images, opts);
           const secs = ((Date.now() - t0) / 1000).toFixed(1);
           process.stdout.write(r.built ? `built ${r.tag} in ${secs}s\n` : `${r.tag} is up to date\n`);
         } else {
-          const tag = await buildImage(engine, opts);
+          const tag = await buildImage(engine.images, opts);
           process.stdout.write(`built ${tag} in ${((Date.now() - t0) / 1000).toFixed(1)}s\n`);
         }
         let pushed = o.tag;
         if (adapter) {
           const t1 = Date.now();
           const version = resolveAgentChoice(adapter.name, { version: o.agentVersion }, AGENT_FLAG_NAMES).version!;
-          const layer = await ensureAgentLayer(engine, { ...opts, worldTag: o.tag, adapter, version, force: !o.ifChanged });
+          const layer = await ensureAgentLayer(engine.images, { ...opts, worldTag: o.tag, adapter, version, force: !o.ifChanged });
           const secs = ((Date.now() - t1) / 1000).toFixed(1);
           process.stdout.write(layer.built ? `built ${layer.tag} (${adapter.name} ${version}) in ${secs}s\n` : `${layer.tag} is up to date\n`);
           pushed = layer.tag;
         }
         if (o.push) {
-          if (!engine.push) throw new ConfigError(`--push: the engine ${engine.name} cannot push images`);
-          await engine.push(pushed, o.push, { ...(auth ? { auth } : {}), ...(o.insecureRegistry ? { insecure: true } : {}), onProgress: log });
+          await engine.images.push(pushed, o.push, { ...(auth ? { auth } : {}), ...(o.insecureRegistry ? { insecure: true } : {}), onProgress: log });
           process.stdout.write(`pushed ${o.push}\n`);
         }
       } finally {

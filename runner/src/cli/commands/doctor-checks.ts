@@ -5,7 +5,7 @@ import { DEFAULT_HF_DATASET, type RunPlan } from '../../plan/plan.js';
 import { hfDatasetDir, isHfId } from '../../dataset/index.js';
 import type { BackendSettings } from '../../plan/backend.js';
 import { connectBackend } from '../../engine/connect.js';
-import type { ContainerEngine } from '../../engine/index.js';
+import type { UnitBackend } from '../../engine/index.js';
 import { keyLookupVars, loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { redact } from '../../secrets/redact.js';
 import { AGENT_LABELS } from '../../../../agent-image/src/contract/agent-layer.js';
@@ -25,7 +25,7 @@ function engineFix(backend: BackendSettings): string {
   return 'start one: npm run setup-engine (podman), or set DOCKER_HOST (docs/engines.md)';
 }
 
-async function checkEngine(backend: BackendSettings): Promise<{ check: Check; engine: ContainerEngine | null }> {
+async function checkEngine(backend: BackendSettings): Promise<{ check: Check; engine: UnitBackend | null }> {
   const t0 = Date.now();
   try {
     const engine = await connectBackend(backend);
@@ -37,16 +37,18 @@ async function checkEngine(backend: BackendSettings): Promise<{ check: Check; en
   }
 }
 
-async function checkImage(engine: ContainerEngine | null, image: string): Promise<Check> {
+async function checkImage(engine: UnitBackend | null, image: string): Promise<Check> {
   if (!engine) return { name: 'image', ok: false, detail: `${image}: engine unavailable`, fix: 'fix the engine first' };
-  const ok = await engine.imageExists(image).catch(() => false);
+  // A backend without an image store (a cluster) pulls the image when a unit needs it.
+  if (!engine.images) return { name: 'image', ok: true, detail: `${image}: pulled by the ${engine.name} backend when a unit needs it` };
+  const ok = await engine.images.exists(image).catch(() => false);
   return ok ? { name: 'image', ok, detail: `${image} present` } : { name: 'image', ok, detail: `${image} not found`, fix: `gaia2-runner build-image --tag ${image}` };
 }
 
 /** The agent layers the engine holds (docs/agents.md): informational, never a failure. */
-async function agentImages(engine: ContainerEngine | null): Promise<Check | null> {
-  if (!engine?.imagesWithLabel) return null;
-  const list = await engine.imagesWithLabel(AGENT_LABELS.name).catch(() => null);
+async function agentImages(engine: UnitBackend | null): Promise<Check | null> {
+  if (!engine?.images) return null;
+  const list = await engine.images.withLabel(AGENT_LABELS.name).catch(() => null);
   if (!list) return null;
   const rows = list
     .map((i) => `${i.tags[0] ?? '(untagged)'} (${i.labels[AGENT_LABELS.name]} ${i.labels[AGENT_LABELS.version] ?? 'unknown version'})`)

@@ -6,12 +6,11 @@ import { dumpYaml, type V1Secret } from '@kubernetes/client-node';
 import { Pod, Secret } from 'kubernetes-models/v1';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { ContainerEngine, ContainerHandle, ContainerSpec, EngineDescription, HostServices } from '../types.js';
-import { checkNoLoopback } from './host-services.js';
+import type { UnitBackend, ContainerHandle, ContainerSpec, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
+import { checkRunNeeds } from '../preflight.js';
 import { runSecretManifest, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 
 /** The API server assigns uids; manifests show this one where an owner's uid goes. */
@@ -34,9 +33,10 @@ function validate(o: object, what: string): void {
   }
 }
 
-export class ManifestWriter implements ContainerEngine {
+export class ManifestWriter implements UnitBackend {
   readonly name = 'kubernetes-manifests';
-  readonly capabilities = { publishPorts: false, archives: false, build: false, hostNetwork: false };
+  readonly capabilities = { hostNetwork: false, hostServices: false };
+  readonly images = null;
   /** Files written, in order. */
   readonly written: string[] = [];
   /** Why units could not be written (what the live backend would refuse). */
@@ -72,26 +72,19 @@ export class ManifestWriter implements ContainerEngine {
   async describe(): Promise<EngineDescription> {
     return { kind: 'kubernetes', version: null, apiVersion: 'v1', endpoint: `manifests in ${this.dir}`, remote: true };
   }
-  async reachHostServices(env: Record<string, string>): Promise<HostServices> {
-    checkNoLoopback(env);
-    return { env: { ...env }, close: async () => {} };
+  /** Host networking and loopback services are refused (the Pods are elsewhere). */
+  preflight(needs: RunNeeds): Promise<void> {
+    return checkRunNeeds(this, needs);
+  }
+
+  /** Nothing to relay (preflight refused any loopback service) and nothing kept per run. */
+  async openRun(o: RunScopeOptions): Promise<RunScope> {
+    return { env: { ...o.env }, close: async () => {} };
   }
   async ping(): Promise<void> {}
-  async imageExists(): Promise<boolean> {
-    return true;
-  }
-  async imageLabels(): Promise<Record<string, string>> {
-    return { [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES };
-  }
   async listByLabels(): Promise<[]> {
     return [];
   }
   async remove(): Promise<void> {}
-  async build(): Promise<void> {
-    throw new EngineError('internal_error', 'no builds in a dry run');
-  }
-  async pull(): Promise<boolean> {
-    return true;
-  }
   async close(): Promise<void> {}
 }

@@ -1,14 +1,13 @@
-// ContainerEngine on a Kubernetes cluster: one Pod per scenario run, the run's API keys in
+// UnitBackend on a Kubernetes cluster: one Pod per scenario run, the run's API keys in
 // one Secret (parent of every object the run creates), one watch per run for Pod phases.
 // Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
 import type { V1Secret } from '@kubernetes/client-node';
-import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../../agent-image/src/contract/features.js';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { ContainerEngine, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
+import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
-import { checkNoLoopback } from './host-services.js';
+import { checkRunNeeds } from '../preflight.js';
 import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 import { KubernetesPod } from './pod-handle.js';
 import { PodWatch } from './pod-watch.js';
@@ -21,11 +20,15 @@ interface RunObjects {
   /** The values the run's Secret holds (units with other values get them in their own Secret). */
   shared: Record<string, string>;
   watch: PodWatch;
+  /** Settles once the Secret exists and the watch runs. */
+  ready: Promise<void>;
 }
 
-export class KubernetesEngine implements ContainerEngine {
+export class KubernetesEngine implements UnitBackend {
   readonly name = 'kubernetes';
-  readonly capabilities: EngineCapabilities = { publishPorts: false, archives: false, build: false, hostNetwork: false };
+  readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: false };
+  /** The cluster pulls images from a registry (`build-image --push`): no image store here. */
+  readonly images = null;
   private readonly runs = new Map<string, RunObjects>();
 
   constructor(
@@ -38,9 +41,30 @@ export class KubernetesEngine implements ContainerEngine {
     return { kind: 'kubernetes', version: v?.gitVersion ?? null, apiVersion: 'v1', endpoint: `${this.access.server} (namespace ${this.access.namespace})`, remote: true };
   }
 
-  async reachHostServices(env: Record<string, string>): Promise<HostServices> {
-    checkNoLoopback(env);
-    return { env: { ...env }, close: async () => {} };
+  /** Host networking and loopback services are refused (the Pods are elsewhere). */
+  preflight(needs: RunNeeds): Promise<void> {
+    return checkRunNeeds(this, needs);
+  }
+
+  /**
+   * The run's Secret (holding the keys its units share, and parent of every object the run
+   * creates) and its Pod watch, made before the first unit; close() stops the watch and
+   * deletes the Secret, which garbage-collects whatever the run left. Nothing to relay:
+   * preflight refused any loopback service.
+   */
+  async openRun(o: RunScopeOptions): Promise<RunScope> {
+    const run = this.runObjects(o.runId, o.env);
+    await run.ready;
+    return { env: { ...o.env }, close: () => this.closeRun(o.runId) };
+  }
+
+  private async closeRun(runId: string): Promise<void> {
+    const r = this.runs.get(runId);
+    if (!r) return;
+    this.runs.delete(runId);
+    r.watch.close();
+    const s = await r.secret.catch(() => null);
+    if (s) await this.remove(SECRET_ID + s.metadata!.name!).catch(() => {});
   }
 
   async ping(): Promise<void> {
@@ -51,25 +75,16 @@ export class KubernetesEngine implements ContainerEngine {
     }
   }
 
-  /** The cluster pulls the image when a Pod needs it; a failed pull is that run's typed error. */
-  async imageExists(): Promise<boolean> {
-    return true;
-  }
 
-  /**
-   * A registry image cannot be inspected from here; the backend runs images built by
-   * `build-image` (it needs their POST /files route), so it answers with their features.
-   */
-  async imageLabels(): Promise<Record<string, string>> {
-    return { [IMAGE_FEATURES_LABEL]: OUR_IMAGE_FEATURES };
-  }
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
     const problem = unitSpecProblem(spec);
     if (problem) throw new EngineError('container_start_failed', problem);
     const runId = spec.labels[LABELS.runId];
     if (!runId) throw new EngineError('internal_error', `a unit for the kubernetes backend needs the ${LABELS.runId} label`);
-    const run = await this.runObjects(runId, spec.env);
+    const run = this.runs.get(runId);
+    if (!run) throw new EngineError('internal_error', `no run scope is open for run ${runId} (openRun before creating its units)`);
+    await run.ready;
     const parent = await run.secret;
     const { namespace, core } = this.access;
     const { name, unitSecret, pod } = unitManifests(spec, this.settings, namespace, parent, run.shared);
@@ -88,8 +103,8 @@ export class KubernetesEngine implements ContainerEngine {
     return handle;
   }
 
-  /** The run's Secret and watch, made once per run id (the first unit's keys fill the Secret). */
-  private runObjects(runId: string, env: Record<string, string>): Promise<RunObjects> {
+  /** The run's Secret and watch, made once per run id. */
+  private runObjects(runId: string, env: Record<string, string>): RunObjects {
     let run = this.runs.get(runId);
     if (!run) {
       const { namespace, core, kc } = this.access;
@@ -99,11 +114,10 @@ export class KubernetesEngine implements ContainerEngine {
         throw kubeError(e, `creating Secret ${runSecretName(runId)}`, 'container_start_failed');
       });
       const watch = new PodWatch(kc, core, namespace, `${K8S_LABELS.run}=${labelValue(runId)}`);
-      run = { secret, shared, watch };
+      run = { secret, shared, watch, ready: Promise.all([secret, watch.start()]).then(() => {}) };
       this.runs.set(runId, run);
     }
-    const r = run;
-    return Promise.all([r.secret, r.watch.start()]).then(() => r);
+    return run;
   }
 
   async listByLabels(labels: Record<string, string>): Promise<ContainerInfo[]> {
@@ -140,24 +154,10 @@ export class KubernetesEngine implements ContainerEngine {
     }
   }
 
-  async build(): Promise<void> {
-    throw new EngineError('internal_error', 'the kubernetes backend builds no images: build with the local engine and push (`gaia2-runner build-image --push REGISTRY/NAME:TAG`)');
-  }
 
-  async pull(): Promise<boolean> {
-    return true;
-  }
 
-  /** Stops the watches and deletes each run's Secret, which garbage-collects anything left of the run. */
+  /** Closes every run scope still open (a run that threw before closing its own). */
   async close(): Promise<void> {
-    const runs = [...this.runs.values()];
-    this.runs.clear();
-    for (const r of runs) r.watch.close();
-    await Promise.all(
-      runs.map(async (r) => {
-        const s = await r.secret.catch(() => null);
-        if (s) await this.remove(SECRET_ID + s.metadata!.name!).catch(() => {});
-      }),
-    );
+    await Promise.all([...this.runs.keys()].map((id) => this.closeRun(id)));
   }
 }

@@ -167,7 +167,6 @@ export interface UnitObjects {
 /** A unit's Secret and Pod for a container spec, owned by the run's Secret. */
 /** Why a unit spec cannot run as a Pod (null when it can): checked live and in a dry run alike. */
 export function unitSpecProblem(spec: ContainerSpec): string | null {
-  if (spec.network === 'host') return 'the kubernetes backend has no host networking ([run].network = "host")';
   if (spec.files?.length)
     return `the kubernetes backend cannot copy files into a Pod (${spec.files.map((f) => f.path).join(', ')}); only files under /var/gaia2/ reach it, through the adapter (GAIA2_CA_BUNDLE is not supported here)`;
   if (!spec.env[ENV.scenarioReady]) return 'the kubernetes backend needs an image that takes the scenario after start (one built by `gaia2-runner build-image`)';

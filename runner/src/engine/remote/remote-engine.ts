@@ -11,17 +11,20 @@ import { startLoopbackRelays } from '../../net/loopback-relays.js';
 import { DockerApiEngine } from '../docker-api.js';
 import type { Endpoint } from '../discover.js';
 import { EngineError } from '../errors.js';
-import type { ContainerHandle, ContainerSpec, EngineCapabilities, EngineDescription, HostServices } from '../types.js';
+import type { EngineCapabilities, EngineDescription, RunScope, RunScopeOptions } from '../types.js';
 import type { RemoteTarget } from './docker-host.js';
 import type { SshConnection } from './ssh-connection.js';
-import { directReach, RemoteContainer, sshReach } from './remote-container.js';
+import { tcpReach } from '../reach.js';
+import { sshReach } from './ssh-reach.js';
 import { localAddressToward } from './tcp-reach.js';
 import { withDeadline } from '../../net/deadline.js';
 
 const PING_TIMEOUT_MS = 10_000;
+/** A bare connect over a WAN can take longer than the local look's 250 ms. */
+const REMOTE_ACCEPT_TIMEOUT_MS = 3000;
 
 export class RemoteDockerEngine extends DockerApiEngine {
-  override readonly capabilities: EngineCapabilities = { publishPorts: true, archives: true, build: true, hostNetwork: false };
+  override readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: true };
 
   constructor(
     private readonly target: RemoteTarget,
@@ -30,7 +33,7 @@ export class RemoteDockerEngine extends DockerApiEngine {
     private readonly engineIp: string,
     private readonly ssh: SshConnection | null,
   ) {
-    super(endpoint);
+    super(endpoint, ssh ? sshReach(ssh) : tcpReach(REMOTE_ACCEPT_TIMEOUT_MS));
   }
 
   /** The host already accepted a TCP connection (connect.ts): a failure here is the protocol above. */
@@ -56,22 +59,13 @@ export class RemoteDockerEngine extends DockerApiEngine {
     return { ...(await super.describe()), endpoint: this.target.display, remote: true };
   }
 
-  override async reachHostServices(
-    env: Record<string, string>,
-    o: { network: 'bridge' | 'host'; log?: (line: string) => void },
-  ): Promise<HostServices> {
-    // (host networking never gets here: the capability flag refuses it before the run)
-    return startLoopbackRelays(env, {
+  override async openRun(o: RunScopeOptions): Promise<RunScope> {
+    // (host networking never gets here: preflight refuses it before the run)
+    return startLoopbackRelays(o.env, {
       bridge: async () => ({ gateway: await localAddressToward(this.engineIp), subnet: `${this.engineIp}/${this.engineIp.includes(':') ? 128 : 32}` }),
       urlHost: 'listen-address',
       ...(o.log ? { log: o.log } : {}),
     });
-  }
-
-  override async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    if (spec.network === 'host') throw new EngineError('container_start_failed', `host networking is not available on the remote engine at ${this.target.display}`);
-    const handle = await super.create(spec);
-    return new RemoteContainer(handle, this.ssh ? sshReach(this.ssh) : directReach);
   }
 
   override async close(): Promise<void> {

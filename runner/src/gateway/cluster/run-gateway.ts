@@ -14,10 +14,10 @@ import type { GatewayPlan } from '../../plan/gateway.js';
 import type { RunPlan } from '../../plan/plan.js';
 import { ConfigError } from '../../plan/errors.js';
 import type { ContainerEnvBase } from '../../env/container-env.js';
-import type { ContainerEngine } from '../../engine/index.js';
+import type { UnitBackend } from '../../engine/index.js';
 import { EngineError } from '../../engine/errors.js';
 import { KubernetesEngine } from '../../engine/kubernetes/index.js';
-import { checkNoLoopback } from '../../engine/kubernetes/host-services.js';
+import { checkNoLoopback } from '../../engine/loopback-refusal.js';
 import type { KubernetesSettings } from '../../engine/kubernetes/settings.js';
 import type { PriceTable } from '../../pricing/index.js';
 import { redact } from '../../secrets/redact.js';
@@ -32,7 +32,7 @@ import type { FinishAnswer } from './protocol.js';
 export interface ClusterGatewayOptions {
   log?: (l: string) => void;
   backoff?: { baseDelayMs: number; maxDelayMs: number };
-  engine?: ContainerEngine;
+  engine?: UnitBackend;
   gatewayPlan: GatewayPlan;
   prices: PriceTable | null;
 }
@@ -51,7 +51,7 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
   const origin = serviceOrigin(name, namespace);
   const routeOf = new Map(base.routes.map((r) => [r.role, r]));
   // The gateway's Pod calls the providers: an endpoint on the runner's loopback is out of its reach.
-  checkNoLoopback(Object.fromEntries(base.routes.flatMap((r) => (r.baseUrl ? [[r.baseUrlVars[0] ?? 'BASE_URL', r.baseUrl]] : []))));
+  checkNoLoopback(Object.fromEntries(base.routes.flatMap((r) => (r.baseUrl ? [[r.baseUrlVars[0] ?? 'BASE_URL', r.baseUrl]] : []))), 'Pods of the kubernetes backend');
   pointRoutesAt(base, ups.byRole, (u) => `${origin}${upstreamPath(u)}`);
   const record = gatewayRecordOf(g.replay, ups);
   const issuer = new TokenBook();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
@@ -51,7 +51,7 @@ const lastUserText = (a: AgentUnderTest, q: RecordedRequest): string =>
     .at(-1) ?? '';
 
 interface EngineRun {
-  engine: ContainerEngine;
+  engine: UnitBackend;
   run: AgentSuiteRun;
 }
 
@@ -83,7 +83,7 @@ function startOnEveryEngine(a: AgentUnderTest): Map<string, Promise<EngineRun>> 
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
   let runs: Map<string, Promise<EngineRun>> | undefined;
   describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind) => {
-    let engine: ContainerEngine | undefined;
+    let engine: UnitBackend | undefined;
     let run: AgentSuiteRun;
     const adapter = findAdapter(a.name)!;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
-import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
 import { shellDriver, startFakeLlm, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
@@ -64,10 +64,10 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<
 }
 
 /** The agent's layer on `image`, built (package fetched with npm on the host) when missing or stale. */
-export async function agentLayer(engine: ContainerEngine, image: string, name: string, log: (l: string) => void = () => {}): Promise<AgentLayer> {
+export async function agentLayer(engine: UnitBackend, image: string, name: string, log: (l: string) => void = () => {}): Promise<AgentLayer> {
   const adapter = findAdapter(name);
   if (!adapter) throw new Error(`no adapter ${name}`);
-  return ensureAgentLayer(engine, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
+  return ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
 }
 
 /** A double of the agent's provider that plays `plays` through its shell tool. */
@@ -119,7 +119,7 @@ export interface SuiteOptions {
 }
 
 /** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
-export async function runAgentSuite(engine: ContainerEngine, image: string, a: AgentUnderTest, o: SuiteOptions): Promise<AgentSuiteRun> {
+export async function runAgentSuite(engine: UnitBackend, image: string, a: AgentUnderTest, o: SuiteOptions): Promise<AgentSuiteRun> {
   const log = o.log ?? (() => {});
   const t0 = Date.now();
   const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;

@@ -1,6 +1,6 @@
 // One run of a third-party agent with the connections of its layer's containers watched
 // (connection-watch.ts): what network.test.ts and openclaw-providers.test.ts assert on.
-import type { ContainerEngine } from '../../../../runner/src/engine/index.js';
+import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { watchConnections, type WatchedContainer } from './connection-watch.js';
 import { agentLayer, runAgentOnce, type AgentUnderTest, type DrivenRun } from './third-party-run.js';
 
@@ -10,7 +10,7 @@ export interface WatchedRun {
 }
 
 /** Builds the layer when missing, then runs `o` with every container of that layer watched. */
-export async function watchedRun(engine: ContainerEngine, image: string, a: AgentUnderTest, o: Parameters<typeof runAgentOnce>[2]): Promise<WatchedRun> {
+export async function watchedRun(engine: UnitBackend, image: string, a: AgentUnderTest, o: Parameters<typeof runAgentOnce>[2]): Promise<WatchedRun> {
   const layer = await agentLayer(engine, image, a.name);
   const socketPath = (await engine.describe()).endpoint.replace(/^unix:\/\//, '');
   const watch = watchConnections(socketPath, layer.tag);

@@ -47,10 +47,16 @@ afterAll(async () => {
   await d?.close();
 });
 
+/** The run's scope, as the orchestrator opens it before the run's first unit. */
+const open = (engine: KubernetesEngine, runId: string) => engine.openRun({ runId, env: spec(runId).env, network: 'bridge' });
+
 describe('KubernetesEngine', () => {
   it('runs a unit: start waits for Running, files and status through the pod proxy, remove and close leave nothing', async () => {
     const engine: KubernetesEngine = await connectKubernetes(settings());
     expect((await engine.describe()).kind).toBe('kubernetes');
+    await expect(engine.create(spec('run-a'))).rejects.toMatchObject({ kind: 'internal_error', message: expect.stringMatching(/no run scope is open for run run-a/) });
+    const scope = await open(engine, 'run-a');
+    expect(scope.env.API_KEY).toBe(CANARY); // nothing to relay: the environment as given
     const unit = await engine.create(spec('run-a'));
     await unit.start();
     expect((await unit.state()).running).toBe(true);
@@ -77,6 +83,7 @@ describe('KubernetesEngine', () => {
   it('units of one run share one watch and one run Secret', async () => {
     const engine = await connectKubernetes(settings());
     await hook(d, 'DELETE', 'requests');
+    await open(engine, 'run-b');
     const units = await Promise.all([1, 2, 3].map((i) => engine.create(spec('run-b', `tok-${i}-abcdefgh`))));
     await Promise.all(units.map((u) => u.start()));
     const counts = (await hook(d, 'GET', 'requests')) as Record<string, number>;
@@ -89,6 +96,7 @@ describe('KubernetesEngine', () => {
 
   it('an unschedulable Pod fails start() with pod_unschedulable after pending_timeout', async () => {
     const engine = await connectKubernetes(settings({ nodeSelector: { pool: 'none' }, pendingTimeout: 1 }));
+    await open(engine, 'run-c');
     const unit = await engine.create(spec('run-c'));
     await expect(unit.start()).rejects.toMatchObject({ kind: 'pod_unschedulable', message: expect.stringMatching(/not scheduled within 1s: Unschedulable/) });
     await engine.close();
@@ -100,10 +108,13 @@ describe('KubernetesEngine', () => {
     const limited = join(mkdtempSync(join(tmpdir(), 'k8s-engine-')), 'kubeconfig');
     writeKubeconfig(limited, d.url, 'limited-token-123', d.ca);
     const engine = await connectKubernetes(settings({ kubeconfig: limited }));
+    await open(engine, 'run-d');
     await expect(engine.create(spec('run-d'))).rejects.toMatchObject({ kind: 'engine_unavailable', message: expect.stringMatching(/HTTP 403.*docs\/kubernetes\.md/) });
-    await expect(engine.reachHostServices({ BASE_URL: 'http://127.0.0.1:8000/v1' })).rejects.toThrow(/BASE_URL points at the runner's own machine.*\[agent\]\.base_url/);
-    await expect(engine.reachHostServices({ GAIA2_JUDGE_BASE_URL: 'http://localhost:9/v1' })).rejects.toThrow(/\[judge\]\.base_url/);
-    expect((await engine.reachHostServices({ BASE_URL: 'https://llm.example.com/v1' })).env.BASE_URL).toBe('https://llm.example.com/v1');
+    const bridge = (env: Record<string, string>) => engine.preflight({ network: 'bridge', env });
+    await expect(bridge({ BASE_URL: 'http://127.0.0.1:8000/v1' })).rejects.toThrow(/BASE_URL points at the runner's own machine.*\[agent\]\.base_url/);
+    await expect(bridge({ GAIA2_JUDGE_BASE_URL: 'http://localhost:9/v1' })).rejects.toThrow(/\[judge\]\.base_url/);
+    await expect(bridge({ BASE_URL: 'https://llm.example.com/v1' })).resolves.toBeUndefined();
+    await expect(engine.preflight({ network: 'host', env: {} })).rejects.toThrow(/network = "host" \(--network host\) is not possible on the remote kubernetes backend at .*: its units do not share this machine.s network/);
     await engine.close();
   });
 });

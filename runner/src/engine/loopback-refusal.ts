@@ -1,8 +1,9 @@
-// A cluster's Pods cannot reach the runner's loopback: no relay or tunnel is attempted, the
-// configuration is refused with the variable and the option that set it.
-import { ENV } from '../../../../agent-image/src/contract/paths.js';
-import { ConfigError } from '../../plan/errors.js';
-import { isHostLoopbackHost } from '../../net/loopback-relays.js';
+// Units of a backend without host services (a cluster's Pods) cannot reach the runner's
+// loopback: no relay or tunnel is attempted, the configuration is refused with the variable and
+// the option that set it.
+import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { ConfigError } from '../plan/errors.js';
+import { isHostLoopbackHost } from '../net/loopback-relays.js';
 
 /** Where a variable comes from, for the message. */
 function optionOf(name: string): string {
@@ -12,7 +13,7 @@ function optionOf(name: string): string {
   return 'its setting';
 }
 
-export function checkNoLoopback(env: Record<string, string>): void {
+export function checkNoLoopback(env: Record<string, string>, units: string): void {
   for (const [k, v] of Object.entries(env)) {
     if (!/^https?:\/\//i.test(v)) continue;
     let host: string;
@@ -24,7 +25,7 @@ export function checkNoLoopback(env: Record<string, string>): void {
     // (any 127.x address too: a Pod cannot reach one, where a relay serves 127.0.0.1 only)
     if (isHostLoopbackHost(host) || host.startsWith('127.'))
       throw new ConfigError(
-        `${k} points at the runner's own machine (${new URL(v).origin}), which Pods of the kubernetes backend cannot reach: ` +
+        `${k} points at the runner's own machine (${new URL(v).origin}), which ${units} cannot reach: ` +
           `set ${optionOf(k)} to an address reachable from inside the cluster (a Service, an ingress, a public endpoint)`,
       );
   }

@@ -1,0 +1,37 @@
+// Everything a run is checked for and settled on before any trial is queued, in one place and
+// one order: how model traffic flows (the gateway, or direct with the keys in the units'
+// environment), the image the agent plays in (a third-party layer built when missing), the
+// image features the plan needs, and the backend's preflight of what the run asks of it (host
+// networking, services on this machine's loopback). Nothing here creates a unit.
+import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
+import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
+import type { UnitBackend } from '../engine/index.js';
+import { buildBaseEnv } from '../env/container-env.js';
+import { gatewayDecision } from '../gateway/index.js';
+import type { RunPlan } from '../plan/plan.js';
+import { requireImageFeature } from '../run/image-features.js';
+import { prepareAgentImage } from './agent-image.js';
+
+export interface Preflight {
+  /** The plan with the image that actually runs (a third-party agent's layer). */
+  plan: RunPlan;
+  /** The agent that plays (name and version), as recorded in run_config.json and result.json. */
+  agent: AgentRecord;
+  /** The units' environment before per-unit tokens (keys withheld when the gateway is on). */
+  base: ReturnType<typeof buildBaseEnv>;
+  gateway: { on: boolean; reason?: string };
+}
+
+export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv: Record<string, string | undefined>, log: (line: string) => void): Promise<Preflight> {
+  // Decided on the configured image: a layer's tag names the agent, not the world's profile.
+  let base = buildBaseEnv(given, hostEnv, { withholdKeys: true });
+  const gateway = gatewayDecision(given, base.routes);
+  if (!gateway.on) base = buildBaseEnv(given, hostEnv);
+  for (const n of base.notices) log(n);
+  const who = await prepareAgentImage(given, engine, log);
+  const plan = who.plan;
+  if (!gateway.on && base.routes.length) log(`Model gateway off: ${gateway.reason}`);
+  if (plan.noise) await requireImageFeature(engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
+  await engine.preflight({ network: plan.run.network, env: base.env });
+  return { plan, agent: who.agent, base, gateway };
+}
