@@ -5,6 +5,7 @@ import { ScenarioInfoCache } from '../model/oracle.js';
 import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
 import { renderPage } from '../pages/html.js';
+import { gatewayCountsOf } from '../model/gateway-counts.js';
 import { asStr } from '../../trace/json-util.js';
 import { recordedAgentLabel } from '../../../../agent-image/src/contract/result.js';
 import { comparePageData } from './compare.js';
@@ -99,6 +100,7 @@ export function buildExperiment(root: string, opts: BuildOptions, parentCrumbs: 
     splitNames: [...new Set(matrix.map((m) => m.split).filter(Boolean))].sort(naturalCompare),
     scenarios: matrix,
     compareHref: runs.length >= 2 ? 'compare.html' : '',
+    gateway: gatewayCountsOf(root),
   };
   const indexPath = join(root, 'index.html');
   if (writeIfChanged(indexPath, renderPage(`${name} — Gaia2 pass@${runs.length}`, data))) written.push(indexPath);

@@ -65,6 +65,14 @@ function topBar(crumbs, extra) {
   return el('header', { class: 'top' }, c, el('span', { class: 'spacer' }), extra || null, el('span', { class: 'live', id: 'live' }));
 }
 function card(label, value, cls) { return el('div', { class: 'card ' + (cls || '') }, el('div', { class: 'v', text: value }), el('div', { class: 'l', text: label })); }
+// The model gateway's counts (as the progress line shows them), while the run runs and after.
+function gatewayCard(g) {
+  if (!g) return null;
+  var node = card('Model gateway' + (g.running ? '' : ' (run ended)'), 'queued ' + fmtInt(g.queued) + ' · throttled ' + fmtInt(g.throttled) + ' · retried ' + fmtInt(g.retried));
+  node.id = 'gateway-counts';
+  node.title = fmtInt(g.requests) + ' requests, ' + fmtInt(g.gave_up) + ' given up';
+  return node;
+}
 function statusBar(c) {
   var total = Math.max(1, c.expected || (c.pass + c.fail + c.error + c.running));
   var bar = el('div', { class: 'bar' });

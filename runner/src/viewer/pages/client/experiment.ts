@@ -11,7 +11,7 @@ RENDERERS.experiment = function (app, d) {
   append(main, el('h1', { text: d.name }), el('div', { class: 'sub', text: d.subtitle }));
   append(main, el('div', { class: 'cards', id: 'counters' }, card('Runs', String(d.runs.length)), card('Scenarios', fmtInt(d.scenarios.length)),
     card('Pass', fmtInt(tot.pass), 'pass'), card('Fail', fmtInt(tot.fail), 'fail'), card('Error', fmtInt(tot.error), 'error'), card('Running', fmtInt(tot.running), 'running'),
-    card('Pass rate (judged)', fmtPct(tot.pass + tot.fail ? tot.pass / (tot.pass + tot.fail) : null))));
+    card('Pass rate (judged)', fmtPct(tot.pass + tot.fail ? tot.pass / (tot.pass + tot.fail) : null)), gatewayCard(d.gateway)));
   var kt = el('table', { class: 'grid', id: 'passk' }, el('thead', null, el('tr', null, el('th', { text: 'k' }), el('th', { text: 'pass@k' }), el('th', { text: 'pass^k' }), el('th', { text: 'scenarios (≥k judged runs)' }))));
   var kb = el('tbody'); kt.appendChild(kb);
   d.passK.forEach(function (p) { kb.appendChild(el('tr', null, el('td', { text: String(p.k) }), el('td', { class: 'num', text: fmtPct(p.passAt) }), el('td', { class: 'num', text: fmtPct(p.passHat) }), el('td', { class: 'num', text: fmtInt(p.n) }))); });

@@ -35,7 +35,7 @@ RENDERERS.run = function (app, d) {
     card('Tokens in / out', fmtTok(c.tokensIn) + ' / ' + fmtTok(c.tokensOut)),
     c.appIn || c.appOut ? card('Of which app agents', fmtTok(c.appIn) + ' / ' + fmtTok(c.appOut)) : null,
     c.judgeIn || c.judgeOut ? card('Judge tokens in / out', fmtTok(c.judgeIn) + ' / ' + fmtTok(c.judgeOut)) : null,
-    card('Cost', c.costKnown ? fmtCost(c.cost) + (c.costKnown < d.rows.length ? ' (partial)' : '') : '—')));
+    card('Cost', c.costKnown ? fmtCost(c.cost) + (c.costKnown < d.rows.length ? ' (partial)' : '') : '—'), gatewayCard(d.gateway)));
   append(main, statusBar(c));
   var splitBox = el('div', { class: 'splits' });
   if (d.splits.length) append(main, el('h2', { text: 'Splits' }), splitBox);
