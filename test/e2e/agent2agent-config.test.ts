@@ -7,16 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { loadRunConfig } from '../../runner/src/config/resolve-toml.js';
-import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { executePlan } from '../../runner/src/orchestrator/index.js';
-import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
 import { buildViewer } from '../../runner/src/viewer/index.js';
+import { runTomlConfig } from './helpers/run-toml.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
 import { oraclePlay, scriptFor } from './helpers/oracle-llm-script.js';
-import { TEST_LABEL } from './helpers/llm-run.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -38,41 +34,25 @@ beforeAll(async () => {
   cpSync(join(root, 'examples/scenarios/execution/exec_shopping_bottle_order.json'), join(work, 'data', 'execution', 'exec_shopping_bottle_order.json'));
   writeFileSync(join(work, 'main.json'), JSON.stringify([{ commands: [['shopping', 'expert-agent', '--task', TASK]], reply: play.reply }]));
   out = join(work, 'out');
-  writeFileSync(
-    join(work, 'a2a.toml'),
-    [
-      '[target]',
-      'dataset_root = "data"',
-      '[agent]',
-      `image = "${image}"`,
-      'name = "scripted"',
-      'script = "main.json"',
-      '[agent2agent]',
-      'app_prop = 1',
-      'provider = "openai-compat"',
-      'model = "fake-app-agent"',
-      `base_url = "${fake.url}"`,
-      'api_key_env = "A2A_CONFIG_KEY"',
-      '[run]',
-      'output_dir = "out"',
-      'timeout = 180',
-      'health_timeout = 60',
-      '',
-    ].join('\n'),
-  );
   const hostEnv = { A2A_CONFIG_KEY: KEY };
-  const plan = loadRunConfig(join(work, 'a2a.toml'), hostEnv);
-  const ds = await resolveDataset(plan.target, { env: hostEnv });
-  const outcome = await executePlan(plan, ds, {
-    engine,
-    hostEnv,
-    progress: { start() {}, done() {}, stop() {}, log() {} },
-    runScenario: (o: ScenarioRunOptions) => {
-      env = o.env;
-      return runScenario({ ...o, labels: { ...o.labels, ...TEST_LABEL } });
-    },
-  });
-  result = outcome.results[0]!;
+  ({ result, env } = await runTomlConfig(engine, join(work, 'a2a.toml'), [
+    '[target]',
+    'dataset_root = "data"',
+    '[agent]',
+    `image = "${image}"`,
+    'name = "scripted"',
+    'script = "main.json"',
+    '[agent2agent]',
+    'app_prop = 1',
+    'provider = "openai-compat"',
+    'model = "fake-app-agent"',
+    `base_url = "${fake.url}"`,
+    'api_key_env = "A2A_CONFIG_KEY"',
+    '[run]',
+    'output_dir = "out"',
+    'timeout = 180',
+    'health_timeout = 60',
+  ], hostEnv));
   await buildViewer(out);
 }, 600_000);
 

@@ -2,22 +2,12 @@
 // daemon, which scores the soft checks on TypeSafe's System One wire format against a double on
 // the host's 127.0.0.1 (through the runner's relay). A scripted agent plays the adaptability
 // scenario's oracle with its own wording for a chat message, so the content check needs it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
-import { buildBaseEnv } from '../../runner/src/env/index.js';
-import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { runScenario } from '../../runner/src/run/index.js';
-import { KENJI_REWORDED as SCRIPT } from './helpers/kenji-script.js';
+import { runKenjiJudged } from './helpers/kenji-judged.js';
 import { startTypesafeDouble, type TypesafeDouble } from '../helpers/typesafe-double/index.js';
 
-const root = join(import.meta.dirname, '..', '..');
-const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const scenario = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
 const KEY = 'ts-jev-e2e-0123456789abcdef';
 let engine: ContainerEngine;
 beforeAll(async () => {
@@ -29,32 +19,14 @@ afterAll(async () => {
 
 async function judged(probability: number, extraBody = '{"threshold":0.5,"timeout":20}', containerEnv: Record<string, string> = {}): Promise<{ result: ScenarioResult; svc: TypesafeDouble }> {
   const svc = await startTypesafeDouble({ apiKey: KEY, respond: () => probability });
-  const dir = mkdtempSync(join(tmpdir(), 'gaia2-jev-e2e-'));
-  const scriptFile = join(dir, 'script.json');
-  writeFileSync(scriptFile, JSON.stringify(SCRIPT));
-  // the key is found under the reference's variable, by the provider's name
-  const hostEnv = { TYPESAFE_API_KEY: KEY };
-  const plan = planFromRunFlags(
-    {
-      scenario, image, agent: 'scripted', script: scriptFile, runtime: 'podman', adapterPort: '8090',
-      timeout: '180', healthTimeout: '60', activityTimeout: '120', thinking: 'off', logLevel: 'INFO',
-      notificationMode: 'message', network: 'bridge',
-      judgeModel: 'jev-latest', judgeProvider: 'typesafe', judgeBaseUrl: svc.url, judgeExtraBody: extraBody,
-    },
-    hostEnv,
-  );
-  const base = buildBaseEnv(plan, hostEnv);
-  const relays = await engine.reachHostServices(base.env, { network: 'bridge' });
   try {
-    const result = await runScenario({
-      engine, image, scenarioFile: scenario, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',
-      env: { ...relays.env, GAIA2_SCRIPT: JSON.stringify(SCRIPT), ...containerEnv },
-      timeouts: { healthSeconds: 60, scenarioSeconds: 180, activitySeconds: 120 },
-      labels: { 'gaia2.test': `jev-e2e-${process.pid}` },
+    // the key is found under the reference's variable, by the provider's name
+    const result = await runKenjiJudged(engine, {
+      judgeFlags: { judgeModel: 'jev-latest', judgeProvider: 'typesafe', judgeBaseUrl: svc.url, judgeExtraBody: extraBody },
+      hostEnv: { TYPESAFE_API_KEY: KEY }, containerEnv, label: 'jev-e2e',
     });
     return { result, svc };
   } finally {
-    await relays.close();
     await svc.close();
   }
 }

@@ -3,24 +3,15 @@
 // host's 127.0.0.1 through the runner's relay. A scripted agent plays the adaptability
 // scenario's oracle with its own wording for a chat message, so the content check needs the
 // LLM: accepted → pass; rejected → fail with the soft checker named; 401 → judge error.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { planFromRunFlags, type AgentFlags } from '../../runner/src/config/cli-flags.js';
+import type { AgentFlags } from '../../runner/src/config/cli-flags.js';
 import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
 import { PROMPTS } from '../../agent-image/src/judge/prompts.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
-import { buildBaseEnv } from '../../runner/src/env/index.js';
-import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { runScenario } from '../../runner/src/run/index.js';
-import { KENJI_REWORDED as SCRIPT } from './helpers/kenji-script.js';
+import { runKenjiJudged } from './helpers/kenji-judged.js';
 import { fail, say, startFakeLlm, type FakeLlm, type FakeScriptItem } from '../helpers/fake-llm/index.js';
 
-const root = join(import.meta.dirname, '..', '..');
-const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const scenario = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
 const KEY_VAR = 'JUDGE_E2E_API_KEY';
 const KEY = 'sk-judge-e2e-0123456789abcdef';
 let engine: ContainerEngine;
@@ -39,32 +30,13 @@ interface JudgedOptions {
 
 async function judged(script: FakeScriptItem[], fallback?: FakeScriptItem, o: JudgedOptions = {}): Promise<{ result: ScenarioResult; fake: FakeLlm }> {
   const fake = await startFakeLlm({ format: 'openai-chat', script, ...(fallback ? { fallback } : {}) });
-  const dir = mkdtempSync(join(tmpdir(), 'gaia2-judge-e2e-'));
-  const scriptFile = join(dir, 'script.json');
-  writeFileSync(scriptFile, JSON.stringify(SCRIPT));
-  const hostEnv = { [KEY_VAR]: KEY };
-  const plan = planFromRunFlags(
-    {
-      scenario, image, agent: 'scripted', script: scriptFile, runtime: 'podman', adapterPort: '8090',
-      timeout: '180', healthTimeout: '60', activityTimeout: '120', thinking: 'off', logLevel: 'INFO',
-      notificationMode: 'message', network: 'bridge',
-      judgeModel: 'judge-m', judgeProvider: 'openai-compat', judgeBaseUrl: fake.url, judgeApiKeyEnv: KEY_VAR,
-      ...o.flags,
-    },
-    hostEnv,
-  );
-  const base = buildBaseEnv(plan, hostEnv);
-  const relays = await engine.reachHostServices(base.env, { network: 'bridge' });
   try {
-    const result = await runScenario({
-      engine, image, scenarioFile: scenario, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',
-      env: { ...relays.env, GAIA2_SCRIPT: JSON.stringify(SCRIPT), ...o.containerEnv },
-      timeouts: { healthSeconds: 60, scenarioSeconds: 180, activitySeconds: 120 },
-      labels: { 'gaia2.test': `judge-e2e-${process.pid}` },
+    const result = await runKenjiJudged(engine, {
+      judgeFlags: { judgeModel: 'judge-m', judgeProvider: 'openai-compat', judgeBaseUrl: fake.url, judgeApiKeyEnv: KEY_VAR, ...o.flags },
+      hostEnv: { [KEY_VAR]: KEY }, ...(o.containerEnv ? { containerEnv: o.containerEnv } : {}), label: 'judge-e2e',
     });
     return { result, fake };
   } finally {
-    await relays.close();
     await fake.close();
   }
 }

@@ -8,15 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
-import { loadRunConfig } from '../../runner/src/config/resolve-toml.js';
-import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type ContainerEngine } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { executePlan } from '../../runner/src/orchestrator/index.js';
-import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
+import { runTomlConfig } from './helpers/run-toml.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
 import { KENJI_REWORDED } from './helpers/kenji-script.js';
-import { TEST_LABEL } from './helpers/llm-run.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -37,45 +33,29 @@ beforeAll(async () => {
   cpSync(join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json'), join(work, 'omnilingual', 'spa_Latn', 'adaptability', 'adapt_chats_kenji_sync.json'));
   writeFileSync(join(work, 'script.json'), JSON.stringify(KENJI_REWORDED));
   out = join(work, 'out');
-  writeFileSync(
-    join(work, 'omni.toml'),
-    [
-      '[target]',
-      'dataset_root = "omnilingual"',
-      'language = "spa_Latn"',
-      'splits = ["adaptability"]',
-      '[agent]',
-      `image = "${image}"`,
-      'name = "scripted"',
-      'script = "script.json"',
-      '[judge]',
-      'provider = "openai-compat"',
-      'model = "gpt-oss-120b"',
-      `base_url = "${fake.url}"`,
-      'api_key_env = "OMNI_JUDGE_KEY"',
-      'prompt_version = "omnilingual-gaia2"',
-      'extra_body = { reasoning_effort = "low" }',
-      '[run]',
-      'timeout = 180',
-      'health_timeout = 60',
-      'idle_timeout = 240.0',
-      'output_dir = "out"',
-      '',
-    ].join('\n'),
-  );
   const hostEnv = { OMNI_JUDGE_KEY: KEY };
-  const plan = loadRunConfig(join(work, 'omni.toml'), hostEnv);
-  const ds = await resolveDataset(plan.target, { env: hostEnv });
-  const outcome = await executePlan(plan, ds, {
-    engine,
-    hostEnv,
-    progress: { start() {}, done() {}, stop() {}, log() {} },
-    runScenario: (o: ScenarioRunOptions) => {
-      env = o.env;
-      return runScenario({ ...o, labels: { ...o.labels, ...TEST_LABEL } });
-    },
-  });
-  result = outcome.results[0]!;
+  ({ result, env } = await runTomlConfig(engine, join(work, 'omni.toml'), [
+    '[target]',
+    'dataset_root = "omnilingual"',
+    'language = "spa_Latn"',
+    'splits = ["adaptability"]',
+    '[agent]',
+    `image = "${image}"`,
+    'name = "scripted"',
+    'script = "script.json"',
+    '[judge]',
+    'provider = "openai-compat"',
+    'model = "gpt-oss-120b"',
+    `base_url = "${fake.url}"`,
+    'api_key_env = "OMNI_JUDGE_KEY"',
+    'prompt_version = "omnilingual-gaia2"',
+    'extra_body = { reasoning_effort = "low" }',
+    '[run]',
+    'timeout = 180',
+    'health_timeout = 60',
+    'idle_timeout = 240.0',
+    'output_dir = "out"',
+  ], hostEnv));
 }, 600_000);
 
 afterAll(async () => {

@@ -1,19 +1,37 @@
 // The config summary printed by run-config (the whole output of --dry-run), spec §2.7, plus
-// our additions (agent kind, judge mode, network, timeouts). Never prints secret values,
-// only where they come from.
+// our additions (agent kind, judge mode, network, timeouts). It is read from the run record
+// (record/, what run_config.json will hold), so the summary shows the settings as they are
+// recorded; only what the record does not keep (the config's path, the number of scenarios,
+// --retry, where output goes) comes with it. Never prints secret values, only where they come from.
 import { redact } from '../secrets/redact.js';
 import { CANONICAL_SPLITS, hostActivityTimeout, type RunPlan } from '../plan/plan.js';
+import { toRecord, type RecordedOptions } from '../record/index.js';
 
-function keySource(ref: { source: string } | null): string {
-  if (!ref) return 'from provider variables at launch';
-  return ref.source === 'explicit' ? 'given in config (redacted)' : `from $${ref.source}`;
+/** What the summary shows beside the record. */
+export interface SummaryContext {
+  configPath: string | null;
+  resolvedScenarios: number | null;
+  retry: boolean;
+  outputDir: string | null;
+  output: string | null;
 }
 
+/** The plan's summary: its record, and the few facts outside it. */
 export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, retry = plan.run.retry): string[] {
-  const t = plan.target;
+  return formatRecordSummary(toRecord(plan), { configPath: plan.configPath, resolvedScenarios, retry, outputDir: plan.run.outputDir, output: plan.run.output });
+}
+
+function keySource(ref: { api_key_env: string | null; api_key: string | null }): string {
+  if (ref.api_key) return 'given in config (redacted)';
+  return ref.api_key_env ? `from $${ref.api_key_env}` : 'from provider variables at launch';
+}
+
+export function formatRecordSummary(rec: RecordedOptions, ctx: SummaryContext): string[] {
+  const t = rec.target;
+  const { resolvedScenarios } = ctx;
   const lines: string[] = [];
-  if (plan.configPath) lines.push(`Config: ${plan.configPath}`);
-  lines.push(`Image: ${plan.agent.image}`);
+  if (ctx.configPath) lines.push(`Config: ${ctx.configPath}`);
+  lines.push(`Image: ${rec.agent_options.image}`);
   lines.push(`Mode: ${t.kind === 'scenario' ? 'scenario' : 'dataset'}`);
   if (t.kind === 'scenario') lines.push(`Scenario: ${t.scenario}`);
   if (t.kind === 'hf') lines.push(`Dataset: ${t.repo}${t.revision !== 'main' ? `@${t.revision}` : ''}`);
@@ -26,45 +44,46 @@ export function formatSummary(plan: RunPlan, resolvedScenarios: number | null, r
     if (t.limit !== null) lines.push(`Limit: ${t.limit}`);
     if (resolvedScenarios !== null) lines.push(`Resolved scenarios: ${resolvedScenarios}`);
   }
-  const a = plan.agent;
+  const a = rec.agent_options;
   if (a.name === 'default') {
     lines.push(`Agent: ${a.provider}/${a.model}`);
-    lines.push(`Agent API key: ${keySource(a.apiKey)}`);
-    if (a.baseUrl) lines.push(`Agent base URL: ${a.baseUrl}`);
+    lines.push(`Agent API key: ${keySource(a)}`);
+    if (a.base_url) lines.push(`Agent base URL: ${a.base_url}`);
     lines.push(`Thinking: ${a.thinking}`);
-    lines.push(`Tools: ${a.tools}${a.maxTokens ? `; max tokens ${a.maxTokens}` : ''}`);
-  } else lines.push(`Agent: ${a.name}${a.script ? ` (${a.script})` : ''}`);
-  if (plan.judge) {
-    lines.push(`Judge: ${plan.judge.provider}/${plan.judge.model}`);
-    lines.push(`Judge API key: ${keySource(plan.judge.apiKey)}`);
-    if (plan.judge.baseUrl) lines.push(`Judge base URL: ${plan.judge.baseUrl}`);
-    lines.push(`Judge prompts: ${plan.judge.promptVersion ?? 'default'}`);
-    if (plan.judge.extraBody) lines.push(`Judge extra body: ${JSON.stringify(plan.judge.extraBody)}`);
+    lines.push(`Tools: ${a.tools}${a.max_tokens ? `; max tokens ${a.max_tokens}` : ''}`);
+  } else lines.push(`Agent: ${a.name}${a.version ? ` ${a.version}` : ''}${a.script ? ` (${a.script})` : ''}`);
+  const j = rec.judge_options;
+  if (j) {
+    lines.push(`Judge: ${j.provider}/${j.model}`);
+    lines.push(`Judge API key: ${keySource(j)}`);
+    if (j.base_url) lines.push(`Judge base URL: ${j.base_url}`);
+    lines.push(`Judge prompts: ${j.prompt_version ?? 'default'}`);
+    if (j.extra_body) lines.push(`Judge extra body: ${JSON.stringify(j.extra_body)}`);
   } else lines.push('Judge: hard checks only (no judge LLM configured)');
-  const x = plan.agent2agent;
+  const x = rec.agent2agent_options;
   if (x) {
-    lines.push(`Agent2Agent: app agents operate ${x.appProp * 100}% of each scenario's apps (seed: ${x.seed ?? "the scenario's"})`);
-    lines.push(`App agents: ${x.provider}/${x.model}${x.baseUrl ? ` at ${x.baseUrl}` : ''}; API key: ${keySource(x.apiKey)}`);
+    lines.push(`Agent2Agent: app agents operate ${x.app_prop * 100}% of each scenario's apps (seed: ${x.seed ?? "the scenario's"})`);
+    lines.push(`App agents: ${x.provider}/${x.model}${x.base_url ? ` at ${x.base_url}` : ''}; API key: ${keySource(x)}`);
   }
-  const r = plan.run;
+  const r = rec.run_options;
   lines.push(`Concurrency: ${r.concurrency}`);
-  lines.push(`Pass@: ${r.passAt}`);
-  if (retry) lines.push('Retry: on');
-  if (r.errorsAsFailures) lines.push('Report: errors count as failed runs');
-  if (r.enableCaching) lines.push('Result cache: on (identical finished runs are reused)');
+  lines.push(`Pass@: ${r.pass_at}`);
+  if (ctx.retry) lines.push('Retry: on');
+  if (r.errors_as_failures) lines.push('Report: errors count as failed runs');
+  if (r.enable_caching) lines.push('Result cache: on (identical finished runs are reused)');
   const b = r.backend;
   if (b.kind === 'kubernetes') lines.push(`Backend: kubernetes (${b.context ? `context ${b.context}, ` : ''}namespace ${b.namespace ?? 'from the kubeconfig'}, pull ${b.imagePullPolicy}, pending timeout ${b.pendingTimeout}s)`);
   else lines.push(`Network: ${r.network}`);
-  const idle = r.idleTimeout != null ? `idle ${r.idleTimeout}s` : "idle the daemon's default (300s)";
-  const activity = hostActivityTimeout(r);
-  lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.healthTimeout}s, ${idle}, host activity ${activity}s${activity !== r.activityTimeout ? ' (raised above the idle timeout)' : ''}`);
-  const n = plan.noise;
+  const idle = r.idle_timeout != null ? `idle ${r.idle_timeout}s` : "idle the daemon's default (300s)";
+  const activity = hostActivityTimeout({ activityTimeout: r.activity_timeout, idleTimeout: r.idle_timeout });
+  lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.health_timeout}s, ${idle}, host activity ${activity}s${activity !== r.activity_timeout ? ' (raised above the idle timeout)' : ''}`);
+  const n = rec.noise as RunPlan['noise'];
   if (n) {
     const ta = n.tool_augmentation ? `tool failures ${n.tool_augmentation.tool_failure_probability} (seed ${n.tool_augmentation.seed})` : 'no tool augmentation';
     const ev = n.env_events ? `${n.env_events.num_env_events_per_minute} background events/min (seed ${n.env_events.env_events_seed})` : 'no background events';
     lines.push(`Noise: ${ta}; ${ev}`);
   }
-  if (r.outputDir) lines.push(`Output dir: ${r.outputDir}`);
-  if (r.output) lines.push(`Output file: ${r.output}`);
+  if (ctx.outputDir) lines.push(`Output dir: ${ctx.outputDir}`);
+  if (ctx.output) lines.push(`Output file: ${ctx.output}`);
   return lines.map(redact);
 }

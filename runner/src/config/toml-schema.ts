@@ -3,12 +3,18 @@
 // with integers as bigint so that `timeout = 600.0` is rejected like upstream does.
 import { z } from 'zod';
 import { NoiseTable } from './noise.js';
-import { PhasesTable } from '../plan/phases.js';
 import { bool, choice, int, jsonTable, num, optStr, strList } from '../plan/toml-values.js';
 import { KubernetesTable, ResourcesTable, TolerationTable } from '../engine/kubernetes/settings.js';
 import { BACKENDS } from '../plan/backend.js';
 import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from '../plan/plan.js';
 import { GatewayTable, LimitEntryTable, LimitsTable } from './gateway.js';
+
+/** [phases]: the submission protocol's phases (plan/phases.ts has the names and defaults). */
+const PhasesTable = z.strictObject({
+  phases: z.array(z.string({ error: 'must be a list of phase names' }), { error: 'must be a list of phase names' }).optional(),
+  runs: int,
+  mini_subset: optStr,
+});
 
 export const TargetTable = z.strictObject({
   scenario: optStr,

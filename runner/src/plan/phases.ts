@@ -1,9 +1,7 @@
 // The Gaia2 submission protocol's phases with the reference's defaults (docs/protocol.md):
 // three runs per scenario each; the standard phase over the five capability splits, the two
 // augmented phases over the `mini` subset.
-import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { int, optStr } from './toml-values.js';
 
 export const PHASE_NAMES = ['standard', 'agent2agent', 'noise'] as const;
 export type PhaseName = (typeof PHASE_NAMES)[number];
@@ -12,12 +10,6 @@ export type PhaseName = (typeof PHASE_NAMES)[number];
 export const DEFAULT_PHASE_RUNS = 3;
 /** The reference's a2a_app_prop of the agent2agent phase: every app gets an app agent. */
 export const AGENT2AGENT_APP_PROP = 1.0;
-
-export const PhasesTable = z.strictObject({
-  phases: z.array(z.string({ error: 'must be a list of phase names' }), { error: 'must be a list of phase names' }).optional(),
-  runs: int,
-  mini_subset: optStr,
-});
 
 /** Phase names from a list (TOML or comma-separated flag): known, no duplicates, canonical order. */
 export function parsePhaseNames(items: readonly string[], where: string): PhaseName[] {

@@ -24,22 +24,27 @@ function allFiles(d: string): string[] {
   });
 }
 
+/** Two scenarios, the canary as the agent's and the judge's key, Anthropic for both. */
+function canaryPlan(prefix: string, flags: Record<string, unknown>) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  writeScenario(join(dir, 'data/search/a.json'), 'a');
+  writeScenario(join(dir, 'data/search/b.json'), 'b');
+  const env = { CANARY_KEY: CANARY, ANTHROPIC_API_KEY: CANARY };
+  const plan = planFromDatasetFlags(
+    {
+      dataset: join(dir, 'data'), image: 'localhost/gaia2-agent:latest', runtime: 'podman', adapterPort: '8090', timeout: '600', healthTimeout: '120', activityTimeout: '600',
+      thinking: 'low', logLevel: 'DEBUG', notificationMode: 'message', network: 'bridge', concurrency: '2', passAt: '2', revision: 'main',
+      provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'CANARY_KEY', judgeProvider: 'anthropic', judgeModel: 'judge-x', outputDir: join(dir, 'out'),
+      ...flags,
+    },
+    env,
+  );
+  return { dir, env, plan };
+}
+
 describe('secret canary', () => {
   it('direct mode (--no-gateway): never appears in run_config, result, results.jsonl, reports or logs, but reaches the container env', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canary-'));
-    writeScenario(join(dir, 'data/search/a.json'), 'a');
-    writeScenario(join(dir, 'data/search/b.json'), 'b');
-    const env = { CANARY_KEY: CANARY, ANTHROPIC_API_KEY: CANARY };
-    const plan = planFromDatasetFlags(
-      {
-        dataset: join(dir, 'data'), image: 'localhost/gaia2-agent:latest', runtime: 'podman', adapterPort: '8090', timeout: '600', healthTimeout: '120', activityTimeout: '600',
-        thinking: 'low', logLevel: 'DEBUG', notificationMode: 'message', network: 'bridge', concurrency: '2', passAt: '2', revision: 'main',
-        provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'CANARY_KEY', judgeProvider: 'anthropic', judgeModel: 'judge-x', outputDir: join(dir, 'out'),
-        baseUrl: `http://user:${CANARY}@127.0.0.1:9/v1`,
-        gateway: false,
-      },
-      env,
-    );
+    const { dir, env, plan } = canaryPlan('canary-', { baseUrl: `http://user:${CANARY}@127.0.0.1:9/v1`, gateway: false });
     const seenEnv: Array<Record<string, string>> = [];
     const progress = recordingProgress();
     const runScenario = async (o: ScenarioRunOptions): Promise<ScenarioResult> => {
@@ -66,18 +71,7 @@ describe('secret canary', () => {
   });
 
   it('with the model gateway (the default): containers get per-container tokens and the gateway URL, never the key', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canary-gw-'));
-    writeScenario(join(dir, 'data/search/a.json'), 'a');
-    writeScenario(join(dir, 'data/search/b.json'), 'b');
-    const env = { CANARY_KEY: CANARY, ANTHROPIC_API_KEY: CANARY };
-    const plan = planFromDatasetFlags(
-      {
-        dataset: join(dir, 'data'), image: 'localhost/gaia2-agent:latest', runtime: 'podman', adapterPort: '8090', timeout: '600', healthTimeout: '120', activityTimeout: '600',
-        thinking: 'low', logLevel: 'DEBUG', notificationMode: 'message', network: 'bridge', concurrency: '2', passAt: '2', revision: 'main',
-        provider: 'anthropic', model: 'claude-x', apiKeyEnv: 'CANARY_KEY', judgeProvider: 'anthropic', judgeModel: 'judge-x', outputDir: join(dir, 'out'),
-      },
-      env,
-    );
+    const { dir, env, plan } = canaryPlan('canary-gw-', {});
     const seenEnv: Array<Record<string, string>> = [];
     const runScenario = async (o: ScenarioRunOptions): Promise<ScenarioResult> => {
       seenEnv.push(o.env);

@@ -4,7 +4,6 @@ import { DEFAULT_IMAGE } from '../../plan/plan.js';
 import { registerSecret } from '../../secrets/redact.js';
 import { findAdapter, listAdapters } from '../../agents/index.js';
 import { resolveAgentChoice } from '../../config/agent-choice.js';
-import { ensureAgentLayer } from '../../image/agent-layer.js';
 
 const AGENT_FLAG_NAMES = { name: '--agent', version: '--agent-version', options: '--agent-option', provider: '--provider' };
 
@@ -43,7 +42,9 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --agent claude-code\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
     .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean; agent?: string; agentVersion?: string }) => {
       const auth = registryAuth(process.env);
-      const [{ connectEngine }, { buildImage, ensureImage, projectRoot }] = await Promise.all([import('../../engine/index.js'), import('../../image/index.js')]);
+      const [{ connectEngine }, { buildImage, ensureImage, projectRoot }, { ensureAgentLayer }] = await Promise.all([
+        import('../../engine/index.js'), import('../../image/index.js'), import('../../image/agent-layer.js'),
+      ]);
       const adapter = o.agent ? requireAdapter(o.agent) : null;
       const engine = await connectEngine();
       try {

@@ -3,11 +3,8 @@
 // the client (never the key), records the traffic in --record-dir and stops on Ctrl-C.
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resolveGateway } from '../../config/gateway.js';
 import { addGatewayOptions, gatewayFlagValues, type GatewayFlags } from '../../config/gateway-flags.js';
-import { lookupProviderKey } from '../../env/providers.js';
-import { kindOf, knownGatewayProviders, replayFrom, startGateway } from '../../gateway/index.js';
-import { loadPriceTable } from '../../pricing/index.js';
+import { kindOf, knownGatewayProviders } from '../../gateway/api-kinds.js';
 import { registerSecret } from '../../secrets/redact.js';
 import { UsageError } from '../errors.js';
 
@@ -38,11 +35,15 @@ export function register(program: Command): void {
       if (!spec) throw new UsageError(`--provider: the gateway does not know "${f.provider}" (known: ${knownGatewayProviders().join(', ')})`);
       const base = f.baseUrl ?? spec.defaultBase;
       if (!base) throw new UsageError(`--provider ${f.provider} needs --base-url`);
+      const port = Number(f.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got "${f.port}"`);
+      // The gateway's code (HTTP client, schemas, prices) loads only when it runs.
+      const [{ resolveGateway }, { lookupProviderKey }, { replayFrom, startGateway }, { loadPriceTable }] = await Promise.all([
+        import('../../config/gateway.js'), import('../../env/providers.js'), import('../../gateway/index.js'), import('../../pricing/index.js'),
+      ]);
       const key = f.apiKeyEnv ? process.env[f.apiKeyEnv]?.trim() || null : (lookupProviderKey(f.provider, process.env)?.value ?? null);
       if (f.apiKeyEnv && !key) throw new UsageError(`--api-key-env: ${f.apiKeyEnv} is not set`);
       registerSecret(key);
-      const port = Number(f.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got "${f.port}"`);
       const plan = resolveGateway({ flags: gatewayFlagValues(f), path: (raw) => resolve(raw) });
       const id = f.provider.toLowerCase();
       const gw = await startGateway({

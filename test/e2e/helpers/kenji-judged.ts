@@ -1,0 +1,56 @@
+// The Kenji adaptability scenario played by the scripted agent with its own wording
+// (kenji-script.ts), in a real container whose judge is reached on the host's 127.0.0.1
+// through the runner's relay: the judge suites differ only in the judge flags, the host's
+// variables and the double they start.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cli-flags.js';
+import type { ContainerEngine } from '../../../runner/src/engine/index.js';
+import { buildBaseEnv } from '../../../runner/src/env/index.js';
+import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
+import { runScenario } from '../../../runner/src/run/index.js';
+import { KENJI_REWORDED } from './kenji-script.js';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
+export const KENJI_SCENARIO = join(root, 'examples/scenarios/adaptability/adapt_chats_kenji_sync.json');
+
+export interface KenjiJudgedOptions {
+  /** The judge's flags (provider, model, base URL, …). */
+  judgeFlags: Partial<AgentFlags>;
+  /** The host's variables the plan reads keys from. */
+  hostEnv: Record<string, string>;
+  /** Variables set in the container as they are, bypassing the runner's checks. */
+  containerEnv?: Record<string, string>;
+  /** Names the test's containers and temporary directory. */
+  label: string;
+}
+
+export async function runKenjiJudged(engine: ContainerEngine, o: KenjiJudgedOptions): Promise<ScenarioResult> {
+  const dir = mkdtempSync(join(tmpdir(), `gaia2-${o.label}-`));
+  const scriptFile = join(dir, 'script.json');
+  writeFileSync(scriptFile, JSON.stringify(KENJI_REWORDED));
+  const plan = planFromRunFlags(
+    {
+      scenario: KENJI_SCENARIO, image, agent: 'scripted', script: scriptFile, runtime: 'podman', adapterPort: '8090',
+      timeout: '180', healthTimeout: '60', activityTimeout: '120', thinking: 'off', logLevel: 'INFO',
+      notificationMode: 'message', network: 'bridge',
+      ...o.judgeFlags,
+    },
+    o.hostEnv,
+  );
+  const base = buildBaseEnv(plan, o.hostEnv);
+  const relays = await engine.reachHostServices(base.env, { network: 'bridge' });
+  try {
+    return await runScenario({
+      engine, image, scenarioFile: KENJI_SCENARIO, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',
+      env: { ...relays.env, GAIA2_SCRIPT: JSON.stringify(KENJI_REWORDED), ...o.containerEnv },
+      timeouts: { healthSeconds: 60, scenarioSeconds: 180, activitySeconds: 120 },
+      labels: { 'gaia2.test': `${o.label}-${process.pid}` },
+    });
+  } finally {
+    await relays.close();
+  }
+}
