@@ -35,7 +35,7 @@ const quiet = { start() {}, done() {}, log() {}, stop() {} };
 
 const rssStart = process.memoryUsage().rss;
 const engine = await connectEngine();
-if (!(await engine.imageExists(image))) {
+if (!(await engine.images?.exists(image))) {
   console.error(`image ${image} is missing: node bin/gaia2-runner.mjs build-image`);
   process.exit(1);
 }

@@ -6,75 +6,19 @@
 // always refuses ends a run with a typed error in bounded time; that the traffic record's usage
 // is what the double billed; and that a finished pass@2 run replays with no provider at all,
 // with the same verdicts and judged events.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
-import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config/cli-flags.js';
-import type { RunPlan } from '../../runner/src/plan/plan.js';
-import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type UnitBackend, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { maskVolatile, TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
-import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { executePlan, type ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
-import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
+import type { ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
-import { oraclePlay } from './helpers/oracle-llm-script.js';
-import { phaseModel, type PhaseCase } from './helpers/phase-model.js';
-import { TEST_LABEL } from './helpers/llm-run.js';
-
-const root = join(import.meta.dirname, '..', '..');
-const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const KEY_VAR = 'GATEWAY_E2E_KEY';
-const CANARY = 'sk-gateway-e2e-CANARY-7f3a9c1e5d';
-const golden = (id: string, f: string) => oraclePlay(join(root, 'test/fixtures/golden/cases', id, `${f}.events.jsonl`));
-const bottle = golden('exec_shopping_bottle_order', 'oracle');
-const flight = golden('search_email_flight_code', 'with_reads');
-const CASES: PhaseCase[] = [
-  { task: 'Order two of the black 750ml Insulated Steel Bottles', ...bottle, expert: { cli: 'shopping', task: '-', actions: [], answer: '-' } },
-  { task: 'booking confirmation code for my Lisbon flight', ...flight, expert: { cli: 'emails', task: '-', actions: [], answer: '-' } },
-];
-
-/** An engine that keeps every create request it was given (what the engine receives). */
-function spying(engine: UnitBackend, specs: ContainerSpec[]): UnitBackend {
-  return new Proxy(engine, {
-    get(target, prop, recv) {
-      if (prop === 'create') return (spec: ContainerSpec) => (specs.push(spec), target.create(spec));
-      const v = Reflect.get(target, prop, recv);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-}
-
-function subset(ids: Record<string, string[]>): string {
-  const f = join(mkdtempSync(join(tmpdir(), 'gaia2-gw-subset-')), 'subset.json');
-  writeFileSync(f, JSON.stringify({ name: 'gateway', splits: ids }));
-  return f;
-}
-
-function plan(out: string, f: Partial<DatasetFlags>): RunPlan {
-  return planFromDatasetFlags(
-    {
-      dataset: join(root, 'examples/scenarios'), image, runtime: 'podman', adapterPort: '8090', timeout: '300', healthTimeout: '60', activityTimeout: '240',
-      thinking: 'off', logLevel: 'INFO', notificationMode: 'message', network: 'bridge', outputDir: out, concurrency: '1', passAt: '1', revision: 'main',
-      agent: 'default', provider: 'openai-compat', model: 'fake-gateway', apiKeyEnv: KEY_VAR, tools: 'shell', ...f,
-    } as DatasetFlags,
-    { [KEY_VAR]: CANARY },
-  );
-}
-
-async function execute(engine: UnitBackend, p: RunPlan, logs: string[] = []): Promise<ExecuteOutcome> {
-  const hostEnv = { [KEY_VAR]: CANARY };
-  const ds = await resolveDataset(p.target, { env: hostEnv });
-  return executePlan(p, ds, {
-    engine,
-    hostEnv,
-    progress: { start() {}, done() {}, stop() {}, log: (l) => void logs.push(l) },
-    runScenario: (o: ScenarioRunOptions) => runScenario({ ...o, labels: { ...o.labels, ...TEST_LABEL } }),
-    gatewayBackoff: { baseDelayMs: 200, maxDelayMs: 2000 },
-  });
-}
+import { connectE2eEngine, eachEngine } from './helpers/engines.js';
+import { CANARY, CASES, KEY_VAR, dockerAt, executeGateway as execute, gatewayPlan as plan, lookInside, spying, subset, type ContainerLook } from './helpers/gateway-canary.js';
+import { phaseModel } from './helpers/phase-model.js';
 
 /** Every file under a directory, as text. */
 function allFiles(dir: string): Array<{ path: string; text: string }> {
@@ -243,6 +187,128 @@ describe('model gateway: a provider that admits one request at a time', () => {
       await model.close();
     }
   }, 600_000);
+});
+
+/** An IPv4 address of this machine that is not loopback (where nothing of a run may listen). */
+function outsideAddress(): string {
+  const a = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal && !/^10\.(88|2\d\d)\./.test(i.address));
+  if (!a) throw new Error('this machine has no non-loopback IPv4 address to test from');
+  return a.address;
+}
+
+/** What a TCP peer gets: 'refused', or the bytes an HTTP request got before the close ('' = dropped). */
+function knock(host: string, port: number, localAddress?: string): Promise<string> {
+  return new Promise((resolve) => {
+    const c = connect({ host, port, ...(localAddress ? { localAddress } : {}) });
+    let got = '';
+    c.setTimeout(5000, () => c.destroy());
+    c.on('connect', () => c.write('GET /anthropic/v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    c.on('data', (d) => (got += d));
+    c.on('close', () => resolve(got));
+    c.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : got));
+  });
+}
+
+describe.each(eachEngine())('model gateway on %s', (_kind, e2e) => {
+  let eng: UnitBackend;
+  beforeAll(async () => {
+    eng = await connectE2eEngine(e2e);
+  });
+  afterAll(async () => {
+    await eng?.close();
+  });
+
+  describe('the canary key stays out of the containers; the gateway listens only where they reach it', () => {
+    const specs: ContainerSpec[] = [];
+    const looks: ContainerLook[] = [];
+    const logs: string[] = [];
+    const reach: Record<string, string> = {};
+    let model: FakeLlm;
+    let judge: FakeLlm;
+    let outcome: ExecuteOutcome;
+    let out: string;
+
+    beforeAll(async () => {
+      const docker = dockerAt(e2e.host);
+      const play = phaseModel(CASES);
+      const outside = outsideAddress();
+      let looked: Promise<void> | null = null;
+      // The first model request: the container runs, its agent waits for this answer. Look
+      // inside it, and at who can reach the gateway and its relay, before answering.
+      const look = async () => {
+        for (const s of specs) looks.push(await lookInside(docker, s.name!));
+        const gw = /Model gateway on 127\.0\.0\.1:(\d+)/.exec(logs.join('\n'));
+        const relay = /^Relaying .* via (\S+):(\d+)$/m.exec(logs.join('\n'));
+        if (!gw || !relay) throw new Error(`no gateway or relay line in the log:\n${logs.join('\n')}`);
+        reach.gatewayLoopback = await knock('127.0.0.1', Number(gw[1]!));
+        reach.gatewayOutside = await knock(outside, Number(gw[1]!));
+        reach.relayFromOutside = await knock(relay[1]!, Number(relay[2]!), outside);
+        reach.relayAddress = relay[1]!;
+      };
+      model = await startFakeLlm({
+        format: 'openai-chat',
+        respond: async (r) => {
+          looked ??= look();
+          await looked;
+          return play(r);
+        },
+      });
+      judge = await startFakeLlm({ format: 'anthropic', fallback: say('Verdict: [[Success]] / [[True]]', { usage: { input: 900, output: 12 } }) });
+      out = join(mkdtempSync(join(tmpdir(), 'gaia2-gw-canary-')), 'run');
+      const flags = {
+        subset: subset({ search: ['search_email_flight_code'] }), baseUrl: model.url,
+        judgeProvider: 'anthropic', judgeModel: 'claude-judge-fake', judgeBaseUrl: judge.url, judgeApiKeyEnv: KEY_VAR,
+      };
+      try {
+        outcome = await execute(spying(eng, specs), plan(out, flags), logs);
+      } finally {
+        await model.close();
+        await judge.close();
+      }
+    }, 300_000);
+
+    it('the run passes through the gateway; the doubles got the key', () => {
+      expect(outcome.results.map((r) => r.status)).toEqual(['pass']);
+      expect(outcome.report.model_gateway).toMatchObject({ mode: 'gateway' });
+      expect(model.requests.length).toBeGreaterThan(0);
+      for (const r of model.requests) expect(r.headers.authorization).toBe(`Bearer ${CANARY}`);
+      // (the judge is asked only when a check needs it; its token is checked inside the container)
+      for (const r of judge.requests) expect(r.headers['x-api-key']).toBe(CANARY);
+    });
+
+    it('what the engine received holds tokens, never the key', () => {
+      expect(specs).toHaveLength(1);
+      const [s] = specs;
+      expect(JSON.stringify(s)).not.toContain(CANARY);
+      for (const f of s!.files ?? []) expect(Buffer.from(f.content).toString('utf8')).not.toContain(CANARY);
+      expect(s!.env.API_KEY).toMatch(/^g2gw-/);
+      expect(s!.env.GAIA2_JUDGE_API_KEY).toMatch(/^g2gw-/);
+    });
+
+    it('inside the running container: no process environment or command line, no file it wrote holds the key', () => {
+      expect(looks).toHaveLength(1);
+      const [l] = looks;
+      // The look sees what it should: the tokens in the processes' environment, the delivered scenario in the files.
+      expect(l!.processes).toContain(specs[0]!.env.API_KEY);
+      expect(l!.processes).toContain(specs[0]!.env.GAIA2_JUDGE_API_KEY);
+      expect(l!.changed).toBeGreaterThan(0);
+      expect(l!.files).toContain('search_email_flight_code');
+      expect(l!.processes).not.toContain(CANARY);
+      expect(l!.files).not.toContain(CANARY);
+    });
+
+    it('the gateway answers on loopback only; its relay drops peers outside the containers\' network', () => {
+      expect(reach.gatewayLoopback).toMatch(/^HTTP\/1\.1 401/); // listening there (no token: refused)
+      expect(reach.gatewayOutside).toBe('refused'); // nothing listens on the machine's other addresses
+      expect(reach.relayAddress).not.toMatch(/^(0\.0\.0\.0|::|127\.)/);
+      expect(reach.relayFromOutside).toBe(''); // accepted by the kernel, closed unanswered
+    });
+
+    it('the canary is in no file of the run, nor in any log line', () => {
+      for (const f of allFiles(out)) expect(f.text.includes(CANARY), f.path).toBe(false);
+      expect(logs.join('\n')).not.toContain(CANARY);
+    });
+  });
 
   it('a provider that always refuses ends the run with a typed provider_error naming provider and status, in bounded time', async () => {
     const model = await startFakeLlm({ format: 'openai-chat', fallback: { status: 429, retryAfter: 0, message: 'quota exceeded' } });
@@ -251,11 +317,12 @@ describe('model gateway: a provider that admits one request at a time', () => {
     p.gateway = { ...p.gateway!, retryAttempts: 4 };
     const t0 = Date.now();
     try {
-      const o = await execute(engine, p);
+      const o = await execute(eng, p);
       const [r] = o.results;
       expect(r!.status).toBe('error');
       expect(r!.error_kind).toBe('provider_error');
       expect(r!.error).toMatch(/provider openai-compat answered HTTP 429 \(rate_limit\) on all 4 attempt/);
+      expect(r!.provider_failure).toEqual({ provider: 'openai-compat', status: 429 });
       // The gateway's final answer is not retried again by the agent: one give-up, four attempts.
       expect(model.requests).toHaveLength(4);
       expect(Date.now() - t0).toBeLessThan(120_000);

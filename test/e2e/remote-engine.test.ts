@@ -3,27 +3,30 @@
 // through DOCKER_HOST over plain TCP, TLS with client certificates and SSH. The runner reaches
 // each container's adapter on the engine host's address (TCP) or through an SSH forward, moves
 // files through the engine API, relays a model endpoint on its own loopback to the remote
-// containers, and leaves nothing behind; bad DOCKER_HOST values fail with clear messages and
+// containers, keeps the provider key out of everything the engine host receives (the model
+// gateway), and leaves nothing behind; bad DOCKER_HOST values fail with clear messages and
 // without touching a finished run.
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { scriptFor, oraclePlay } from './helpers/oracle-llm-script.js';
 import { runWithFakeLlm } from './helpers/llm-run.js';
-import { startRemoteEngine, stopRemoteEngine, sshEnv, sshSocketEnv, tlsEnv, type RemoteEngineSettings } from './helpers/remote-engine.js';
-import { CLAUDE_CODE_SHELL } from '../helpers/fake-llm/index.js';
+import { startRecordingFront, startRemoteEngine, stopRemoteEngine, sshEnv, sshSocketEnv, tlsEnv, type RemoteEngineSettings } from './helpers/remote-engine.js';
+import { CLAUDE_CODE_SHELL, say, startFakeLlm } from '../helpers/fake-llm/index.js';
 import { findAdapter } from '../../runner/src/agents/index.js';
 import { layerTag } from '../../runner/src/image/agent-layer.js';
 import { readResults, runSingleSample } from './agents/helpers/third-party-run.js';
+import { CANARY, CASES, dockerAt, executeGateway, gatewayPlan, KEY_VAR, lookInside, spying, subset, type ContainerLook } from './helpers/gateway-canary.js';
+import { phaseModel } from './helpers/phase-model.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -259,6 +262,70 @@ describe('a third-party agent on the remote engine over TCP', () => {
     for (const f of readdirSync(run.dir, { recursive: true, withFileTypes: true }).filter((x) => x.isFile()))
       expect(readFileSync(join(f.parentPath, f.name), 'utf8').includes(run.key), f.name).toBe(false);
   }, 900_000);
+});
+
+describe('remote engine over TCP: the model gateway', () => {
+  it('the key reaches the provider double and nothing the engine host receives: no API request, no process environment or command line, no file of the container', async () => {
+    const front = await startRecordingFront(s);
+    const specs: ContainerSpec[] = [];
+    const looks: ContainerLook[] = [];
+    const logs: string[] = [];
+    const play = phaseModel(CASES);
+    let looked: Promise<void> | null = null;
+    // Looked at directly (not through the front: the look is no part of the run).
+    const docker = dockerAt(s.DOCKER_HOST_TCP);
+    const model = await startFakeLlm({
+      format: 'openai-chat',
+      respond: async (r) => {
+        looked ??= (async () => void looks.push(...(await Promise.all(specs.map((x) => lookInside(docker, x.name!))))))();
+        await looked;
+        return play(r);
+      },
+    });
+    const judge = await startFakeLlm({ format: 'anthropic', fallback: say('Verdict: [[Success]] / [[True]]') });
+    const out = join(mkdtempSync(join(tmpdir(), 'gaia2-remote-gw-')), 'run');
+    try {
+      const e = await remote({ DOCKER_HOST: front.host });
+      const o = await executeGateway(
+        spying(e, specs),
+        gatewayPlan(out, { subset: subset({ search: ['search_email_flight_code'] }), baseUrl: model.url, judgeProvider: 'anthropic', judgeModel: 'claude-judge-fake', judgeBaseUrl: judge.url, judgeApiKeyEnv: KEY_VAR }),
+        logs,
+      );
+      expect(o.results.map((r) => r.status)).toEqual(['pass']);
+      expect(o.report.model_gateway).toMatchObject({ mode: 'gateway', gave_up: 0 });
+      // Present at the provider doubles.
+      expect(model.requests.length).toBeGreaterThan(0);
+      for (const r of model.requests) expect(r.headers.authorization).toBe(`Bearer ${CANARY}`);
+      for (const r of judge.requests) expect(r.headers['x-api-key']).toBe(CANARY);
+      // The gateway on the runner's loopback, reached through the relay on the runner's address toward the engine host.
+      expect(logs.join('\n')).toMatch(/Model gateway on 127\.0\.0\.1:\d+/);
+      expect(specs).toHaveLength(1);
+      const env = specs[0]!.env;
+      expect(new URL(env.BASE_URL!).hostname).toBe(s.GAIA2_REMOTE_HOST_SIDE);
+      expect(env.API_KEY).toMatch(/^g2gw-/);
+      // Every byte the engine API received: the create request with the tokens, never the key.
+      const sent = front.received().toString('latin1');
+      expect(sent).toContain('/containers/create');
+      expect(sent).toContain(env.API_KEY);
+      expect(sent).not.toContain(CANARY);
+      // Inside the running container.
+      expect(looks).toHaveLength(1);
+      expect(looks[0]!.processes).toContain(env.API_KEY);
+      expect(looks[0]!.files).toContain('search_email_flight_code');
+      expect(looks[0]!.processes).not.toContain(CANARY);
+      expect(looks[0]!.files).not.toContain(CANARY);
+      // Nor in the run's files or log.
+      for (const f of readdirSync(out, { recursive: true, encoding: 'utf8' })) {
+        const p = join(out, f);
+        if (statSync(p).isFile()) expect(readFileSync(p, 'utf8').includes(CANARY), f).toBe(false);
+      }
+      expect(logs.join('\n')).not.toContain(CANARY);
+    } finally {
+      await model.close();
+      await judge.close();
+      front.close();
+    }
+  }, 300_000);
 });
 
 describe('after all runs', () => {

@@ -3,11 +3,14 @@
 // `retry-after` honoured, within the attempt and time budget), then streamed to the client
 // byte for byte while a copy is kept for the record. Response headers are held back until the
 // first body byte arrives, so a connection dropped between the headers and the body is retried
-// too; once a byte went to the client a failure can only be passed on (the connection is cut).
+// too. A connection that breaks after bytes went to the client is asked again too: the new
+// answer is spliced on where the client's copy stopped if it repeats those bytes exactly
+// (client-stream.ts); otherwise the client's connection is cut, as the provider's was.
 import type { ServerResponse } from 'node:http';
 import { request, type Dispatcher } from 'undici';
 import { backoffMs, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from '../../../agent-image/src/llm/retry.js';
-import type { Limiter } from './limiter.js';
+import { ClientStream } from './client-stream.js';
+import type { Limiter, Slot } from './limiter.js';
 import type { AttemptNote } from './record.js';
 
 /** Set on an answer the gateway gives after its retry budget: clients must not retry it. */
@@ -36,6 +39,8 @@ export interface ForwardInput {
   /** The error body in the provider's format, for an answer the gateway makes itself. */
   errorBody(status: number, message: string): string;
   provider: string;
+  /** The request's estimated tokens (for tokens per minute). */
+  tokens: number;
 }
 
 export interface ForwardOutcome {
@@ -46,6 +51,8 @@ export interface ForwardOutcome {
   /** Set when the gateway answered itself (gave up) or the stream broke after bytes went out. */
   error?: string;
   gaveUp?: { status: number; message: string };
+  /** Settles the last attempt's tokens (its usage) in the limiter's tokens-per-minute window. */
+  settle(tokens: number): void;
 }
 
 const RETRY_STATUS_NOTE = (s: number) => (s === 429 || s === 529 ? 'rate_limit' : s >= 500 ? 'server' : 'retryable');
@@ -64,13 +71,22 @@ function errText(e: unknown): string {
 export async function forward(i: ForwardInput): Promise<ForwardOutcome> {
   const attempts: AttemptNote[] = [];
   const began = Date.now();
+  const client = new ClientStream(i.res);
+  const backoff = (attempt: number) => backoffMs({ ...i.budget.backoff, maxRetries: 0, maxRetryAfterMs: 0, timeoutMs: 0 }, attempt - 1);
   let queuedMs = 0;
-  let waitedMs = 0;
   let last: { status: number; detail: string } = { status: 0, detail: '' };
+  let slot: Slot | null = null;
+  const settle = (n: number) => slot?.settle(n);
+  /** The client's answer cannot be completed: its connection is cut, as the provider's was. */
+  const cut = (why: string): ForwardOutcome => {
+    i.limiter.stats.broken++;
+    i.res.destroy();
+    return { status: client.status, responseText: client.text(), attempts, queuedMs, error: why, settle };
+  };
 
   for (let attempt = 1; ; attempt++) {
     const q0 = Date.now();
-    const release = await i.limiter.acquire({ retry: attempt > 1, signal: i.signal });
+    slot = await i.limiter.acquire({ retry: attempt > 1, signal: i.signal, tokens: i.tokens });
     queuedMs += Date.now() - q0;
     const t0 = Date.now();
     let retryWait: number | null = null;
@@ -81,59 +97,84 @@ export async function forward(i: ForwardInput): Promise<ForwardOutcome> {
         const text = await up.body.text().catch((e: unknown) => `[unreadable: ${errText(e)}]`);
         attempts.push({ status, ms: Date.now() - t0 });
         last = { status, detail: text.slice(0, 500) };
+        slot.settle(0); // refused: the provider did no work
         const hinted = retryAfterMs(plainHeaders(up.headers));
-        retryWait = hinted ?? backoffMs({ ...i.budget.backoff, maxRetries: 0, maxRetryAfterMs: 0, timeoutMs: 0 }, attempt - 1);
+        retryWait = hinted ?? backoff(attempt);
         if (status === 429 || status === 529) i.limiter.throttledBy(retryWait);
+      } else if (client.headersSent && status !== client.status) {
+        up.body.destroy();
+        attempts.push({ status, ms: Date.now() - t0, error: `asked again after a drop mid-answer, the provider answered ${status}, not ${client.status}` });
+        return cut(`the provider's connection broke mid-answer after ${client.bytes} bytes, and its answer to the same request again had status ${status}: the client's connection was cut`);
       } else {
-        // Hold the headers until the first body byte: a drop before it is retried like a reset.
-        const chunks: Buffer[] = [];
         const it = up.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-        let first: IteratorResult<Buffer>;
+        if (!client.headersSent) {
+          // Hold the headers until the first body byte: a drop before it is retried like a reset.
+          let first: IteratorResult<Buffer>;
+          try {
+            first = await it.next();
+          } catch (e) {
+            if (i.signal.aborted) throw e;
+            attempts.push({ status: 0, ms: Date.now() - t0, error: `dropped before the answer's first byte: ${errText(e)}` });
+            last = { status: 0, detail: errText(e) };
+            retryWait = backoff(attempt);
+            throw new RetryLater();
+          }
+          const headers: Record<string, string | string[]> = {};
+          for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k.toLowerCase())) headers[k] = v;
+          client.start(status, headers);
+          if (first.done) {
+            attempts.push({ status, ms: Date.now() - t0 });
+            i.res.end();
+            return { status, responseText: '', attempts, queuedMs, settle };
+          }
+          await client.take(first.value);
+        } else client.repeat();
+        let broke: string | undefined;
+        let differs = false;
         try {
-          first = await it.next();
+          for (let n = await it.next(); !n.done; n = await it.next()) {
+            if (!(await client.take(n.value))) {
+              differs = true;
+              break;
+            }
+          }
         } catch (e) {
           if (i.signal.aborted) throw e;
-          attempts.push({ status: 0, ms: Date.now() - t0, error: `dropped before the answer's first byte: ${errText(e)}` });
-          last = { status: 0, detail: errText(e) };
-          retryWait = backoffMs({ ...i.budget.backoff, maxRetries: 0, maxRetryAfterMs: 0, timeoutMs: 0 }, attempt - 1);
-          throw new RetryLater();
+          broke = errText(e);
         }
-        const headers: Record<string, string | string[]> = {};
-        for (const [k, v] of Object.entries(up.headers)) if (v !== undefined && !HOP_BY_HOP.has(k.toLowerCase())) headers[k] = v;
-        i.res.writeHead(status, headers);
-        let broke: string | undefined;
-        if (!first.done) {
-          chunks.push(first.value);
-          if (!i.res.write(first.value)) await drained(i.res);
-          try {
-            for (let n = await it.next(); !n.done; n = await it.next()) {
-              chunks.push(n.value);
-              if (!i.res.write(n.value)) await drained(i.res);
-            }
-          } catch (e) {
-            broke = `the provider's connection broke mid-answer: ${errText(e)}`;
-          }
+        if (differs || (!broke && !client.caughtUp)) {
+          up.body.destroy();
+          const where = differs ? `differs from what the client has at byte ${client.position}` : `ended after ${client.position} of the ${client.bytes} bytes the client has`;
+          attempts.push({ status, ms: Date.now() - t0, error: `asked again after a drop mid-answer, the provider's answer ${where}` });
+          return cut(`the provider's connection broke mid-answer after ${client.bytes} bytes, and its answer to the same request again ${where}: the client's connection was cut`);
         }
-        attempts.push({ status, ms: Date.now() - t0, ...(broke ? { error: broke } : {}) });
-        if (broke) i.res.destroy();
-        else i.res.end();
-        if (status < 400 && !broke) i.limiter.succeeded();
-        return { status, responseText: Buffer.concat(chunks).toString('utf8'), attempts, queuedMs, ...(broke ? { error: broke } : {}) };
+        if (!broke) {
+          const resumed = client.resumedAfter;
+          attempts.push({ status, ms: Date.now() - t0, ...(resumed !== null ? { resumed_after: resumed } : {}) });
+          i.res.end();
+          if (resumed !== null) i.limiter.stats.resumed++;
+          if (status < 400) i.limiter.succeeded();
+          return { status, responseText: client.text(), attempts, queuedMs, settle };
+        }
+        attempts.push({ status, ms: Date.now() - t0, error: `the provider's connection broke mid-answer after ${client.bytes} bytes: ${broke}` });
+        last = { status: 0, detail: broke };
+        retryWait = backoff(attempt);
       }
     } catch (e) {
       if (i.signal.aborted) throw e;
       if (!(e instanceof RetryLater)) {
         attempts.push({ status: 0, ms: Date.now() - t0, error: errText(e) });
         last = { status: 0, detail: errText(e) };
-        retryWait = backoffMs({ ...i.budget.backoff, maxRetries: 0, maxRetryAfterMs: 0, timeoutMs: 0 }, attempt - 1);
+        retryWait = backoff(attempt);
       }
     } finally {
-      release();
+      slot.release();
     }
     // A retryable failure: again, unless the budget is spent.
     const elapsed = Date.now() - began - queuedMs;
     const wait = retryWait ?? 0;
     if (attempt >= i.budget.attempts || elapsed + wait > i.budget.seconds * 1000) {
+      if (client.headersSent) return cut(`the provider's connection broke mid-answer after ${client.bytes} bytes and the retry budget is spent (${attempt} attempt(s)): the client's connection was cut`);
       i.limiter.stats.gave_up++;
       const what = last.status ? `HTTP ${last.status} (${RETRY_STATUS_NOTE(last.status)})` : `no answer (${last.detail})`;
       const message = `model gateway: provider ${i.provider} answered ${what} on all ${attempt} attempt(s) over ${Math.round((Date.now() - began) / 1000)} s; gave up${last.status && last.detail ? `. Last answer: ${last.detail.slice(0, 300)}` : ''}`;
@@ -141,24 +182,11 @@ export async function forward(i: ForwardInput): Promise<ForwardOutcome> {
       const body = i.errorBody(status, message);
       i.res.writeHead(status, { 'content-type': 'application/json', [GAVE_UP_HEADER]: 'gave-up' });
       i.res.end(body);
-      return { status, responseText: body, attempts, queuedMs, error: message, gaveUp: { status: last.status, message } };
+      return { status, responseText: body, attempts, queuedMs, error: message, gaveUp: { status: last.status, message }, settle };
     }
     i.limiter.stats.retried++;
-    waitedMs += wait;
     await sleep(wait, i.signal);
   }
 }
 
 class RetryLater extends Error {}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
-}

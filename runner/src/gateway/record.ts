@@ -18,6 +18,8 @@ export interface AttemptNote {
   status: number;
   ms: number;
   error?: string;
+  /** This attempt repeated a broken answer's first N bytes exactly and the rest was spliced on. */
+  resumed_after?: number;
 }
 
 export interface TrafficLine {

@@ -12,6 +12,7 @@ import type { PriceTable } from '../pricing/index.js';
 import { DROPPED_REQUEST_HEADERS, errorBody, presentedToken, splitBase, type KindSpec } from './api-kinds.js';
 import { forward, GAVE_UP_HEADER } from './forward.js';
 import { Limiter, type LimiterStats } from './limiter.js';
+import { estimateTokens } from './token-estimate.js';
 import { modelOfRequest, TrafficRecorder, type Exchange } from './record.js';
 import type { ReplaySource } from './replay.js';
 import { TokenBook, type Grant, type Role } from './tokens.js';
@@ -53,6 +54,9 @@ export interface GatewayStats {
   throttled: number;
   retried: number;
   gave_up: number;
+  /** Answers broken mid-stream, completed by splicing / cut through to the client. */
+  resumed: number;
+  broken: number;
   refused: number;
   replayed: number;
   /** Per limiter (provider, or provider/model), now. */
@@ -187,6 +191,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       headers['accept-encoding'] = 'identity';
       if (r.upstream.key) r.upstream.spec.inject(headers, r.upstream.key);
       const limiter = limiterFor(r.upstream.provider, modelOfRequest(request, r.recordUrl));
+      let settle: ((n: number) => void) | null = null;
       try {
         const f = await forward({
           url: r.target,
@@ -200,14 +205,17 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
           signal: abort.signal,
           errorBody: (s, m) => errorBody(r.upstream.spec.kind, s, m),
           provider: r.upstream.provider,
+          tokens: estimateTokens(requestText, request),
         });
+        settle = f.settle;
         if (f.gaveUp && !failures.has(grant.container)) failures.set(grant.container, { provider: r.upstream.provider, status: f.gaveUp.status, message: f.gaveUp.message, role: grant.role });
         ex = { ...base, endedAt: Date.now(), queuedMs: f.queuedMs, status: f.status, attempts: f.attempts, responseText: f.responseText, ...(f.error ? { error: f.error } : {}) };
       } catch (e) {
         ex = { ...base, endedAt: Date.now(), queuedMs: 0, status: 0, attempts: [], responseText: '', error: `client went away: ${(e as Error).message}` };
       }
       const line = recorder.line(seq, ex);
-      if (line.usage) limiter.used(line.usage.input_tokens + line.usage.output_tokens);
+      // The estimate it was admitted with becomes the provider's own count.
+      if (line.usage) settle?.(line.usage.input_tokens + line.usage.output_tokens);
       await recorder.write(line, grant.dir).catch((e: unknown) => o.log?.(`model gateway: cannot write the traffic record: ${(e as Error).message}`));
       return;
     }
@@ -245,6 +253,8 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       let throttled = 0;
       let retried = 0;
       let gave_up = 0;
+      let resumed = 0;
+      let broken = 0;
       for (const [k, l] of limiters) {
         const s = l.snapshot();
         providers[k] = s;
@@ -252,8 +262,10 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
         throttled += s.throttled;
         retried += s.retried;
         gave_up += s.gave_up;
+        resumed += s.resumed;
+        broken += s.broken;
       }
-      return { requests: counts.requests, by_role: { ...counts.by_role }, queued_total, throttled, retried, gave_up, refused: counts.refused, replayed: counts.replayed, providers };
+      return { requests: counts.requests, by_role: { ...counts.by_role }, queued_total, throttled, retried, gave_up, resumed, broken, refused: counts.refused, replayed: counts.replayed, providers };
     },
     failureOf: (c) => failures.get(c) ?? null,
     async close() {

@@ -27,6 +27,7 @@ import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, wr
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 import { preflightRun } from './preflight.js';
 import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
+import { watchGateway } from './gateway-live.js';
 
 
 export interface ExecuteDeps {
@@ -173,6 +174,8 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
   const fixedHostPort = plan.run.network === 'host' && !hostNetParallel;
   deps.progress.start(tasks.length);
+  // The gateway's counts, live: the progress line and model_gateway.json (the dashboard).
+  const watch = gw ? watchGateway(() => gw.stats(), { outputDir: out, progress: deps.progress, log }) : null;
   let ran = 0;
   await runPool(
     tasks,
@@ -242,7 +245,10 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
       deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
     },
     deps.signal,
-  ).finally(() => removals.drain());
+  ).finally(async () => {
+    await removals.drain();
+    await watch?.stop();
+  });
   deps.progress.stop();
   await scope.close();
   const interrupted = Boolean(deps.signal?.aborted);

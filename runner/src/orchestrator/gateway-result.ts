@@ -38,5 +38,5 @@ export function trafficCounts(s: GatewayStats): { queued: number; throttled: num
 /** report.json's model_gateway counts. */
 export function gatewayTotals(s: GatewayStats): Record<string, unknown> {
   const { providers, ...totals } = s;
-  return { ...totals, providers: Object.fromEntries(Object.entries(providers).map(([k, p]) => [k, { queued_total: p.queued_total, throttled: p.throttled, retried: p.retried, gave_up: p.gave_up, concurrency_cap: p.concurrency_cap }])) };
+  return { ...totals, providers: Object.fromEntries(Object.entries(providers).map(([k, p]) => [k, { queued_total: p.queued_total, throttled: p.throttled, retried: p.retried, gave_up: p.gave_up, resumed: p.resumed, broken: p.broken, concurrency_cap: p.concurrency_cap }])) };
 }

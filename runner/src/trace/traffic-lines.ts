@@ -15,3 +15,24 @@ export function linesOfRole(text: string, role: TrafficRole): string {
     .filter((line) => /"role":"(agent|app_agent|judge)"/.exec(line)?.[1] === role)
     .join('\n');
 }
+
+/**
+ * The run's gateway counts while it runs and after (`<output dir>/model_gateway.json`): what
+ * the progress line shows, for the live dashboard (docs/gateway.md).
+ */
+export const GATEWAY_COUNTS_FILE = 'model_gateway.json';
+
+export interface GatewayCounts {
+  /** Requests waiting for admission now. */
+  queued: number;
+  /** Rate-limit answers (429/529) so far. */
+  throttled: number;
+  /** Attempts repeated so far. */
+  retried: number;
+  /** Requests the gateway gave up on so far. */
+  gave_up: number;
+  /** Requests so far. */
+  requests: number;
+  /** False once the run's gateway closed. */
+  running: boolean;
+}

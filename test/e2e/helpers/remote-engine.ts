@@ -1,7 +1,9 @@
 // The remote engine of the remote-engine suite: scripts/remote-engine.sh (a podman API service
 // in a network namespace, with a TLS front and an sshd). Started when not running, and then
 // stopped again at the end, so a machine is left as the suite found it.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const script = join(import.meta.dirname, '..', '..', '..', 'scripts', 'remote-engine.sh');
@@ -52,4 +54,47 @@ export function sshSocketEnv(s: RemoteEngineSettings): Record<string, string> {
 /** Environment for the TLS front with client certificates. */
 export function tlsEnv(s: RemoteEngineSettings): Record<string, string> {
   return { DOCKER_HOST: s.DOCKER_HOST_TLS, DOCKER_TLS_VERIFY: '1', DOCKER_CERT_PATH: s.DOCKER_CERT_PATH };
+}
+
+/** A TCP front on the engine host that records every byte the runner sends to the engine API. */
+export interface RecordingFront {
+  /** DOCKER_HOST for the front (tcp://<engine host>:<port>). */
+  host: string;
+  /** Everything received from clients so far. */
+  received(): Buffer;
+  close(): void;
+}
+
+// Runs inside the engine host's network namespace: listen, forward to the engine API, append
+// what clients send to a file.
+const FRONT = `const net = require('net'), fs = require('fs');
+const [host, target, port, file] = process.argv.slice(1);
+const s = net.createServer((c) => {
+  const u = net.connect(Number(port), target);
+  c.on('data', (d) => fs.appendFileSync(file, d));
+  const end = () => { c.destroy(); u.destroy(); };
+  c.on('error', end).on('close', end); u.on('error', end).on('close', end);
+  c.pipe(u); u.pipe(c);
+});
+s.listen(0, host, () => console.log('PORT ' + s.address().port));`;
+
+export async function startRecordingFront(s: RemoteEngineSettings): Promise<RecordingFront> {
+  const api = new URL(s.DOCKER_HOST_TCP.replace(/^tcp:/, 'http:'));
+  const file = join(mkdtempSync(join(tmpdir(), 'gaia2-front-')), 'received.bin');
+  writeFileSync(file, '');
+  const child = spawn('nsenter', [`--net=${s.GAIA2_REMOTE_NETNS}`, process.execPath, '-e', FRONT, api.hostname, api.hostname, api.port, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /PORT (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`the recording front exited (${code}) before listening`)));
+  });
+  return {
+    host: `tcp://${api.hostname}:${port}`,
+    received: () => readFileSync(file),
+    close: () => void child.kill(),
+  };
 }

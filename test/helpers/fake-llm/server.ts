@@ -1,5 +1,6 @@
 // A scripted LLM endpoint on 127.0.0.1 speaking one real wire format. Each HTTP call takes the
 // next script entry; every request is recorded so tests can inspect what the client sent.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropic } from './formats/anthropic.js';
@@ -45,13 +46,18 @@ export interface FakeLlmOptions {
    * A model that reads its conversation: answers each request from what it holds (before the
    * script). For clients whose calls interleave (parallel runs, app agents beside the agent).
    */
-  respond?: (req: RecordedRequest) => FakeScriptItem | undefined;
+  respond?: (req: RecordedRequest) => FakeScriptItem | undefined | Promise<FakeScriptItem | undefined>;
   /**
    * A provider with a concurrency limit: while `concurrent` answers are in progress, further
    * requests get 429 with `retry-after` (seconds) in the format's error body, as a busy provider
    * answers. Refused requests are recorded and counted (`refusals`), not scripted.
    */
   admit?: { concurrent: number; retryAfter?: number };
+  /**
+   * Answer one request always with the same bytes (a seeded, temperature-0 server): ids, stamps
+   * and default usage derive from the request, not from a counter of answers.
+   */
+  deterministic?: boolean;
   /** Bind address; 127.0.0.1 unless a container must reach it through a host alias. */
   host?: string;
   port?: number;
@@ -126,7 +132,7 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     }
     inProgress++;
     res.on('close', () => inProgress--);
-    const item = options.respond?.(recorded) ?? queue.shift() ?? options.fallback;
+    const item = (await options.respond?.(recorded)) ?? queue.shift() ?? options.fallback;
     if (!item) {
       send(400, format.errorBody(400, 'fake-llm: script exhausted'));
       return;
@@ -138,8 +144,9 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       return;
     }
     responses += 1;
-    const toolCalls: ResolvedToolCall[] = (item.toolCalls ?? []).map((c) => ({
-      id: c.id ?? `call_${++toolCallIds}`,
+    const n = options.deterministic ? 1 + (createHash('sha256').update(`${path}\n${text}`).digest().readUInt32BE(0) % 100_000) : responses;
+    const toolCalls: ResolvedToolCall[] = (item.toolCalls ?? []).map((c, k) => ({
+      id: c.id ?? (options.deterministic ? `call_${n}_${k + 1}` : `call_${++toolCallIds}`),
       name: c.name,
       args: c.args,
     }));
@@ -147,8 +154,8 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       model: format.model(path, body),
       reply: item,
       toolCalls,
-      n: responses,
-      usage: item.usage ?? { input: 100 + responses, output: 10 + responses },
+      n,
+      usage: item.usage ?? { input: 100 + n, output: 10 + n },
     };
     const drop = (item as FakeReply).drop;
     if (drop === 'before-body') {

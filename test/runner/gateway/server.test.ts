@@ -200,15 +200,62 @@ describe('model gateway: retries and limits', () => {
     expect(line!.attempts.map((a) => a.status)).toEqual([429, 0, 200]);
   });
 
-  it('a connection dropped mid-stream is cut through to the client (bytes already went out) and recorded as such', async () => {
-    const f = await fake({ format: 'anthropic', script: [{ text: 'a long answer', drop: 'mid-stream' }] });
-    const dir = mkdtempSync(join(tmpdir(), 'gw-drop-'));
-    const g = await gateway([upstream('anthropic', 'anthropic', f.url)]);
-    const res = await post(`${g.baseUrl('anthropic')}/v1/messages`, grant(g, 'anthropic', { dir }), anthropicBody(true));
-    expect(res.status).toBe(200);
+  // A drop after bytes reached the client (docs/gateway.md, "A drop mid-answer"), per streaming API.
+  const MID_STREAM: Array<{ format: 'anthropic' | 'openai-chat'; provider: string; path: string; header: 'x-api-key' | 'authorization'; body: (text: string) => string }> = [
+    { format: 'anthropic', provider: 'anthropic', path: '/v1/messages', header: 'x-api-key', body: (t) => anthropicBody(true, t) },
+    { format: 'openai-chat', provider: 'openai', path: '/chat/completions', header: 'authorization', body: (t) => JSON.stringify({ model: 'gpt-4.1', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: t }] }) },
+  ];
+  const LONG = 'a long answer in many words, streamed in several events so that half of them is a real prefix';
+
+  describe.each(MID_STREAM)('a connection dropped mid-stream ($format)', (c) => {
+    it('a provider that repeats itself byte for byte: the repeated answer is spliced on, the client gets one whole stream', async () => {
+      const whole = await fake({ format: c.format, deterministic: true, script: [say(LONG)] });
+      const expected = await (await post(`${c.format === 'anthropic' ? whole.origin : whole.url}${c.path}`, 'k', c.body('q'), c.header)).text();
+      const f = await fake({ format: c.format, deterministic: true, script: [{ text: LONG, drop: 'mid-stream' }, say(LONG)] });
+      const dir = mkdtempSync(join(tmpdir(), 'gw-splice-'));
+      const g = await gateway([upstream('p', c.provider, f.url)]);
+      const res = await post(`${g.baseUrl('p')}${c.path}`, grant(g, 'p', { dir }), c.body('q'), c.header);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe(expected);
+      expect(f.requests).toHaveLength(2);
+      expect(g.stats()).toMatchObject({ retried: 1, resumed: 1, broken: 0, gave_up: 0 });
+      await g.recorder.flush();
+      const [line] = readRecord(dir);
+      expect(line!.raw_response).toBe(expected);
+      expect(line!.error).toBeUndefined();
+      expect(line!.attempts[0]!.error).toMatch(/broke mid-answer after \d+ bytes/);
+      const cutAt = Number(/after (\d+) bytes/.exec(line!.attempts[0]!.error!)![1]);
+      expect(cutAt).toBeGreaterThan(0);
+      expect(cutAt).toBeLessThan(expected.length);
+      expect(line!.attempts[1]).toMatchObject({ status: 200, resumed_after: cutAt });
+      expect(line!.usage).not.toBeNull(); // read from the whole, spliced stream
+    });
+
+    it('a provider whose new answer differs: the client\'s connection is cut where the provider\'s broke, and counted', async () => {
+      const f = await fake({ format: c.format, script: [{ text: LONG, drop: 'mid-stream' }, say(LONG)] });
+      const dir = mkdtempSync(join(tmpdir(), 'gw-cut-'));
+      const g = await gateway([upstream('p', c.provider, f.url)]);
+      const res = await post(`${g.baseUrl('p')}${c.path}`, grant(g, 'p', { dir }), c.body('q'), c.header);
+      expect(res.status).toBe(200);
+      await expect(res.text()).rejects.toThrow();
+      expect(f.requests).toHaveLength(2); // asked again once, then gave the answer up
+      expect(g.stats()).toMatchObject({ retried: 1, resumed: 0, broken: 1, gave_up: 0 });
+      await g.recorder.flush();
+      const [line] = readRecord(dir);
+      expect(line!.error).toMatch(/broke mid-answer after \d+ bytes, and its answer to the same request again differs from what the client has at byte \d+/);
+      expect(line!.attempts.map((a) => a.status)).toEqual([200, 200]);
+      // The record holds what the client got: the first answer's bytes up to the drop.
+      expect(line!.raw_response.length).toBe(Number(/after (\d+) bytes/.exec(line!.error!)![1]));
+    });
+  });
+
+  it('a provider that keeps dropping mid-stream: the client\'s connection is cut once the retry budget is spent', async () => {
+    const f = await fake({ format: 'anthropic', deterministic: true, fallback: { text: LONG, drop: 'mid-stream' } });
+    const g = await gateway([upstream('anthropic', 'anthropic', f.url)], { plan: { ...PLAN, retryAttempts: 3 } });
+    const res = await post(`${g.baseUrl('anthropic')}/v1/messages`, grant(g, 'anthropic'), anthropicBody(true, 'q'));
     await expect(res.text()).rejects.toThrow();
-    await g.recorder.flush();
-    expect(readRecord(dir)[0]!.error).toMatch(/broke mid-answer/);
+    expect(f.requests).toHaveLength(3);
+    expect(g.stats()).toMatchObject({ retried: 2, resumed: 0, broken: 1 });
   });
 
   it('a provider that always refuses: the gateway gives up within its budget with a final answer naming provider and status', async () => {

@@ -1,10 +1,14 @@
 // `serve`: loopback binding, port fallback, confinement to the root, and live updates pushed
-// to an open page in headless Chromium after an artifact changes.
+// to an open page in headless Chromium after an artifact changes (scenario results, and the
+// model gateway's counts as a run writes them).
 import { mkdtempSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayStats } from '../../../runner/src/gateway/index.js';
+import { watchGateway } from '../../../runner/src/orchestrator/gateway-live.js';
+import { formatTraffic, type TrafficCounts } from '../../../runner/src/progress/index.js';
 import { serve, type ServeHandle } from '../../../runner/src/serve/index.js';
 import { launchBrowserLazily } from '../viewer/browser.js';
 import { writeRun, writeScenario } from '../viewer/synthetic.js';
@@ -80,6 +84,36 @@ describe('serve', () => {
     await trace.waitForFunction(() => (document.getElementById('verdict')?.textContent ?? '').includes('live-update-marker'), null, { timeout: 5000 });
     await page.close();
     await trace.close();
+  });
+});
+
+describe('the model gateway counts on the live dashboard', () => {
+  it('shows queued, throttled and retried as the run gateway writes them, and their final values', async () => {
+    // The run's own writer (orchestrator/gateway-live.ts) against the served directory.
+    let now = { queued: 2, throttled: 1, retried: 3, requests: 7 };
+    const stats = (): GatewayStats => ({
+      requests: now.requests, by_role: { agent: now.requests, app_agent: 0, judge: 0 }, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, refused: 0, replayed: 0,
+      providers: { anthropic: { queued: now.queued, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, in_flight: 1, concurrency_cap: 1 } },
+    });
+    const lines: string[] = [];
+    const progress = { start() {}, done() {}, stop() {}, log() {}, traffic: (t: TrafficCounts) => void lines.push(formatTraffic(t)) };
+    const page = await browser.context().newPage();
+    await page.goto(handle.url);
+    await page.waitForSelector('#live.on');
+    expect(await page.$('#gateway-counts')).toBeNull(); // no gateway (yet): no card
+    const watch = watchGateway(stats, { outputDir: dir, progress, everyMs: 100 });
+    try {
+      await page.waitForFunction(() => document.getElementById('gateway-counts')?.textContent?.includes('queued 2 · throttled 1 · retried 3'), null, { timeout: 5000 });
+      now = { queued: 0, throttled: 4, retried: 9, requests: 12 };
+      await page.waitForFunction(() => document.getElementById('gateway-counts')?.textContent?.includes('queued 0 · throttled 4 · retried 9'), null, { timeout: 5000 });
+      expect(await page.textContent('#gateway-counts')).not.toContain('run ended');
+    } finally {
+      await watch.stop();
+    }
+    await page.waitForFunction(() => document.getElementById('gateway-counts')?.textContent?.includes('run ended'), null, { timeout: 5000 });
+    // The progress line showed the same counts (the last once more as the run ended).
+    expect(lines).toEqual([' gw: queued=2 throttled=1 retried=3', ' gw: queued=0 throttled=4 retried=9', ' gw: queued=0 throttled=4 retried=9']);
+    await page.close();
   });
 });
 

@@ -4,7 +4,7 @@ import type { ExperimentPage, LandingPage } from '../model/pages.js';
 import { append, clear, el } from './dom.js';
 import { fmtInt, fmtPct } from './format.js';
 import { readHash, writeHash } from './hash-state.js';
-import { badge, card, statusBar, topBar } from './widgets.js';
+import { badge, card, gatewayCard, statusBar, topBar } from './widgets.js';
 
 const rate = (pass: number, fail: number): number | null => (pass + fail ? pass / (pass + fail) : null);
 
@@ -23,7 +23,7 @@ export function renderExperiment(app: HTMLElement, d: ExperimentPage): void {
   append(main, el('h1', { text: d.name }), el('div', { class: 'sub', text: d.subtitle }));
   append(main, el('div', { class: 'cards', id: 'counters' }, card('Runs', String(d.runs.length)), card('Scenarios', fmtInt(d.scenarios.length)),
     card('Pass', fmtInt(tot.pass), 'pass'), card('Fail', fmtInt(tot.fail), 'fail'), card('Error', fmtInt(tot.error), 'error'), card('Running', fmtInt(tot.running), 'running'),
-    card('Pass rate (judged)', fmtPct(rate(tot.pass, tot.fail)))));
+    card('Pass rate (judged)', fmtPct(rate(tot.pass, tot.fail))), gatewayCard(d.gateway)));
   const kt = el('table', { class: 'grid', id: 'passk' }, el('thead', null, el('tr', null, el('th', { text: 'k' }), el('th', { text: 'pass@k' }), el('th', { text: 'pass^k' }), el('th', { text: 'scenarios (≥k judged runs)' }))));
   const kb = el('tbody');
   kt.appendChild(kb);

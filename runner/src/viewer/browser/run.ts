@@ -5,7 +5,7 @@ import type { IndexRow } from '../model/types.js';
 import { append, clear, el } from './dom.js';
 import { cmpValues, collator, fmtCost, fmtDur, fmtInt, fmtPct, fmtTok } from './format.js';
 import { readHash, writeHash } from './hash-state.js';
-import { badge, card, countRows, statusBar, topBar } from './widgets.js';
+import { badge, card, countRows, gatewayCard, statusBar, topBar } from './widgets.js';
 
 type ColumnKey = 'status' | 'id' | 'split' | 'turn' | 'llmCalls' | 'tokensIn' | 'tokensOut' | 'costUsd' | 'durationS' | 'toolCalls' | 'info';
 
@@ -47,7 +47,7 @@ export function renderRun(app: HTMLElement, d: RunPage): void {
     card('Tokens in / out', fmtTok(c.tokensIn) + ' / ' + fmtTok(c.tokensOut)),
     c.appIn || c.appOut ? card('Of which app agents', fmtTok(c.appIn) + ' / ' + fmtTok(c.appOut)) : null,
     c.judgeIn || c.judgeOut ? card('Judge tokens in / out', fmtTok(c.judgeIn) + ' / ' + fmtTok(c.judgeOut)) : null,
-    card('Cost', c.costKnown ? fmtCost(c.cost) + (c.costKnown < d.rows.length ? ' (partial)' : '') : '—')));
+    card('Cost', c.costKnown ? fmtCost(c.cost) + (c.costKnown < d.rows.length ? ' (partial)' : '') : '—'), gatewayCard(d.gateway)));
   append(main, statusBar(c));
   const splitBox = el('div', { class: 'splits' });
   if (d.splits.length) append(main, el('h2', { text: 'Splits' }), splitBox);

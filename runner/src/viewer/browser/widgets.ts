@@ -1,8 +1,10 @@
 // Pieces every page draws: status badges, the top bar with its breadcrumbs, counter cards, the
 // pass/fail/error/running bar, and the counts of a set of index rows.
 import type { Crumb } from '../model/pages.js';
+import type { GatewayCounts } from '../../trace/traffic-lines.js';
 import type { IndexRow } from '../model/types.js';
 import { append, el, type Child } from './dom.js';
+import { fmtInt } from './format.js';
 
 export function badge(status: string, label?: string): HTMLSpanElement {
   return el('span', { class: 'badge ' + (status || 'none'), text: label || String(status || 'none').toUpperCase() });
@@ -19,6 +21,15 @@ export function topBar(crumbs: readonly Crumb[], extra?: Child): HTMLElement {
 
 export function card(label: string, value: string, cls?: string): HTMLDivElement {
   return el('div', { class: 'card ' + (cls || '') }, el('div', { class: 'v', text: value }), el('div', { class: 'l', text: label }));
+}
+
+/** The model gateway's counts (as the progress line shows them), while the run runs and after. */
+export function gatewayCard(g: GatewayCounts | null): HTMLDivElement | null {
+  if (!g) return null;
+  const node = card('Model gateway' + (g.running ? '' : ' (run ended)'), 'queued ' + fmtInt(g.queued) + ' · throttled ' + fmtInt(g.throttled) + ' · retried ' + fmtInt(g.retried));
+  node.id = 'gateway-counts';
+  node.title = fmtInt(g.requests) + ' requests, ' + fmtInt(g.gave_up) + ' given up';
+  return node;
 }
 
 export interface Tally {

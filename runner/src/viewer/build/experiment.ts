@@ -6,6 +6,7 @@ import { hrefOf } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
 import type { ExperimentPage } from '../model/pages.js';
 import { renderPage } from '../pages/html.js';
+import { gatewayCountsOf } from '../model/gateway-counts.js';
 import { asStr } from '../../trace/json-util.js';
 import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
 import { comparePageData } from './compare.js';
@@ -100,6 +101,7 @@ export function buildExperiment(root: string, opts: BuildOptions, parentCrumbs: 
     splitNames: [...new Set(matrix.map((m) => m.split).filter(Boolean))].sort(naturalCompare),
     scenarios: matrix,
     compareHref: runs.length >= 2 ? 'compare.html' : '',
+    gateway: gatewayCountsOf(root),
   };
   const indexPath = join(root, 'index.html');
   if (writeIfChanged(indexPath, renderPage(`${name} — Gaia2 pass@${runs.length}`, data))) written.push(indexPath);

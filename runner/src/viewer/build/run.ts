@@ -14,6 +14,7 @@ import { pageSignature, up, type PageJob } from './scenario-page.js';
 import { asArr, asNum, asStr } from '../../trace/json-util.js';
 import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
 import { discoverScenarios, writeIfChanged } from './fs-util.js';
+import { gatewayCountsOf } from '../model/gateway-counts.js';
 import { orderSplits } from '../../report/build.js';
 import { loadManifest, saveManifest, VIEWER_FORMAT, type Manifest } from './manifest.js';
 
@@ -163,6 +164,7 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
         expected,
         splits: orderedSplits(rows, configSplits).map((s) => ({ name: s, expected: null })),
         rows,
+        gateway: gatewayCountsOf(runDir),
       } satisfies RunPage)
     : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: agentLabel(agentIdentity(config)), startedAt: asStr(config.started_at) } satisfies WaitingPage);
   if (writeIfChanged(indexPath, page)) written.push(indexPath);

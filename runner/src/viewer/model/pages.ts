@@ -1,6 +1,7 @@
 // The page data of every page kind, as the build writes it and the browser code reads it
 // (viewer/browser/): one declaration, so both sides type-check against the same shape.
 import type { IndexRow, TraceView, ViewStatus } from './types.js';
+import type { GatewayCounts } from '../../trace/traffic-lines.js';
 
 export interface Crumb {
   label: string;
@@ -15,6 +16,8 @@ export interface RunPage {
   expected: number | null;
   splits: Array<{ name: string; expected: number | null }>;
   rows: IndexRow[];
+  /** The model gateway's counts (model_gateway.json); null: no gateway. */
+  gateway: GatewayCounts | null;
 }
 
 /** A run dir with no scenario results yet. */
@@ -47,6 +50,8 @@ export interface ExperimentPage {
   splitNames: string[];
   scenarios: Array<{ id: string; split: string; cells: Array<{ status: ViewStatus; href: string } | null> }>;
   compareHref: string;
+  /** The model gateway's counts over the whole pass@N run; null: no gateway. */
+  gateway: GatewayCounts | null;
 }
 
 /** A folder of runs and pass@N roots. */
