@@ -53,7 +53,9 @@ export function startPodmanService(): Endpoint {
     if (child.exitCode === null) child.kill('SIGTERM');
   };
   process.once('exit', stop);
-  return { socketPath, source: 'podman system service (started by gaia2-runner)', child };
+  // The source is the engine's address (describe().endpoint): a caller that hands the engine
+  // on (DOCKER_HOST for a child process, `doctor`) needs one it can connect to.
+  return { socketPath, source: `unix://${socketPath}`, child };
 }
 
 export const NO_ENGINE_HINT =

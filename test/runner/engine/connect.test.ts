@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectEngine } from '../../../runner/src/engine/index.js';
-import { parseDockerHost } from '../../../runner/src/engine/discover.js';
+import { parseDockerHost, startPodmanService } from '../../../runner/src/engine/discover.js';
 import { isLocalDockerHost, parseRemoteDockerHost } from '../../../runner/src/engine/remote/docker-host.js';
 import { demuxLogs } from '../../../runner/src/engine/docker-container.js';
 
@@ -26,6 +26,22 @@ describe('engine discovery', () => {
     expect(isLocalDockerHost('tcp://10.1.2.3:2376')).toBe(false);
     expect(parseRemoteDockerHost('tcp://10.1.2.3:2376', {})).toMatchObject({ kind: 'tcp', host: '10.1.2.3', port: 2376, tls: null });
     expect(() => parseRemoteDockerHost('ftp://x', {})).toThrow(/DOCKER_HOST=ftp:\/\/x: unsupported scheme/);
+  });
+
+  it("a podman service the runner starts is described by its address, which connects again (a child's DOCKER_HOST)", async () => {
+    const started = startPodmanService();
+    try {
+      expect(started.source).toBe(`unix://${started.socketPath}`);
+      expect(isLocalDockerHost(started.source)).toBe(true);
+      const again = await connectEngine({ host: started.source, startPodman: false }).catch(async () => {
+        await new Promise((r) => setTimeout(r, 2000)); // the service may still be starting
+        return connectEngine({ host: started.source, startPodman: false });
+      });
+      expect((await again.describe()).endpoint).toBe(started.source);
+      await again.close();
+    } finally {
+      started.child?.kill('SIGTERM');
+    }
   });
 
   it('strips stream headers from container logs', () => {
