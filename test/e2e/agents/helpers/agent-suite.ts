@@ -166,6 +166,16 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
       for (const dir of [run.good.dir, run.wrong.dir]) for (const f of filesUnder(dir)) expect(readFileSync(f, 'utf8').includes(run.key), f).toBe(false);
     });
 
+    it("the key never entered a container: every container of the layer, looked into while its program ran, holds its gateway token, not the key", () => {
+      // the samples (three scenarios) and the wrong play: four containers, each looked into at its first model request
+      expect(run.looks.map((l) => l.name).length).toBeGreaterThanOrEqual(4);
+      for (const l of run.looks) {
+        expect(l.processes, l.name).toMatch(/g2gw-/);
+        expect(l.processes.includes(run.key), `${l.name}: processes`).toBe(false);
+        expect(l.files.includes(run.key), `${l.name}: files`).toBe(false);
+      }
+    });
+
     it('the double placed every request in a turn; only world notifications came on their own', () => {
       for (const q of [...run.good.driver.unplaced, ...run.wrong.driver.unplaced]) expect(lastUserText(a, q)).toMatch(/^\[Notifications?\]/);
     });

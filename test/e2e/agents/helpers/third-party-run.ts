@@ -12,7 +12,9 @@ import { findAdapter } from '../../../../runner/src/agents/index.js';
 import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
-import { shellDriver, startFakeLlm, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
+import { shellDriver, startFakeLlm, type RecordedRequest, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
+import { containerLooks } from './container-looks.js';
+import type { ContainerLook } from '../../helpers/gateway-canary.js';
 import { goodPlays, samplePlay, SAMPLES, scenarioFile, wrongPlay } from './agent-samples.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
@@ -49,6 +51,8 @@ export interface AgentSuiteRun {
   good: DrivenRun;
   wrong: DrivenRun;
   key: string;
+  /** Every container of the layer, looked into while its program talked to the double. */
+  looks: ContainerLook[];
 }
 
 const KEY_VAR = 'THIRD_PARTY_E2E_KEY';
@@ -70,10 +74,11 @@ export async function agentLayer(engine: UnitBackend, image: string, name: strin
   return ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
 }
 
-/** A double of the agent's provider that plays `plays` through its shell tool. */
-export async function drivenDouble(a: AgentUnderTest, plays: DriverTurn[]): Promise<{ driver: ShellDriver; fake: FakeLlm }> {
+/** A double of the agent's provider that plays `plays` through its shell tool (after `beforeAnswer`, when given). */
+export async function drivenDouble(a: AgentUnderTest, plays: DriverTurn[], beforeAnswer?: () => Promise<void>): Promise<{ driver: ShellDriver; fake: FakeLlm }> {
   const driver = shellDriver(a.shell, plays);
-  return { driver, fake: await startFakeLlm({ format: a.shell.format, respond: driver.respond }) };
+  const respond = beforeAnswer ? async (r: RecordedRequest) => (await beforeAnswer(), driver.respond(r)) : driver.respond;
+  return { driver, fake: await startFakeLlm({ format: a.shell.format, respond }) };
 }
 
 /**
@@ -93,8 +98,8 @@ export const commonFlags = (a: AgentUnderTest, image: string, fake: FakeLlm, out
 ];
 
 /** `gaia2-runner ARGS… <common flags> AFTER…` against a fresh double of the agent's provider playing `plays`. */
-async function drivenCli(a: AgentUnderTest, image: string, plays: DriverTurn[], args: string[], out: string, env: NodeJS.ProcessEnv, after: string[] = []): Promise<DrivenRun> {
-  const d = await drivenDouble(a, plays);
+async function drivenCli(a: AgentUnderTest, image: string, plays: DriverTurn[], args: string[], out: string, env: NodeJS.ProcessEnv, after: string[] = [], beforeAnswer?: () => Promise<void>): Promise<DrivenRun> {
+  const d = await drivenDouble(a, plays, beforeAnswer);
   try {
     return { ...(await cli([...args, ...commonFlags(a, image, d.fake, out), ...after], env)), dir: out, ...d };
   } finally {
@@ -131,12 +136,13 @@ export async function runAgentSuite(engine: UnitBackend, image: string, a: Agent
   const splits: Record<string, string[]> = {};
   for (const s of Object.values(SAMPLES)) (splits[s.split('/')[0]!] ??= []).push(s.split('/')[1]!);
   writeFileSync(subset, JSON.stringify({ name: `${a.name}-samples`, splits }));
+  const watch = containerLooks(String(o.env.DOCKER_HOST), layer.tag);
   const [good, wrong] = await Promise.all([
-    drivenCli(a, image, goodPlays(), ['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3'], join(work, 'samples'), env),
-    drivenCli(a, image, wrongPlay(), ['run', '-s', scenarioFile(SAMPLES.single)], join(work, 'wrong'), env),
+    drivenCli(a, image, goodPlays(), ['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3'], join(work, 'samples'), env, [], watch.look),
+    drivenCli(a, image, wrongPlay(), ['run', '-s', scenarioFile(SAMPLES.single)], join(work, 'wrong'), env, [], watch.look),
   ]);
-  log(`samples and wrong play done after ${secs()}`);
-  return { layer, key, good, wrong };
+  log(`samples and wrong play done after ${secs()}; looked into ${watch.looks.length} containers`);
+  return { layer, key, good, wrong, looks: watch.looks };
 }
 
 /**

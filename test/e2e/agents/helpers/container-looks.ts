@@ -1,0 +1,34 @@
+// The provider key never enters an agent's container (issue N: "a canary-key test covers every
+// agent image"). While a suite's programs talk to their double, every running container of the
+// agent's layer is looked into once, through the engine API: each process's environment and
+// command line, and every file the container added or changed on top of its image (the look
+// of the gateway suites, helpers/gateway-canary.ts). The suite then asserts the container's
+// gateway token is there and the key is not.
+import { dockerAt, lookInside, type ContainerLook } from '../../helpers/gateway-canary.js';
+
+export interface ContainerLooks {
+  looks: ContainerLook[];
+  /** Looks into the layer's running containers not looked into yet (called before each answer). */
+  look(): Promise<void>;
+}
+
+export function containerLooks(dockerHost: string, layerTag: string): ContainerLooks {
+  const docker = dockerAt(dockerHost);
+  const looks: ContainerLook[] = [];
+  const seen = new Set<string>();
+  let chain: Promise<void> = Promise.resolve();
+  const once = async (): Promise<void> => {
+    const running = await docker.listContainers({ filters: { label: ['gaia2.managed=1'], status: ['running'] } });
+    for (const c of running.filter((x) => x.Image === layerTag || x.Image.endsWith(`/${layerTag}`) || `localhost/${x.Image}` === layerTag)) {
+      const name = (c.Names[0] ?? c.Id).replace(/^\//, '');
+      if (seen.has(name)) continue;
+      seen.add(name);
+      looks.push(await lookInside(docker, name));
+    }
+  };
+  return {
+    looks,
+    // One look at a time: concurrent answers wait for the look in flight, then see its containers as seen.
+    look: () => (chain = chain.then(once, once)),
+  };
+}
