@@ -19,7 +19,7 @@ import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.j
 
 const root = join(import.meta.dirname, '..', '..', '..');
 
-function setup(extra: Record<string, string> = {}) {
+function setup(extra: Record<string, string | boolean> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'rerun-'));
   writeScenario(join(dir, 'data/search/s_a.json'), 's_a');
   writeScenario(join(dir, 'data/time/t_a.json'), 't_a');
@@ -100,7 +100,8 @@ describe('run_config.json: the complete run record', () => {
   });
 
   it('a run on a Kubernetes cluster is repeated on the same cluster settings, not on the local engine', async () => {
-    const { dir, env, plan } = setup();
+    // Direct mode: the in-cluster gateway needs a cluster (test/e2e/kubernetes-gateway.test.ts); the record is the point here.
+    const { dir, env, plan } = setup({ gateway: false });
     const backend: RunPlan['run']['backend'] = {
       kind: 'kubernetes', kubeconfig: join(dir, 'kubeconfig'), context: 'lab', namespace: 'eval', imagePullPolicy: 'Always', pendingTimeout: 300,
       resources: { requests: { cpu: '1' }, limits: { memory: '2Gi' } }, nodeSelector: { pool: 'eval' }, tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
