@@ -2,6 +2,7 @@
 // configuration, registry and proxy apply) and cached under .cache/agents/, so an agent layer
 // builds with no registry inside the engine. Like the image's Node runtime (node-runtime.ts).
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
@@ -27,6 +28,10 @@ export function packageCacheDir(cacheDir: string, pkg: AgentPackage, version: st
   return join(cacheDir, 'agents', `${pkg.name.replace(/\//g, '+')}@${version}`);
 }
 
+/** Fetches in flight in this process, by cache directory: callers at once (one layer built on
+ * two engines together) share one fetch instead of racing in one work directory. */
+const inFlight = new Map<string, Promise<string>>();
+
 /**
  * The directory to copy as /opt/gaia2-agent/pkg: the package's files ("pack") or a prefix
  * holding node_modules ("install"). Fetched once per version; a half-done fetch is redone.
@@ -34,11 +39,20 @@ export function packageCacheDir(cacheDir: string, pkg: AgentPackage, version: st
 export async function ensureAgentPackage(pkg: AgentPackage, version: string, o: FetchOptions): Promise<string> {
   if (!EXACT_VERSION.test(version)) throw new Error(`agent package version "${version}" of ${pkg.name} is not an exact version (e.g. 1.2.3)`);
   const dir = packageCacheDir(o.cacheDir, pkg, version);
+  if (existsSync(join(dir, 'complete'))) return join(dir, 'tree');
+  let fetching = inFlight.get(dir);
+  if (!fetching) {
+    fetching = fetchPackage(pkg, version, dir, o).finally(() => inFlight.delete(dir));
+    inFlight.set(dir, fetching);
+  }
+  return fetching;
+}
+
+async function fetchPackage(pkg: AgentPackage, version: string, dir: string, o: FetchOptions): Promise<string> {
   const tree = join(dir, 'tree');
-  if (existsSync(join(dir, 'complete'))) return tree;
   const spec = packageSpec(pkg, version);
   const log = o.log ?? (() => {});
-  const work = join(dir, `work-${process.pid}`);
+  const work = join(dir, `work-${process.pid}-${randomBytes(4).toString('hex')}`);
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
   const npm = (args: string[]) => run('npm', args, { cwd: work, env: o.env ?? process.env, maxBuffer: 16 << 20 }).catch((e: Error & { stderr?: string }) => {

@@ -1,11 +1,12 @@
 // Codex (the linux-x64 build from npm) evaluated end to end: docs/agents.md. The double
 // speaks OpenAI Responses streaming with function calls and drives Codex's exec_command.
-// The clock runs at half speed (as gemini-cli's): with the suite on two engines at once, the
-// time sample failed once at full speed on a 2-core machine at load 40–50.
+// The clock runs at full speed: Codex's exec_command hands a command back after 30 s of wall
+// time ("Process running …") for the model to poll, and the scripted double does not poll, so
+// the time sample's wait for the email must end within 30 s (at half speed it did not).
 import { CODEX_SHELL } from '../../helpers/fake-llm/index.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 
 describeAgentSuite(
-  { name: 'codex', shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex', flags: ['--thinking', 'medium'], timeSpeed: 0.5 },
+  { name: 'codex', shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex', flags: ['--thinking', 'medium'] },
   { tools: { including: ['exec_command'] }, keyHeader: 'authorization' },
 );

@@ -48,6 +48,17 @@ describe('ensureAgentPackage', () => {
     expect(readFileSync(join(tree, 'bin/acme.sh'), 'utf8')).toContain('newer');
   });
 
+  it('callers at once (one layer on two engines) share one fetch and get the same complete tree', async () => {
+    const pkg = { name: '@acme/agent-cli', version: '1.2.3', install: 'pack' as const };
+    const o = { ...opts(), cacheDir: join(dir, 'cache-concurrent') };
+    const before = reg.requests.length;
+    const trees = await Promise.all([ensureAgentPackage(pkg, '1.3.0', o), ensureAgentPackage(pkg, '1.3.0', o), ensureAgentPackage(pkg, '1.3.0', o)]);
+    expect(new Set(trees).size).toBe(1);
+    expect(readFileSync(join(trees[0]!, 'bin/acme.sh'), 'utf8')).toContain('newer');
+    // one fetch: the tarball was asked for once
+    expect(reg.requests.slice(before).filter((r) => r.endsWith('.tgz'))).toHaveLength(1);
+  });
+
   it('installs a package with its dependencies and bin links', async () => {
     const pkg = { name: 'acme-js-agent', version: '0.5.0', install: 'install' as const };
     const tree = await ensureAgentPackage(pkg, '0.5.0', opts());
