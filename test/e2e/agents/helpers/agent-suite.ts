@@ -162,6 +162,16 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
       for (const r of readResults(run.good.dir)) expect((r.usage as { agent?: { source?: string } } | undefined)?.agent?.source).toBe('gateway');
     });
 
+    it("the viewer's trace page of every sample shows the program's model calls from the gateway's traffic record", () => {
+      for (const r of readResults(run.good.dir)) {
+        const scenarioDir = join(filesUnder(run.good.dir).find((f) => f.endsWith(`/${r.scenario_id}/result.json`))!, '..');
+        const calls = readFileSync(join(scenarioDir, 'model_traffic.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"role":"agent"')).length;
+        expect(calls, r.scenario_id).toBeGreaterThan(0);
+        const page = readFileSync(join(scenarioDir, 'trace.html'), 'utf8');
+        expect(page.split('"k":"call"').length - 1, r.scenario_id).toBe(calls);
+      }
+    });
+
     it('the key reached the double through the gateway and is in no file of the run', () => {
       for (const dir of [run.good.dir, run.wrong.dir]) for (const f of filesUnder(dir)) expect(readFileSync(f, 'utf8').includes(run.key), f).toBe(false);
     });
