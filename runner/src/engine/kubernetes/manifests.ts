@@ -27,6 +27,22 @@ export function isSecretVar(name: string, value: string): boolean {
   return SECRET_NAME.test(name) || redact(value) !== value;
 }
 
+/**
+ * What every Pod of a run gets from the settings: no API token and no service variables (units
+ * and the gateway talk to nobody in the cluster), a short grace period, and the settings'
+ * service account, node selector and tolerations.
+ */
+export function podPlacement(s: KubernetesSettings) {
+  return {
+    automountServiceAccountToken: false,
+    enableServiceLinks: false,
+    terminationGracePeriodSeconds: 5,
+    ...(s.serviceAccount ? { serviceAccountName: s.serviceAccount } : {}),
+    ...(Object.keys(s.nodeSelector).length ? { nodeSelector: s.nodeSelector } : {}),
+    ...(s.tolerations.length ? { tolerations: s.tolerations } : {}),
+  };
+}
+
 /** A DNS-1123 label (≤ 63): what a Pod name must be for its hostname. */
 export function dnsLabel(raw: string, max = 63): string {
   const s = raw.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/-+/g, '-');
@@ -111,13 +127,7 @@ export function podManifest(p: PodInput): V1Pod {
     },
     spec: {
       restartPolicy: 'Never',
-      // The unit talks to nobody in the cluster: no API token, no service variables.
-      automountServiceAccountToken: false,
-      enableServiceLinks: false,
-      terminationGracePeriodSeconds: 5,
-      ...(s.serviceAccount ? { serviceAccountName: s.serviceAccount } : {}),
-      ...(Object.keys(s.nodeSelector).length ? { nodeSelector: s.nodeSelector } : {}),
-      ...(s.tolerations.length ? { tolerations: s.tolerations } : {}),
+      ...podPlacement(s),
       containers: [
         {
           name: CONTAINER_NAME,

@@ -3,7 +3,7 @@
 // running the gateway bundle of the run's own image, and a Service in front of it. The
 // Deployment and the Service are owned by the Secret, so deleting the Secret removes them all.
 import type { V1Deployment, V1OwnerReference, V1Secret, V1Service } from '@kubernetes/client-node';
-import { dnsLabel, K8S_LABELS, labelValue, runLabels } from '../../engine/kubernetes/manifests.js';
+import { dnsLabel, K8S_LABELS, labelValue, podPlacement, runLabels } from '../../engine/kubernetes/manifests.js';
 import type { KubernetesSettings } from '../../engine/kubernetes/settings.js';
 import { ADMIN_PORT, CONFIG_DIR, CONFIG_KEY, GATEWAY_BUNDLE, SERVE_PORT, type PodGatewayConfig } from './protocol.js';
 
@@ -49,13 +49,8 @@ export function gatewayDeploymentManifest(o: { name: string; namespace: string; 
       template: {
         metadata: { labels: { ...s.labels, ...selector, [K8S_LABELS.role]: GATEWAY_ROLE } },
         spec: {
-          // It calls providers, not the cluster: no API token, no service variables.
-          automountServiceAccountToken: false,
-          enableServiceLinks: false,
-          terminationGracePeriodSeconds: 5,
-          ...(s.serviceAccount ? { serviceAccountName: s.serviceAccount } : {}),
-          ...(Object.keys(s.nodeSelector).length ? { nodeSelector: s.nodeSelector } : {}),
-          ...(s.tolerations.length ? { tolerations: s.tolerations } : {}),
+          // It calls providers, not the cluster.
+          ...podPlacement(s),
           containers: [
             {
               name: 'gateway',
