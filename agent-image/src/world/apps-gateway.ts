@@ -38,8 +38,12 @@ export class AppsGateway {
   /** The run ended: persist now, and after every later command (an agent may still be running some). */
   settle(): void {
     this.ended = true;
-    this.drive?.finish();
-    this.persist();
+    // The states are written even when the drive's tree could not be built (its error follows).
+    try {
+      this.drive?.finish();
+    } finally {
+      this.persist();
+    }
   }
 
   get busy(): boolean {

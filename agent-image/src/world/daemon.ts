@@ -362,7 +362,8 @@ export class WorldDaemon {
     try {
       this.apps.settle();
     } catch (e) {
-      this.log.error(`cannot write the app state files: ${(e as Error).message}`);
+      // the drive's tree or a state file (settle writes the states whatever the drive did)
+      this.log.error(`at the end of the run: ${(e as Error).message}`);
     }
   }
 

@@ -4,6 +4,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { DriveBuild } from '../../../agent-image/src/apps/index.js';
+import { AppsGateway } from '../../../agent-image/src/world/apps-gateway.js';
 import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { readGolden } from './golden.js';
 import { runOracle, tempStateDir, testSettings } from './run-world.js';
@@ -31,6 +33,15 @@ describe('app states of the world daemon', () => {
     expect(contacts(stateDir).contacts[id]!.first_name).toBe('Zed');
     // The status file was written after the states: whoever sees it terminal finds them.
     expect(statSync(join(stateDir, 'daemon_status.json')).mtimeMs).toBeGreaterThanOrEqual(statSync(join(stateDir, 'contacts.json')).mtimeMs);
+  });
+
+  it("are written at the end even when the drive's tree cannot be built, and the drive's error is told", async () => {
+    const stateDir = tempStateDir();
+    const failing = { finish: () => { throw new Error("cannot build the cloud drive's tree: disk full"); } } as unknown as DriveBuild;
+    const apps = new AppsGateway(stateDir, {}, undefined, failing);
+    apps.states.seed(join(stateDir, 'contacts.json'), { contacts: {} });
+    expect(() => apps.settle()).toThrow(/disk full/);
+    expect(JSON.parse(readFileSync(join(stateDir, 'contacts.json'), 'utf8'))).toEqual({ contacts: {} });
   });
 
   it('a change made after a persist is written at the end, not before', async () => {
