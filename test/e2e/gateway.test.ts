@@ -6,40 +6,21 @@
 // always refuses ends a run with a typed error in bounded time; that the traffic record's usage
 // is what the double billed; and that a finished pass@2 run replays with no provider at all,
 // with the same verdicts and judged events.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { connectEngine, type UnitBackend, type ContainerSpec } from '../../runner/src/engine/index.js';
-import { maskVolatile, TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
+import { maskVolatile } from '../../runner/src/gateway/index.js';
 import type { ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
 import { connectE2eEngine, eachEngine } from './helpers/engines.js';
 import { CANARY, CASES, KEY_VAR, dockerAt, executeGateway as execute, gatewayPlan as plan, lookInside, spying, subset, type ContainerLook } from './helpers/gateway-canary.js';
+import { allFiles, expectRecordIsBilling, resultsOf, traffic } from './helpers/run-dir.js';
 import { phaseModel } from './helpers/phase-model.js';
 
-/** Every file under a directory, as text. */
-function allFiles(dir: string): Array<{ path: string; text: string }> {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8', withFileTypes: false })
-    .map((f) => join(dir, f))
-    .filter((f) => {
-      try {
-        return readFileSync(f) && true;
-      } catch {
-        return false;
-      }
-    })
-    .map((f) => ({ path: relative(dir, f), text: readFileSync(f, 'utf8') }));
-}
 
-const resultsOf = (out: string): Map<string, ScenarioResult> =>
-  new Map(
-    readdirSync(out, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('result.json') && !f.includes('.attempts'))
-      .map((f) => [dirname(f), JSON.parse(readFileSync(join(out, f), 'utf8')) as ScenarioResult]),
-  );
 
 /**
  * The judged events of a run: app calls with their arguments and results, without clock
@@ -55,11 +36,6 @@ function judgedEvents(dir: string): unknown[] {
     });
 }
 
-const traffic = (dir: string): TrafficLine[] =>
-  readFileSync(join(dir, TRAFFIC_FILE), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as TrafficLine);
 
 let engine: UnitBackend;
 beforeAll(async () => {
@@ -129,19 +105,7 @@ describe('model gateway: keys stay out, record, replay (pass@2, agent and LLM ju
   });
 
   it("the record holds every request by role; its usage is what the doubles billed, and it is result.json's usage", () => {
-    const lines = [...resultsOf(out1).keys()].flatMap((k) => traffic(join(out1, k)));
-    const agent = lines.filter((l) => l.role === 'agent');
-    const judged = lines.filter((l) => l.role === 'judge');
-    expect(agent).toHaveLength(model.requests.length);
-    expect(judged).toHaveLength(judge.requests.length);
-    const sum = (ls: TrafficLine[], k: 'input_tokens' | 'output_tokens') => ls.reduce((n, l) => n + (l.usage?.[k] ?? 0), 0);
-    expect(sum(agent, 'input_tokens')).toBe(model.billed.reduce((n, u) => n + u.input + (u.cacheRead ?? 0), 0));
-    expect(sum(agent, 'output_tokens')).toBe(model.billed.reduce((n, u) => n + u.output, 0));
-    expect(sum(judged, 'input_tokens')).toBe(judge.billed.reduce((n, u) => n + u.input, 0));
-    for (const [k, r] of resultsOf(out1)) {
-      const mine = traffic(join(out1, k));
-      expect(r.usage?.agent).toMatchObject({ source: 'gateway', llm_calls: mine.filter((l) => l.role === 'agent').length });
-    }
+    const { agent, judged } = expectRecordIsBilling(out1, model, judge);
     // One clock with the world's events (their wall_t): every app action and reply falls
     // between the model calls, after the call that asked for it, never inside a call.
     for (const k of resultsOf(out1).keys()) {
