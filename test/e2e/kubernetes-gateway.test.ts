@@ -8,18 +8,16 @@
 // the doubles' billing as usage; that nothing of the run stays in the cluster; and that the run
 // replays on the cluster with the doubles stopped, with the same verdicts.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
 import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config/cli-flags.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
 import type { UnitBackend, ContainerSpec } from '../../runner/src/engine/index.js';
 import { connectKubernetes } from '../../runner/src/engine/kubernetes/index.js';
 import { resolveKubernetes } from '../../runner/src/engine/kubernetes/settings.js';
-import { TRAFFIC_FILE, type TrafficLine } from '../../runner/src/gateway/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan, type ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
 import type { RunPlan } from '../../runner/src/plan/plan.js';
@@ -30,6 +28,7 @@ import { startDouble, type RunningDouble, type TappedRequest } from '../helpers/
 import type { KObject, Pod } from '../helpers/k8s-api-double/types.js';
 import { TEST_LABEL } from './helpers/llm-run.js';
 import { oraclePlay } from './helpers/oracle-llm-script.js';
+import { allFiles, expectRecordIsBilling, resultsOf, traffic } from './helpers/run-dir.js';
 import { phaseModel, type PhaseCase } from './helpers/phase-model.js';
 
 const run = promisify(execFile);
@@ -114,30 +113,8 @@ async function execute(p: RunPlan, specs: ContainerSpec[], logs: string[]): Prom
   }
 }
 
-function allFiles(dir: string): Array<{ path: string; text: string }> {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .map((f) => join(dir, f))
-    .flatMap((f) => {
-      try {
-        return [{ path: relative(dir, f), text: readFileSync(f, 'utf8') }];
-      } catch {
-        return []; // a directory
-      }
-    });
-}
 
-const resultsOf = (out: string): Map<string, ScenarioResult> =>
-  new Map(
-    readdirSync(out, { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('result.json') && !f.includes('.attempts'))
-      .map((f) => [dirname(f), JSON.parse(readFileSync(join(out, f), 'utf8')) as ScenarioResult]),
-  );
 
-const traffic = (dir: string): TrafficLine[] =>
-  readFileSync(join(dir, TRAFFIC_FILE), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as TrafficLine);
 
 /** A request body as text, with the base64 values of Secret data decoded (where a key would hide). */
 function bodyText(r: TappedRequest): string {
@@ -231,6 +208,8 @@ describe('model gateway on kubernetes: in the cluster, keys only in its Secret, 
     const cfg = JSON.parse(readFileSync(join(out1, 'run_config.json'), 'utf8'));
     expect(cfg.model_gateway.mode).toBe('gateway');
     expect(logs.some((l) => /Model gateway in the cluster: gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc/.test(l))).toBe(true);
+    // Named after the run (run_config.json's run_id), so a crashed run's gateway is cleaned up with its units.
+    expect(logs.some((l) => l.includes(`Model gateway in the cluster: gaia2-gw-${String(cfg.run_id).toLowerCase()}.`))).toBe(true);
     for (const s of specs) {
       expect(s.env.BASE_URL).toMatch(/^http:\/\/gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc:8080\/openai-compat\/v1$/);
       expect(s.env.GAIA2_JUDGE_BASE_URL).toMatch(/^http:\/\/gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc:8080\/anthropic$/);
@@ -285,19 +264,7 @@ describe('model gateway on kubernetes: in the cluster, keys only in its Secret, 
   });
 
   it("the record reaches the run directory: every request by role, the doubles' billing as usage, result.json's usage", () => {
-    const lines = [...resultsOf(out1).keys()].flatMap((k) => traffic(join(out1, k)));
-    const agent = lines.filter((l) => l.role === 'agent');
-    const judged = lines.filter((l) => l.role === 'judge');
-    expect(agent).toHaveLength(model.requests.length);
-    expect(judged).toHaveLength(judge.requests.length);
-    const sum = (ls: TrafficLine[], k: 'input_tokens' | 'output_tokens') => ls.reduce((n, l) => n + (l.usage?.[k] ?? 0), 0);
-    expect(sum(agent, 'input_tokens')).toBe(model.billed.reduce((n, u) => n + u.input + (u.cacheRead ?? 0), 0));
-    expect(sum(agent, 'output_tokens')).toBe(model.billed.reduce((n, u) => n + u.output, 0));
-    expect(sum(judged, 'input_tokens')).toBe(judge.billed.reduce((n, u) => n + u.input, 0));
-    for (const [k, r] of resultsOf(out1)) {
-      const mine = traffic(join(out1, k));
-      expect(r.usage?.agent).toMatchObject({ source: 'gateway', llm_calls: mine.filter((l) => l.role === 'agent').length });
-    }
+    const { lines, agent, judged } = expectRecordIsBilling(out1, model, judge);
     expect(first.report.model_gateway).toMatchObject({ mode: 'gateway', requests: lines.length, by_role: { agent: agent.length, judge: judged.length }, gave_up: 0 });
   });
 

@@ -42,6 +42,8 @@ export function recordPrices(): PriceTable | null {
 }
 
 export interface StartGatewayOptions {
+  /** The run's id: the in-cluster gateway's objects carry it, so a crashed run's are cleaned up with its units. */
+  runId: string;
   log?: (l: string) => void;
   backoff?: { baseDelayMs: number; maxDelayMs: number };
   /** The run's engine: on the kubernetes backend the gateway runs in its cluster. */
@@ -53,7 +55,7 @@ export interface StartGatewayOptions {
  * (and `base` untouched, keys in it) in direct mode. On the kubernetes backend the gateway runs
  * in the cluster (cluster/run-gateway.ts); elsewhere on this machine's loopback.
  */
-export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: StartGatewayOptions = {}): Promise<RunGateway | null> {
+export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: StartGatewayOptions): Promise<RunGateway | null> {
   const g: GatewayPlan = plan.gateway ?? GATEWAY_DEFAULTS;
   const ups = upstreamsOf(base.routes);
   if (plan.run.backend.kind === 'kubernetes') {

@@ -106,16 +106,18 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
   const pre = await preflightRun(given, deps.engine, hostEnv, log);
   const { base, gateway: decision } = pre;
   plan = pre.plan;
-  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { log, engine: deps.engine, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
+  const runId = newRunId();
+  const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { runId, log, engine: deps.engine, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
   const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
   try {
-    return await executeWithAccess(plan, ds, deps, { base, gw, gatewayRecord, hostEnv, log, agent: pre.agent });
+    return await executeWithAccess(plan, ds, deps, { runId, base, gw, gatewayRecord, hostEnv, log, agent: pre.agent });
   } finally {
     await gw?.close();
   }
 }
 
 interface Access {
+  runId: string;
   base: ReturnType<typeof buildBaseEnv>;
   gw: RunGateway | null;
   gatewayRecord: GatewayRecord;
@@ -126,14 +128,13 @@ interface Access {
 }
 
 async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps, a: Access): Promise<ExecuteOutcome> {
-  const { base, gw, hostEnv, log } = a;
+  const { runId, base, gw, hostEnv, log } = a;
   const out = plan.run.outputDir;
   const passAt = plan.run.passAt;
   // The run's scope on the backend, before its first unit: host-loopback URLs (a local
   // BASE_URL, a loopback proxy, the model gateway) are relayed or tunnelled to the units, and a
   // backend that keeps objects per run makes them. Relays are unref'd, so a throw below cannot
   // keep the process alive; engine.close() closes a scope left open.
-  const runId = newRunId();
   const scope = await deps.engine.openRun({ runId, env: base.env, network: plan.run.network, log });
   base.env = scope.env;
 

@@ -38,8 +38,8 @@ describe('the gateway on the kubernetes backend', () => {
   it('points the units at the Service by its in-cluster name, without the key (no cluster: a dry run)', async () => {
     const p = k8sPlan();
     const base = buildBaseEnv(p, { K: KEY }, { withholdKeys: true });
-    const gw = (await startRunGateway(p, base))!;
-    expect(base.env.BASE_URL).toMatch(/^http:\/\/gaia2-gw-[a-z0-9-]+\.eval\.svc:8080\/openai-compat\/v1$/);
+    const gw = (await startRunGateway(p, base, { runId: 'g2-20261126T000000-abc123' }))!;
+    expect(base.env.BASE_URL).toBe('http://gaia2-gw-g2-20261126t000000-abc123.eval.svc:8080/openai-compat/v1'); // named after the run
     expect(JSON.stringify(base.env)).not.toContain(KEY);
     const tokens = await gw.tokensFor({ container: 'c1', runId: 'r', dir: null, scenario: 's', runIndex: null, recordKey: 's' });
     expect(tokens.API_KEY).toMatch(/^g2gw-/);
@@ -49,6 +49,6 @@ describe('the gateway on the kubernetes backend', () => {
 
   it('refuses a provider endpoint on the runner’s loopback, naming the option', async () => {
     const p = k8sPlan({ baseUrl: 'http://127.0.0.1:8000/v1' });
-    await expect(startRunGateway(p, buildBaseEnv(p, { K: KEY }, { withholdKeys: true }))).rejects.toThrow(/\[agent\]\.base_url \(--base-url\)/);
+    await expect(startRunGateway(p, buildBaseEnv(p, { K: KEY }, { withholdKeys: true }), { runId: 'g2-x' })).rejects.toThrow(/\[agent\]\.base_url \(--base-url\)/);
   });
 });

@@ -30,6 +30,7 @@ import { gatewayDeploymentManifest, gatewayName, gatewaySecretManifest, gatewayS
 import type { FinishAnswer } from './protocol.js';
 
 export interface ClusterGatewayOptions {
+  runId: string;
   log?: (l: string) => void;
   backoff?: { baseDelayMs: number; maxDelayMs: number };
   engine?: UnitBackend;
@@ -46,7 +47,7 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
   if (g.replay && !existsSync(g.replay)) throw new ConfigError(`--replay: ${g.replay} does not exist`);
   const live = o.engine instanceof KubernetesEngine ? o.engine : null;
   const namespace = live?.access.namespace ?? settings.namespace ?? 'default';
-  const runId = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const runId = o.runId;
   const name = gatewayName(runId);
   const origin = serviceOrigin(name, namespace);
   const routeOf = new Map(base.routes.map((r) => [r.role, r]));
