@@ -162,6 +162,7 @@ export async function forward(i: ForwardInput): Promise<ForwardOutcome> {
       }
     } catch (e) {
       if (i.signal.aborted) throw e;
+      slot.settle(0); // no answer (a reset, a drop before the first byte): the provider did no work to count
       if (!(e instanceof RetryLater)) {
         attempts.push({ status: 0, ms: Date.now() - t0, error: errText(e) });
         last = { status: 0, detail: errText(e) };

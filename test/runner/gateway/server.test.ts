@@ -200,6 +200,19 @@ describe('model gateway: retries and limits', () => {
     expect(line!.attempts.map((a) => a.status)).toEqual([429, 0, 200]);
   });
 
+  it('under a tokens-per-minute limit, an attempt that got no answer frees its estimate: the retry goes at once', async () => {
+    const f = await fake({ format: 'anthropic', script: [{ text: 'x', drop: 'before-body' }, say('ok')] });
+    // Room for one request's estimate (body/4 + max_tokens ≈ 100), not two: a retry that found
+    // the dropped attempt still counted would wait for the minute to pass.
+    const g = await gateway([upstream('anthropic', 'anthropic', f.url)], { plan: { ...PLAN, limits: { default: { ...NO_LIMITS, tokensPerMinute: 150 }, byKey: {} } } });
+    const t0 = Date.now();
+    const res = await post(`${g.baseUrl('anthropic')}/v1/messages`, grant(g, 'anthropic'), anthropicBody(true));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('ok');
+    expect(f.requests).toHaveLength(2);
+    expect(Date.now() - t0).toBeLessThan(30_000);
+  });
+
   // A drop after bytes reached the client (docs/gateway.md, "A drop mid-answer"), per streaming API.
   const MID_STREAM: Array<{ format: 'anthropic' | 'openai-chat'; provider: string; path: string; header: 'x-api-key' | 'authorization'; body: (text: string) => string }> = [
     { format: 'anthropic', provider: 'anthropic', path: '/v1/messages', header: 'x-api-key', body: (t) => anthropicBody(true, t) },
