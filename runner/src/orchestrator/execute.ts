@@ -26,7 +26,7 @@ import { configKey, resultCacheRoot, withResultCache } from '../result-cache/ind
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
 import { preflightRun } from './preflight.js';
-import { gatewayResult, gatewayTotals, trafficCounts } from './gateway-result.js';
+import { gatewayResult, gatewayTotals } from './gateway-result.js';
 import { watchGateway } from './gateway-live.js';
 
 
@@ -241,7 +241,6 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         else release();
       }
       const status = classify(result);
-      if (gw) deps.progress.traffic?.(trafficCounts(gw.stats()));
       if (status === 'error') log(`${t.label}: ${result.error_kind ?? 'error'}: ${String(result.error ?? '').slice(0, 300)}`);
       deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
     },
