@@ -1,6 +1,6 @@
 // The Kenji adaptability scenario played by the scripted agent with its own wording
 // (kenji-script.ts), in a real container whose judge is reached on the host's 127.0.0.1
-// through the runner's relay: the judge suites differ only in the judge flags, the host's
+// through the runner's relay (llm-run.ts's runPlanInContainer): the judge suites differ only in the judge flags, the host's
 // variables and the double they start.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cli-flags.js';
 import type { UnitBackend } from '../../../runner/src/engine/index.js';
-import { buildBaseEnv } from '../../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { runScenario } from '../../../runner/src/run/index.js';
 import { KENJI_REWORDED } from './kenji-script.js';
+import { runPlanInContainer } from './llm-run.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -41,16 +40,11 @@ export async function runKenjiJudged(engine: UnitBackend, o: KenjiJudgedOptions)
     },
     o.hostEnv,
   );
-  const base = buildBaseEnv(plan, o.hostEnv);
-  const relays = await engine.openRun({ runId: 'e2e', env: base.env, network: 'bridge' });
-  try {
-    return await runScenario({
-      engine, image, scenarioFile: KENJI_SCENARIO, outputDir: join(dir, 'out'), agent: 'scripted', network: 'bridge',
-      env: { ...relays.env, GAIA2_SCRIPT: JSON.stringify(KENJI_REWORDED), ...o.containerEnv },
-      timeouts: { healthSeconds: 60, scenarioSeconds: 180, activitySeconds: 120 },
-      labels: { 'gaia2.test': `${o.label}-${process.pid}` },
-    });
-  } finally {
-    await relays.close();
-  }
+  const { result } = await runPlanInContainer(engine, plan, {
+    outputDir: join(dir, 'out'),
+    hostEnv: o.hostEnv,
+    ...(o.containerEnv ? { extraEnv: o.containerEnv } : {}),
+    runId: `${o.label}-${process.pid}`,
+  });
+  return result;
 }
