@@ -23,6 +23,7 @@ import { executePlan, type ExecuteOutcome } from '../../runner/src/orchestrator/
 import type { RunPlan } from '../../runner/src/plan/plan.js';
 import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
+import { clusterHostAddress, storedText } from '../helpers/k8s-api-double/client.js';
 import { writeKubeconfig } from '../helpers/k8s-api-double/kubeconfig.js';
 import { startDouble, type RunningDouble, type TappedRequest } from '../helpers/k8s-api-double/server.js';
 import type { KObject, Pod } from '../helpers/k8s-api-double/types.js';
@@ -116,16 +117,6 @@ async function execute(p: RunPlan, specs: ContainerSpec[], logs: string[]): Prom
 
 
 
-/** A request body as text, with the base64 values of Secret data decoded (where a key would hide). */
-function bodyText(r: TappedRequest): string {
-  const text = Buffer.concat(r.body).toString('utf8');
-  try {
-    const o = JSON.parse(text) as { data?: Record<string, string> };
-    return `${text}\n${Object.values(o.data ?? {}).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n')}`;
-  } catch {
-    return text;
-  }
-}
 
 async function gone(): Promise<Record<string, number>> {
   const count = () => Object.fromEntries((['pods', 'secrets', 'services', 'deployments'] as const).map((r) => [r, d.ctx.store.list(r, NS).length]));
@@ -169,8 +160,7 @@ describe('model gateway on kubernetes: in the cluster, keys only in its Secret, 
 
   beforeAll(async () => {
     // The provider doubles listen where the cluster's network reaches the host: its gateway address.
-    await podman(['network', 'exists', 'k8sd-net']).catch(() => podman(['network', 'create', '--label', 'k8sd=1', 'k8sd-net']));
-    const hostIp = (JSON.parse(await podman(['network', 'inspect', 'k8sd-net'])) as Array<{ subnets: Array<{ gateway: string }> }>)[0]!.subnets[0]!.gateway;
+    const hostIp = await clusterHostAddress();
     model = await startFakeLlm({ format: 'openai-chat', respond: phaseModel(CASES), host: '0.0.0.0' });
     judge = await startFakeLlm({ format: 'anthropic', fallback: say('Verdict: [[Success]] / [[True]]', { usage: { input: 900, output: 12 } }), host: '0.0.0.0' });
     const flags = {
@@ -227,7 +217,7 @@ describe('model gateway on kubernetes: in the cluster, keys only in its Secret, 
     expect(model.requests.length).toBeGreaterThan(0);
     for (const r of model.requests) expect(r.headers.authorization).toBe(`Bearer ${CANARY}`);
     for (const r of judge.requests) expect(r.headers['x-api-key']).toBe(CANARY);
-    const holding = tapped.filter((r) => bodyText(r).includes(CANARY) || r.url.includes(CANARY) || JSON.stringify(r.headers).includes(CANARY));
+    const holding = tapped.filter((r) => storedText(r).includes(CANARY) || r.url.includes(CANARY) || JSON.stringify(r.headers).includes(CANARY));
     // One gateway Secret: the first run's (a replay calls no provider, its Secret holds no key).
     expect(holding.map((r) => `${r.method} ${r.url} ${(JSON.parse(Buffer.concat(r.body).toString()) as KObject).metadata.name}`)).toEqual([
       expect.stringMatching(new RegExp(`^POST /api/v1/namespaces/${NS}/secrets gaia2-gw-`)),
@@ -235,7 +225,7 @@ describe('model gateway on kubernetes: in the cluster, keys only in its Secret, 
     // Every stored object (Pods and their specs, unit and run Secrets, Deployments, Services) but that Secret.
     const stored = objects.filter((o) => !(o.resource === 'secrets' && o.object.metadata.labels?.['gaia2.role'] === 'gateway'));
     expect(stored.length).toBeGreaterThan(10);
-    for (const o of stored) expect(bodyText({ method: '', url: '', headers: {}, body: [Buffer.from(JSON.stringify(o.object))] }).includes(CANARY), `${o.resource}/${o.object.metadata.name}`).toBe(false);
+    for (const o of stored) expect(storedText({ method: '', url: '', headers: {}, body: [Buffer.from(JSON.stringify(o.object))] }).includes(CANARY), `${o.resource}/${o.object.metadata.name}`).toBe(false);
     for (const s of specs) expect(JSON.stringify(s)).not.toContain(CANARY);
   });
 

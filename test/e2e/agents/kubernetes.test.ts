@@ -5,17 +5,16 @@
 // the layer under its tag (as pushed by `build-image --agent … --push`), here built beforehand.
 // The real Claude Code plays the single-turn sample through its Bash tool against a streaming
 // Anthropic double on the host; the model gateway runs in the cluster.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { findAdapter } from '../../../runner/src/agents/index.js';
 import { connectEngine } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { CLAUDE_CODE_SHELL, shellDriver, startFakeLlm, type FakeLlm, type ShellDriver } from '../../helpers/fake-llm/index.js';
+import { clusterHostAddress, storedText } from '../../helpers/k8s-api-double/client.js';
 import { writeKubeconfig } from '../../helpers/k8s-api-double/kubeconfig.js';
 import { startDouble, type RunningDouble, type TappedRequest } from '../../helpers/k8s-api-double/server.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
@@ -25,7 +24,6 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const a: AgentUnderTest = { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' };
 const version = findAdapter(a.name)!.package.version;
 const NS = 'gaia2-agent-e2e';
-const podman = async (args: string[]) => (await promisify(execFile)('podman', args, { maxBuffer: 64 * 1024 * 1024 })).stdout;
 
 const work = mkdtempSync(join(tmpdir(), 'gaia2-k8s-agent-e2e-'));
 const out = join(work, 'out');
@@ -47,8 +45,7 @@ beforeAll(async () => {
   d = await startDouble({ tap: (q) => void tapped.push(q) });
   writeKubeconfig(join(work, 'kubeconfig'), d.url, d.token, d.ca);
   // The provider double listens where the cluster's network reaches the host: its gateway address.
-  await podman(['network', 'exists', 'k8sd-net']).catch(() => podman(['network', 'create', '--label', 'k8sd=1', 'k8sd-net']));
-  const hostIp = (JSON.parse(await podman(['network', 'inspect', 'k8sd-net'])) as Array<{ subnets: Array<{ gateway: string }> }>)[0]!.subnets[0]!.gateway;
+  const hostIp = await clusterHostAddress();
   driver = shellDriver(a.shell, samplePlay(SAMPLES.single));
   fake = await startFakeLlm({ format: a.shell.format, respond: driver.respond, host: '0.0.0.0' });
   const run = runEnv(a);
@@ -89,16 +86,6 @@ afterAll(async () => {
 
 const bodyOf = (q: TappedRequest) => Buffer.concat(q.body).toString('utf8');
 
-/** A request's body with a Secret's base64 `data` values decoded: what the cluster would store. */
-function storedText(q: TappedRequest): string {
-  const body = bodyOf(q);
-  try {
-    const data = (JSON.parse(body) as { data?: Record<string, string> }).data ?? {};
-    return [body, ...Object.values(data).map((v) => Buffer.from(v, 'base64').toString('utf8'))].join('\n');
-  } catch {
-    return body;
-  }
-}
 
 describe('claude-code on the kubernetes backend (API-server double, Pods played by podman)', () => {
   it('the real program passes the sample in a Pod of its layer, the agent recorded with its version', () => {

@@ -1,7 +1,10 @@
 // Test-side helpers: a client-node KubeConfig for a running double and calls to its hooks.
 import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { kubeconfig } from './kubeconfig.js';
-import type { RunningDouble } from './server.js';
+import type { RunningDouble, TappedRequest } from './server.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { NETWORK } from './runtime/podman.js';
 
 export function clientFor(d: { url: string; token: string; ca: string }): { kc: KubeConfig; core: CoreV1Api } {
   const kc = new KubeConfig();
@@ -44,4 +47,22 @@ export async function apiFailure(p: Promise<unknown>): Promise<{ code: number; b
     throw err;
   }
   throw new Error('expected the call to fail');
+}
+
+/** A tapped request's body as text, with a Secret's base64 `data` values decoded (where a key would hide). */
+export function storedText(r: TappedRequest): string {
+  const text = Buffer.concat(r.body).toString('utf8');
+  try {
+    const o = JSON.parse(text) as { data?: Record<string, string> };
+    return `${text}\n${Object.values(o.data ?? {}).map((v) => Buffer.from(v, 'base64').toString('utf8')).join('\n')}`;
+  } catch {
+    return text;
+  }
+}
+
+/** The host's address on the Pods' network (created when missing): where a service on the host listens for the cluster. */
+export async function clusterHostAddress(): Promise<string> {
+  const podman = async (args: string[]) => (await promisify(execFile)('podman', args)).stdout;
+  await podman(['network', 'exists', NETWORK]).catch(() => podman(['network', 'create', '--label', 'k8sd=1', NETWORK]));
+  return (JSON.parse(await podman(['network', 'inspect', NETWORK])) as Array<{ subnets: Array<{ gateway: string }> }>)[0]!.subnets[0]!.gateway;
 }
