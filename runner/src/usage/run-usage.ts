@@ -50,15 +50,18 @@ export function usageOfTrace(text: string, fallbackModel: string | null): RoleUs
 /**
  * A role's totals as its runtime reported them to the daemon (no call count, no cache writes):
  * `agent_usage` and `app_agents_usage` apart (docs/contract.md). Images from before the split
- * state only `usage`, the sum of both, which is then taken as the agent's.
+ * state only `usage`, the sum of both: the agent's part is that sum less the app agents' usage
+ * when it is known from their trace (`others`), else the whole sum.
  */
-function usageOfDaemon(status: DaemonStatus | null, role: 'agent' | 'app_agents', model: string | null): RoleUsage | null {
+function usageOfDaemon(status: DaemonStatus | null, role: 'agent' | 'app_agents', model: string | null, others: RoleUsage | null = null): RoleUsage | null {
   const split = status?.agent_usage !== undefined || status?.app_agents_usage !== undefined;
   const u: unknown = role === 'app_agents' ? status?.app_agents_usage : split ? status?.agent_usage : status?.usage;
   if (!u || typeof u !== 'object') return null;
   const counts = u as Record<string, unknown>;
   if (typeof counts.input_tokens !== 'number') return null;
-  return { model, source: 'agent_report', input_tokens: num(counts.input_tokens), output_tokens: num(counts.output_tokens), cache_read_tokens: num(counts.cache_read_tokens) };
+  const less = !split && role === 'agent' && others ? others : null;
+  const minus = (k: 'input_tokens' | 'output_tokens' | 'cache_read_tokens') => Math.max(0, num(counts[k]) - num(less?.[k]));
+  return { model, source: 'agent_report', input_tokens: minus('input_tokens'), output_tokens: minus('output_tokens'), cache_read_tokens: minus('cache_read_tokens') };
 }
 
 export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
@@ -83,7 +86,7 @@ export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: Daemo
   const agentModel = env.MODEL?.trim() || null;
   const appModel = appAgentsModel(env);
   const appAgents = usageOfTrace(text('app_agents_trace.jsonl'), appModel) ?? usageOfDaemon(status, 'app_agents', appModel);
-  const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, 'agent', agentModel);
+  const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, 'agent', agentModel, appAgents);
   const judge = usageOfTrace(text('judge_trace.jsonl'), env.GAIA2_JUDGE_MODEL?.trim() || null);
   if (!agent && !judge && !appAgents) return undefined;
   const total = [agent, appAgents, judge].reduce<TokenUsage>((sum, u) => (u ? addTokens(sum, u) : sum), ZERO_TOKENS);

@@ -64,6 +64,10 @@ describe('usage of one run', () => {
     const old = usageOfRun(new Map(), status, env)!;
     expect(old.agent).toMatchObject({ source: 'agent_report', input_tokens: status.usage.input_tokens });
     expect(old.app_agents).toBeUndefined();
+    // …and with the app agents' trace but no agent trace, the app agents are not counted twice.
+    const oldNoMain = usageOfRun(new Map([['app_agents_trace.jsonl', file('app_agents_trace.jsonl')]]), status, env)!;
+    expect(oldNoMain.agent).toMatchObject({ source: 'agent_report', input_tokens: u.agent!.input_tokens, output_tokens: u.agent!.output_tokens });
+    expect(oldNoMain.input_tokens).toBe(status.usage.input_tokens);
     // A trace line without a model takes the app agents' model from GAIA2_A2A.
     const bare = Buffer.from(line({ url: 'u', request: {}, raw_response: '{}', usage: { input_tokens: 3, output_tokens: 1 } }));
     expect(usageOfRun(new Map([['app_agents_trace.jsonl', bare]]), null, env)!.app_agents).toMatchObject({ model: 'app-model', input_tokens: 3 });
