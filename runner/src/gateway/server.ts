@@ -78,12 +78,13 @@ export interface Gateway {
 
 const MAX_BODY = 64 * 1024 * 1024;
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+/** A request's whole body; over `max` bytes an error with status 413. */
+export async function readBody(req: IncomingMessage, max = MAX_BODY): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let n = 0;
   for await (const c of req) {
     n += (c as Buffer).length;
-    if (n > MAX_BODY) throw Object.assign(new Error(`request body over ${MAX_BODY} bytes`), { status: 413 });
+    if (n > max) throw Object.assign(new Error(`request body over ${max} bytes`), { status: 413 });
     chunks.push(c as Buffer);
   }
   return Buffer.concat(chunks);

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { GatewayStats } from '../server.js';
+import { readBody, type GatewayStats } from '../server.js';
 import { ADMIN_HEADER, type FinishAnswer, type FinishBody, type RegisterBody } from './protocol.js';
 
 export interface AdminHandlers {
@@ -18,15 +18,9 @@ export interface AdminHandlers {
 const MAX_BODY = 256 * 1024 * 1024;
 
 async function jsonBody<T>(req: IncomingMessage): Promise<T> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > MAX_BODY) throw Object.assign(new Error('body too large'), { status: 413 });
-    chunks.push(c as Buffer);
-  }
+  const body = await readBody(req, MAX_BODY);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+    return JSON.parse(body.toString('utf8')) as T;
   } catch {
     throw Object.assign(new Error('malformed JSON'), { status: 400 });
   }
