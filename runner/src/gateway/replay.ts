@@ -14,6 +14,8 @@ export type ReplayAnswer = { status: number; body: string; stream: boolean } | {
 
 export interface ReplaySource {
   answer(g: Grant, seq: number, req: { method: string; url: string; requestText: string }): ReplayAnswer;
+  /** A container's run ended: its record leaves memory (read again if a later container needs it). */
+  forget(recordKey: string): void;
 }
 
 /** The first JSON path where two values differ; null when equal. */
@@ -123,5 +125,6 @@ export function replayOf(load: (recordKey: string) => string | null, where: (rec
         };
       return { status: line.http_status || 502, body: line.raw_response, stream: line.stream };
     },
+    forget: (recordKey) => void cache.delete(recordKey),
   };
 }

@@ -64,11 +64,14 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
     return startClusterGateway(plan, base, ups, { ...o, gatewayPlan: g, prices: recordPrices() });
   }
   const { upstreams, byRole, roles } = ups;
+  const replay = g.replay ? replayFrom(g.replay) : null;
+  /** container → its record's key, so its replayed record leaves memory when it ends */
+  const recordKeys = new Map<string, string>();
   const gateway = await startGateway({
     upstreams,
     plan: g,
     prices: recordPrices(),
-    replay: g.replay ? replayFrom(g.replay) : null,
+    replay,
     ...(o.backoff ? { backoff: o.backoff } : {}),
     ...(o.log ? { log: o.log } : {}),
   });
@@ -85,6 +88,7 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
     record,
     async tokensFor(unit) {
       const env: Record<string, string> = {};
+      recordKeys.set(unit.container, unit.recordKey);
       for (const [role, u] of byRole) {
         const token = gateway.tokens.issue({ runId: unit.runId, container: unit.container, role, upstream: u.id, dir: unit.dir, scenario: unit.scenario, runIndex: unit.runIndex, recordKey: unit.recordKey });
         for (const v of routeOf.get(role)!.keyVars) env[v] = token;
@@ -93,6 +97,9 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
     },
     async finish(container) {
       gateway.tokens.revoke(container);
+      const key = recordKeys.get(container);
+      recordKeys.delete(container);
+      if (key !== undefined) replay?.forget(key);
       await gateway.recorder.flush();
       return gateway.failureOf(container);
     },

@@ -30,11 +30,12 @@ async function main(): Promise<void> {
   });
   /** recordKey → the recorded traffic handed over with a container's registration (replay). */
   const replayRecords = new Map<string, string>();
+  const replay = config.replay ? replayOf((k) => replayRecords.get(k) ?? null, (k) => `the record of ${k} (replayed run)`) : null;
   const gateway = await startGateway({
     upstreams,
     plan: config.plan,
     prices: config.prices,
-    replay: config.replay ? replayOf((k) => replayRecords.get(k) ?? null, (k) => `the record of ${k} (replayed run)`) : null,
+    replay,
     listenHost: '0.0.0.0',
     port: Number(process.env.GAIA2_GATEWAY_PORT ?? SERVE_PORT),
     ...(config.backoff ? { backoff: config.backoff } : {}),
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   });
   let n = 0;
   const dirs = new Map<string, string>();
+  /** container → its record's key: a replayed record leaves memory when its container ends */
+  const recordKeys = new Map<string, string>();
   const admin = await startAdmin({
     adminToken: config.adminToken,
     port: Number(process.env.GAIA2_GATEWAY_ADMIN_PORT ?? ADMIN_PORT),
@@ -50,11 +53,18 @@ async function main(): Promise<void> {
         let dir = dirs.get(grant.container);
         if (!dir) dirs.set(grant.container, (dir = join(RECORDS, String(++n))));
         gateway.tokens.register(token, { ...grant, dir });
+        recordKeys.set(grant.container, grant.recordKey);
         if (body.replayRecord != null) replayRecords.set(grant.recordKey, body.replayRecord);
       }
     },
     async finish({ container }) {
       gateway.tokens.revoke(container);
+      const key = recordKeys.get(container);
+      recordKeys.delete(container);
+      if (key !== undefined) {
+        replayRecords.delete(key);
+        replay?.forget(key);
+      }
       await gateway.recorder.flush();
       const dir = dirs.get(container);
       dirs.delete(container);
