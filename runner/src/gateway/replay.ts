@@ -79,10 +79,13 @@ function valueAt(v: unknown, path: string): unknown {
 /** A replay source reading `<runDir>/<scenario dir>/model_traffic.jsonl` lazily per container. */
 export function replayFrom(runDir: string): ReplaySource {
   if (!existsSync(runDir)) throw new ConfigError(`--replay: ${runDir} does not exist`);
-  return replayOf((recordKey) => {
-    const file = join(runDir, recordKey, TRAFFIC_FILE);
-    return existsSync(file) ? readFileSync(file, 'utf8') : null;
-  }, (recordKey) => join(runDir, recordKey, TRAFFIC_FILE));
+  return replayOf((recordKey) => readReplayRecord(runDir, recordKey), (recordKey) => join(runDir, recordKey, TRAFFIC_FILE));
+}
+
+/** A container's record in a finished run (its model_traffic.jsonl text); null when it has none. */
+export function readReplayRecord(runDir: string, recordKey: string): string | null {
+  const file = join(runDir, recordKey, TRAFFIC_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
 }
 
 /**

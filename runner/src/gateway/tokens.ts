@@ -25,11 +25,14 @@ export interface Grant {
 
 const PREFIX = GATEWAY_TOKEN_PREFIX;
 
+/** A new gateway token: the prefix and 24 random bytes, naming nothing (the grant it opens is the gateway's). */
+export const newToken = (): string => `${PREFIX}${randomBytes(24).toString('base64url')}`;
+
 export class TokenBook {
   private readonly byToken = new Map<string, Grant>();
 
   issue(g: Grant): string {
-    const token = `${PREFIX}${randomBytes(24).toString('base64url')}`;
+    const token = newToken();
     this.byToken.set(token, g);
     return token;
   }

@@ -7,7 +7,7 @@
 // run scope can call it later).
 import { AppsV1Api } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GatewayPlan } from '../../plan/gateway.js';
@@ -24,7 +24,8 @@ import { redact } from '../../secrets/redact.js';
 import { TRAFFIC_FILE } from '../record.js';
 import { gatewayRecordOf, pointRoutesAt, type RunGateway, type RunUpstreams } from '../run-routes.js';
 import { upstreamPath, type GatewayStats } from '../server.js';
-import { TokenBook } from '../tokens.js';
+import { newToken, type Grant } from '../tokens.js';
+import { readReplayRecord } from '../replay.js';
 import { AdminClient } from './admin-client.js';
 import { gatewayDeploymentManifest, gatewayName, gatewaySecretManifest, gatewayServiceManifest, serviceOrigin } from './manifests.js';
 import type { FinishAnswer } from './protocol.js';
@@ -55,17 +56,15 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
   checkNoLoopback(Object.fromEntries(base.routes.flatMap((r) => (r.baseUrl ? [[r.baseUrlVars[0] ?? 'BASE_URL', r.baseUrl]] : []))), 'Pods of the kubernetes backend');
   pointRoutesAt(base, ups.byRole, (u) => `${origin}${upstreamPath(u)}`);
   const record = gatewayRecordOf(g.replay, ups);
-  const issuer = new TokenBook();
+  // Tokens are minted here and handed to the gateway in the cluster, which alone holds their grants.
   const issue = (unit: Parameters<RunGateway['tokensFor']>[0]) => {
     const env: Record<string, string> = {};
-    const tokens: Array<{ token: string; grant: Omit<Parameters<TokenBook['issue']>[0], 'dir'> }> = [];
+    const tokens: Array<{ token: string; grant: Omit<Grant, 'dir'> }> = [];
     for (const [role, u] of ups.byRole) {
-      const grant = { runId: unit.runId, container: unit.container, role, upstream: u.id, scenario: unit.scenario, runIndex: unit.runIndex, recordKey: unit.recordKey };
-      const token = issuer.issue({ ...grant, dir: null });
-      tokens.push({ token, grant });
+      const token = newToken();
+      tokens.push({ token, grant: { runId: unit.runId, container: unit.container, role, upstream: u.id, scenario: unit.scenario, runIndex: unit.runIndex, recordKey: unit.recordKey } });
       for (const v of routeOf.get(role)!.keyVars) env[v] = token;
     }
-    issuer.revoke(unit.container); // the gateway in the cluster holds them, not this process
     return { env, tokens };
   };
   if (!live) {
@@ -131,9 +130,7 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
     record,
     async tokensFor(unit) {
       const { env, tokens } = issue(unit);
-      const replayFile = g.replay ? join(g.replay, unit.recordKey, TRAFFIC_FILE) : null;
-      const replayRecord = replayFile && existsSync(replayFile) ? readFileSync(replayFile, 'utf8') : null;
-      await admin.call('POST', '/containers', { tokens, ...(g.replay ? { replayRecord } : {}) });
+      await admin.call('POST', '/containers', { tokens, ...(g.replay ? { replayRecord: readReplayRecord(g.replay, unit.recordKey) } : {}) });
       return env;
     },
     async finish(container, dir) {
