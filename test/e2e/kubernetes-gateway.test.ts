@@ -13,36 +13,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planFromDatasetFlags, type DatasetFlags } from '../../runner/src/config/cli-flags.js';
-import { resolveDataset } from '../../runner/src/dataset/index.js';
-import type { UnitBackend, ContainerSpec } from '../../runner/src/engine/index.js';
+import type { DatasetFlags } from '../../runner/src/config/cli-flags.js';
+import type { ContainerSpec } from '../../runner/src/engine/index.js';
 import { connectKubernetes } from '../../runner/src/engine/kubernetes/index.js';
 import { resolveKubernetes } from '../../runner/src/engine/kubernetes/settings.js';
-import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { executePlan, type ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
+import type { ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
 import type { RunPlan } from '../../runner/src/plan/plan.js';
-import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
 import { clusterHostAddress, storedText } from '../helpers/k8s-api-double/client.js';
 import { writeKubeconfig } from '../helpers/k8s-api-double/kubeconfig.js';
 import { startDouble, type RunningDouble, type TappedRequest } from '../helpers/k8s-api-double/server.js';
 import type { KObject, Pod } from '../helpers/k8s-api-double/types.js';
-import { TEST_LABEL } from './helpers/llm-run.js';
-import { oraclePlay } from './helpers/oracle-llm-script.js';
 import { allFiles, expectRecordIsBilling, resultsOf, traffic } from './helpers/run-dir.js';
-import { phaseModel, type PhaseCase } from './helpers/phase-model.js';
+import { phaseModel } from './helpers/phase-model.js';
+import { CANARY, CASES, executeGateway, GATEWAY_IMAGE, gatewayPlan, KEY_VAR, spying, subset } from './helpers/gateway-canary.js';
 
 const run = promisify(execFile);
-const root = join(import.meta.dirname, '..', '..');
-const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const KEY_VAR = 'K8S_GATEWAY_E2E_KEY';
-const CANARY = 'sk-k8s-gateway-CANARY-4e8d2b7a91';
+const image = GATEWAY_IMAGE;
 const NS = 'gaia2-gw-e2e';
-const golden = (id: string, f: string) => oraclePlay(join(root, 'test/fixtures/golden/cases', id, `${f}.events.jsonl`));
-const CASES: PhaseCase[] = [
-  { task: 'Order two of the black 750ml Insulated Steel Bottles', ...golden('exec_shopping_bottle_order', 'oracle'), expert: { cli: 'shopping', task: '-', actions: [], answer: '-' } },
-  { task: 'booking confirmation code for my Lisbon flight', ...golden('search_email_flight_code', 'with_reads'), expert: { cli: 'emails', task: '-', actions: [], answer: '-' } },
-];
 
 const work = mkdtempSync(join(tmpdir(), 'gaia2-k8s-gw-e2e-'));
 const kubeconfigFile = join(work, 'kubeconfig');
@@ -67,48 +55,16 @@ function contentsOf(container: string): Promise<string> {
   ]).catch((e: Error) => `exec failed: ${e.message}`);
 }
 
-function subset(ids: Record<string, string[]>): string {
-  const f = join(work, `subset-${Object.values(ids).flat().length}.json`);
-  writeFileSync(f, JSON.stringify({ name: 'k8s-gateway', splits: ids }));
-  return f;
-}
-
 function plan(out: string, f: Partial<DatasetFlags>): RunPlan {
-  const p = planFromDatasetFlags(
-    {
-      dataset: join(root, 'examples/scenarios'), image, runtime: 'podman', adapterPort: '8090', timeout: '300', healthTimeout: '120', activityTimeout: '240',
-      thinking: 'off', logLevel: 'INFO', notificationMode: 'message', network: 'bridge', outputDir: out, concurrency: '1', passAt: '1', revision: 'main',
-      agent: 'default', provider: 'openai-compat', model: 'fake-gateway', apiKeyEnv: KEY_VAR, tools: 'shell', ...f,
-    } as DatasetFlags,
-    { [KEY_VAR]: CANARY },
-  );
+  const p = gatewayPlan(out, { healthTimeout: '120', ...f });
   p.run.backend = { kind: 'kubernetes', ...resolveKubernetes({ kubeconfig: kubeconfigFile, namespace: NS, image_pull_policy: 'Never', pending_timeout: 300 }, (x) => x) };
   return p;
 }
 
-/** An engine that keeps every unit spec it was given. */
-function spying(engine: UnitBackend, specs: ContainerSpec[]): UnitBackend {
-  return new Proxy(engine, {
-    get(target, prop, recv) {
-      if (prop === 'create') return (spec: ContainerSpec) => (specs.push(spec), target.create(spec));
-      const v = Reflect.get(target, prop, recv);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-}
-
 async function execute(p: RunPlan, specs: ContainerSpec[], logs: string[]): Promise<ExecuteOutcome> {
-  const hostEnv = { [KEY_VAR]: CANARY };
   const engine = await connectKubernetes(p.run.backend as Parameters<typeof connectKubernetes>[0]);
   try {
-    const ds = await resolveDataset(p.target, { env: hostEnv });
-    return await executePlan(p, ds, {
-      engine: spying(engine, specs),
-      hostEnv,
-      progress: { start() {}, done() {}, stop() {}, log: (l) => void logs.push(l) },
-      runScenario: (o: ScenarioRunOptions) => runScenario({ ...o, labels: { ...o.labels, ...TEST_LABEL } }),
-      gatewayBackoff: { baseDelayMs: 200, maxDelayMs: 2000 },
-    });
+    return await executeGateway(spying(engine, specs), p, logs);
   } finally {
     await engine.close();
   }
