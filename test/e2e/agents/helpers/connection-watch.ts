@@ -7,7 +7,7 @@
 // names (`BASE_URL`, `GAIA2_JUDGE_BASE_URL`, `GAIA2_A2A_BASE_URL`: the run's gateway, through
 // the relay on the bridge's gateway address); anything else is reported.
 import { readFileSync } from 'node:fs';
-import Docker from 'dockerode';
+import { dockerAt } from '../../helpers/gateway-canary.js';
 
 const CONNTRACK = '/proc/net/nf_conntrack';
 
@@ -83,7 +83,9 @@ export function watchConnections(socketPath: string, image: string, everyMs = 50
   } catch (e) {
     throw new Error(`connection watch needs ${CONNTRACK} (root, netfilter connection tracking): ${(e as Error).message}`);
   }
-  const docker = new Docker({ socketPath });
+  const docker = dockerAt(`unix://${socketPath}`);
+  // Only containers made after the watch began (not one left running by an earlier, killed run).
+  const since = Math.floor(Date.now() / 1000) - 1;
   const seen = new Map<string, WatchedContainer>();
   const flowKeys = new Set<string>();
   let stopped = false;
@@ -97,7 +99,7 @@ export function watchConnections(socketPath: string, image: string, everyMs = 50
     });
     for (const c of list) {
       images.add(c.Image);
-      if (c.Image !== image || seen.has(c.Id)) continue;
+      if (c.Image !== image || c.Created < since || seen.has(c.Id)) continue;
       const info = await docker.getContainer(c.Id).inspect().catch(() => null);
       const net = info ? Object.values(info.NetworkSettings.Networks ?? {})[0] : undefined;
       if (!info || !net?.IPAddress) continue; // not started yet: the next look

@@ -16,10 +16,13 @@ export function containerLooks(dockerHost: string, layerTag: string): ContainerL
   const docker = dockerAt(dockerHost);
   const looks: ContainerLook[] = [];
   const seen = new Set<string>();
+  // Only containers made after the watch began: a container left running by an earlier,
+  // killed run of the same layer is not one of this suite's.
+  const since = Math.floor(Date.now() / 1000) - 1;
   let chain: Promise<void> = Promise.resolve();
   const once = async (): Promise<void> => {
     const running = await docker.listContainers({ filters: { label: ['gaia2.managed=1'], status: ['running'] } });
-    for (const c of running.filter((x) => x.Image === layerTag || x.Image.endsWith(`/${layerTag}`) || `localhost/${x.Image}` === layerTag)) {
+    for (const c of running.filter((x) => x.Created >= since).filter((x) => x.Image === layerTag || x.Image.endsWith(`/${layerTag}`) || `localhost/${x.Image}` === layerTag)) {
       const name = (c.Names[0] ?? c.Id).replace(/^\//, '');
       if (seen.has(name)) continue;
       seen.add(name);
