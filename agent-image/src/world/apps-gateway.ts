@@ -52,6 +52,11 @@ export class AppsGateway {
     }
   }
 
+  /** Whether the drive's tree is complete on disk (always, when there is no tree to build). */
+  get driveComplete(): boolean {
+    return !this.drive || this.drive.done;
+  }
+
   get busy(): boolean {
     return this.inFlight > 0;
   }
