@@ -13,12 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appForCli } from '../../../agent-image/src/apps/catalog.js';
 import { DEFAULT_TOOL_AUGMENTATION, parseEventsJsonl } from '../../../agent-image/src/contract/index.js';
 import { ToolNoise } from '../../../agent-image/src/noise/index.js';
-import { connectEngine } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { CLAUDE_CODE_SHELL, readRequest, say, shellExchanges, startFakeLlm, type FakeLlm } from '../../helpers/fake-llm/index.js';
 import { oraclePlay, scriptFor } from '../helpers/oracle-llm-script.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
-import { agentLayer, readResults, runAgentOnce, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
+import { agentLayerHere, readResults, runAgentOnce, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -63,12 +62,7 @@ let a2a: DrivenRun & { key: string };
 let appAgent: FakeLlm;
 
 beforeAll(async () => {
-  const engine = await connectEngine();
-  try {
-    await agentLayer(engine, image, claude.name);
-  } finally {
-    await engine.close();
-  }
+  await agentLayerHere(image, claude.name);
   const play = oraclePlay(join(root, 'test/fixtures/golden/cases/exec_shopping_bottle_order/oracle.events.jsonl'));
   appAgent = await startFakeLlm({ format: 'openai-chat', script: [...scriptFor(play, 'functions').slice(0, -1), say('task completed')] });
   const probability = 0.5;
