@@ -12,15 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { findAdapter } from '../../../runner/src/agents/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { CLAUDE_CODE_SHELL, shellDriver, startFakeLlm, type FakeLlm, type ShellDriver } from '../../helpers/fake-llm/index.js';
+import { shellDriver, startFakeLlm, type FakeLlm, type ShellDriver } from '../../helpers/fake-llm/index.js';
 import { clusterHostAddress, storedText } from '../../helpers/k8s-api-double/client.js';
 import { writeKubeconfig } from '../../helpers/k8s-api-double/kubeconfig.js';
 import { startDouble, type RunningDouble, type TappedRequest } from '../../helpers/k8s-api-double/server.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 import { agentLayerHere, cli, readResults, runEnv, type AgentUnderTest } from './helpers/third-party-run.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const a: AgentUnderTest = { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' };
+const a: AgentUnderTest = AGENTS['claude-code'];
 const version = findAdapter(a.name)!.package.version;
 const NS = 'gaia2-agent-e2e';
 

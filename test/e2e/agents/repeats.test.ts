@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { CLAUDE_CODE_SHELL, fail, readRequest, type FakeScriptItem, type RecordedRequest } from '../../helpers/fake-llm/index.js';
+import { fail, readRequest, type FakeScriptItem, type RecordedRequest } from '../../helpers/fake-llm/index.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
 import { traffic } from '../helpers/run-dir.js';
 import { agentLayerHere, readReport, readResults, runAgentOnce, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const claude: AgentUnderTest = { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' };
+const claude: AgentUnderTest = AGENTS['claude-code'];
 const play = samplePlay(SAMPLES.single);
 const [split, id] = SAMPLES.single.split('/') as [string, string];
 
