@@ -13,7 +13,6 @@ export { CLI_NAMES, resolveScenarioTools } from './registry.js';
 export { initWorld, type InitResult, type InitOptions } from './init.js';
 export { MemoryStates, type MemoryStatesOptions } from './framework/state-store.js';
 export { DriveBuild } from './drive-tree.js';
-export { usesDrive } from './drive-users.js';
 export type { CommandResult, WorldContext } from './framework/dispatch.js';
 export type { EventLine };
 

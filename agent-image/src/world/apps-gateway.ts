@@ -2,7 +2,7 @@
 // daemon is their only writer; MemoryStates): the CLI socket, ENV events, the oracle and app
 // agents alike. persist() writes the changed states to their files (docs/daemon.md, "App
 // state"). The daemon appends the returned event lines itself (single writer).
-import { MemoryStates, runAction, runCli, usesDrive, type CommandResult, type DriveBuild, type WorldContext } from '../apps/index.js';
+import { MemoryStates, runAction, runCli, type CommandResult, type DriveBuild, type WorldContext } from '../apps/index.js';
 
 export interface AppCallContext {
   simTime: string;
@@ -19,15 +19,21 @@ export class AppsGateway {
   private ended = false;
 
   readonly states: MemoryStates;
+  /** Handed to every command as WorldContext.beforeDrive. */
+  private readonly driveReady: (() => void) | undefined;
 
   constructor(
     private readonly stateDir: string,
     private readonly extra: { fsRoot?: string; ids?: () => string } = {},
     states?: MemoryStates,
-    /** The drive tree still being built (docs/daemon.md, "Boot"): finished before a command that uses it. */
+    /**
+     * The drive tree still being built (docs/daemon.md, "App state"): finished when a command
+     * first reaches for the drive's files (WorldContext.beforeDrive) and when the run ends.
+     */
     private readonly drive: DriveBuild | null = null,
   ) {
     this.states = states ?? worldStates();
+    this.driveReady = drive ? () => drive.finish() : undefined;
   }
 
   /** Writes every app state changed since the last call to its file; returns the files written. */
@@ -46,26 +52,25 @@ export class AppsGateway {
     }
   }
 
+  /** Whether the drive's tree is complete on disk (always, when there is no tree to build). */
+  get driveComplete(): boolean {
+    return !this.drive || this.drive.done;
+  }
+
   get busy(): boolean {
     return this.inFlight > 0;
   }
 
   cli(argv: readonly string[], ctx: () => AppCallContext): Promise<CommandResult> {
-    return this.serial(() => {
-      if (usesDrive({ cli: argv[0] ?? '' })) this.drive?.finish();
-      return runCli(argv, this.world(ctx()));
-    });
+    return this.serial(() => runCli(argv, this.world(ctx())));
   }
 
   action(app: string, fn: string, args: Record<string, unknown>, ctx: () => AppCallContext): Promise<CommandResult> {
-    return this.serial(() => {
-      if (usesDrive({ app })) this.drive?.finish();
-      return runAction(app, fn, args, this.world(ctx()));
-    });
+    return this.serial(() => runAction(app, fn, args, this.world(ctx())));
   }
 
-  private world(c: AppCallContext) {
-    return { stateDir: this.stateDir, simTime: c.simTime, eventId: c.eventId, surface: c.surface, states: this.states, ...this.extra };
+  private world(c: AppCallContext): WorldContext {
+    return { stateDir: this.stateDir, simTime: c.simTime, eventId: c.eventId, surface: c.surface, states: this.states, beforeDrive: this.driveReady, ...this.extra };
   }
 
   /** Runs `fn` after every earlier call; the context is taken when the call actually starts. */

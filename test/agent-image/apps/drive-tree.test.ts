@@ -1,12 +1,11 @@
 // The cloud drive's tree (apps/drive-tree.ts): built in slices by the daemon, the same tree as
-// the one-shot build, finished before any command that uses the drive and at the end of a run,
-// and not waited for by commands of other apps.
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+// the one-shot build, finished when a command reaches for the drive's files and at the end of a
+// run, and not waited for by commands that never touch the drive.
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initWorld, MemoryStates } from '../../../agent-image/src/apps/index.js';
-import { usesDrive } from '../../../agent-image/src/apps/drive-users.js';
 import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv } from '../../../agent-image/src/world/config.js';
 
@@ -26,7 +25,7 @@ function filesState(n: number) {
   }));
   return { files: { name: 'root', type: 'directory', children } };
 }
-const scenario = (n: number) => ({
+const scenario = (n: number): { apps: Array<{ name: string; class_name: string; app_state: object }>; events: unknown[] } => ({
   apps: [
     { name: 'Files', class_name: 'Files', app_state: filesState(n) },
     { name: 'Contacts', class_name: 'ContactsApp', app_state: { contacts: {} } },
@@ -76,31 +75,91 @@ describe('the cloud drive tree', () => {
     const stateDir = tmp();
     const { world } = await composeWorld({ scenario: scenario(300), stateDir, settings });
     const fs = join(stateDir, 'filesystem');
-    const count = () => {
-      try {
-        return listing(fs).length;
-      } catch {
-        return 0;
-      }
-    };
     const contacts = await world.apps.cli(['contacts', 'get-contacts'], SIM);
     expect(contacts.exitCode, contacts.stderr).toBe(0);
-    expect(count()).toBeLessThan(300 * 5);
+    expect(count(fs)).toBeLessThan(300 * 5);
     const ls = await world.apps.cli(['cloud-drive', 'ls', '--path', '/folder_299/sub'], SIM);
     expect(ls.exitCode, ls.stderr).toBe(0);
     expect(ls.stdout).toContain('b.txt');
-    expect(count()).toBe(300 * 5);
+    expect(count(fs)).toBe(300 * 5);
 
     const other = tmp();
     const w2 = (await composeWorld({ scenario: scenario(300), stateDir: other, settings })).world;
     w2.fail('test: the end of the run');
     expect(listing(join(other, 'filesystem'))).toHaveLength(300 * 5);
   });
+});
 
-  it('is used by the drive, emails and messaging apps, by CLI or scenario name', () => {
-    for (const cli of ['cloud-drive', 'emails', 'chats', 'messages', '/usr/bin/emails', 'nosuchapp']) expect(usesDrive({ cli }), cli).toBe(true);
-    for (const cli of ['contacts', 'calendar', 'shopping', 'cabs', 'city', 'rent-a-flat']) expect(usesDrive({ cli }), cli).toBe(false);
-    for (const app of ['Files', 'SandboxLocalFileSystem', 'EmailClientV2', 'Chats', 'MessagingAppV2', 'Unknown']) expect(usesDrive({ app }), app).toBe(true);
-    for (const app of ['ContactsApp', 'CalendarApp', 'CabApp', 'CityApp']) expect(usesDrive({ app }), app).toBe(false);
+// The apps that attach drive files (emails, chats, messages) wait for the tree only when a
+// command of theirs really reads or writes under the drive root (AppContext.fsRoot).
+describe('the cloud drive tree and the attachment apps', () => {
+  const N = 600;
+  /** The entry the tree builds last: an attachment command sees it only if the tree is whole. */
+  const LAST = `folder_${N - 1}/c.txt`;
+  const mailAndChat = () => {
+    const emails = golden('scenarios/ambiguity/ambig_email_forward_invoice.json', 'Emails');
+    const messages = golden('scenarios/ambiguity/ambig_messages_which_hana.json', 'Messages');
+    const sc = scenario(N);
+    sc.apps.push(emails, messages);
+    return sc;
+  };
+  const booted = async () => {
+    const stateDir = tmp();
+    const settings = settingsFromEnv({ GAIA2_AGENT: 'scripted', GAIA2_SCRIPT: '[]' });
+    const { world } = await composeWorld({ scenario: mailAndChat(), stateDir, settings });
+    return { world, fs: join(stateDir, 'filesystem') };
+  };
+  const ENV = () => ({ simTime: '2025-10-09 09:00:00', eventId: 'Event-ENV-test' });
+
+  it('plain email, chat and messages commands and ENV events do not finish it', async () => {
+    const { world, fs } = await booted();
+    const runs = [
+      await world.apps.cli(['emails', 'list-emails', '--limit', '5'], SIM),
+      await world.apps.cli(['emails', 'send-email', '--recipients', '["a@example.com"]', '--subject', 's', '--content', 'c'], SIM),
+      await world.apps.cli(['messages', 'list-recent-conversations'], SIM),
+      await world.apps.cli(['messages', 'send-message', '--user-id', '1065e2b35fe8db16dadd67ab84f6b7e1', '--content', 'hi'], SIM),
+      await world.apps.action('Emails', 'create_and_add_email', { sender: 'b@example.com', subject: 's', content: 'c', folder_name: 'INBOX' }, ENV),
+    ];
+    for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
+    expect(count(fs)).toBeLessThan(N * 5);
+  });
+
+  it('an attachment command started on a partial tree sees it whole (CLI and ENV/oracle actions)', async () => {
+    const { world, fs } = await booted();
+    expect(count(fs)).toBeLessThan(N * 5);
+    const sent = await world.apps.cli(['emails', 'send-email', '--recipients', '["a@example.com"]', '--subject', 's', '--content', 'c', '--attachment-paths', JSON.stringify([LAST])], SIM);
+    expect(sent.exitCode, sent.stderr).toBe(0);
+    expect(count(fs)).toBe(N * 5);
+
+    const second = await booted();
+    expect(count(second.fs)).toBeLessThan(N * 5);
+    const msg = await second.world.apps.action('Messages', 'send_message', { user_id: '1065e2b35fe8db16dadd67ab84f6b7e1', content: 'see file', attachment_path: LAST }, ENV);
+    expect(msg.exitCode, msg.stderr).toBe(0);
+    expect(count(second.fs)).toBe(N * 5);
+  });
+
+  it('an attachment saved to the drive lands in the whole tree', async () => {
+    const { world, fs } = await booted();
+    expect(count(fs)).toBeLessThan(N * 5);
+    const r = await world.apps.cli(['emails', 'download-attachments', '--email-id', '767fbe0459e75320577ff64b088707f9', '--path-to-save', `folder_${N - 1}/`], SIM);
+    expect(r.exitCode, r.stderr).toBe(0);
+    // The tree, whole, plus the saved file in the folder built last.
+    expect(count(fs)).toBe(N * 5 + 1);
+    expect(listing(fs)).toContain(`folder_${N - 1}/invoice_4471.txt`);
   });
 });
+
+/** One app of a golden scenario. */
+function golden(rel: string, name: string): { name: string; class_name: string; app_state: Record<string, unknown> } {
+  const sc = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/golden', rel), 'utf8')) as { apps: Array<{ name: string; class_name: string; app_state: Record<string, unknown> }> };
+  return sc.apps.find((a) => a.name === name)!;
+}
+
+/** Entries under the drive root so far (0 before the root exists). */
+function count(fs: string): number {
+  try {
+    return listing(fs).length;
+  } catch {
+    return 0;
+  }
+}

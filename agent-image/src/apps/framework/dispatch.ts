@@ -20,6 +20,13 @@ export interface WorldContext {
   eventId?: string;
   /** Cloud-drive root; default <stateDir>/filesystem. */
   fsRoot?: string;
+  /**
+   * Called each time a command reaches for the drive's files (AppContext.fsRoot), before it
+   * gets the root: the world daemon finishes building the drive's tree there (apps/drive-tree.ts),
+   * so a command that never touches the drive never waits for it. May throw (the tree could not
+   * be built): the command then fails with that error.
+   */
+  beforeDrive?: () => void;
   /** Id generator; default uuid4().hex. */
   ids?: () => string;
   /** What the agent sees of an app (Noise phase: renamed commands, rewritten help). */
@@ -77,11 +84,18 @@ function serialised<T>(key: string, job: () => Promise<T>): Promise<T> {
 export function makeAppContext(app: AppDef, ctx: WorldContext, now: number): AppContext {
   const file = stateFilePath(ctx.stateDir, app.stateName);
   const states = ctx.states ?? FILE_STATES;
+  const fsRoot = ctx.fsRoot ?? join(ctx.stateDir, 'filesystem');
+  const beforeDrive = ctx.beforeDrive;
   return {
     now,
     simTime: ctx.simTime,
     stateDir: ctx.stateDir,
-    fsRoot: ctx.fsRoot ?? join(ctx.stateDir, 'filesystem'),
+    // A getter: every path into the drive asks for the root first, so this is where a
+    // command that touches drive files, and only such a command, waits for the whole tree.
+    get fsRoot() {
+      beforeDrive?.();
+      return fsRoot;
+    },
     newId: ctx.ids ?? uuidHex,
     loadState: () => states.load(file),
     saveState: (state) => states.save(file, state),

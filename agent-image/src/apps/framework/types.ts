@@ -42,7 +42,11 @@ export interface AppContext {
   /** Simulated "now" as the reference's `YYYY-MM-DD HH:MM:SS` (UTC). */
   readonly simTime: string;
   readonly stateDir: string;
-  /** Cloud-drive root: fsRoot from the WorldContext, else <stateDir>/filesystem. */
+  /**
+   * Cloud-drive root: fsRoot from the WorldContext, else <stateDir>/filesystem. The only way
+   * app code reaches the drive's files: reading it tells the world the command needs the drive
+   * (WorldContext.beforeDrive), so read it where the files are used, not ahead of time.
+   */
   readonly fsRoot: string;
   /** A fresh id (uuid4().hex in production, injectable in tests). */
   newId(): string;

@@ -1,0 +1,67 @@
+// The one door from app code to the drive's files (AppContext.fsRoot): WorldContext.beforeDrive
+// runs when a command reads the root, and only then; a failure there fails the command cleanly.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { initWorld, runCli, type WorldContext } from '../../../../agent-image/src/apps/index.js';
+import { makeAppContext } from '../../../../agent-image/src/apps/framework/dispatch.js';
+import { appForCli } from '../../../../agent-image/src/apps/catalog.js';
+
+const SIM = '2025-10-09 09:00:00';
+
+/** A world on state files (no daemon) with a drive holding Documents/a.txt, and emails. */
+async function fileWorld(): Promise<string> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'gaia2-dispatch-'));
+  const files = { files: { name: 'root', type: 'directory', children: [{ name: 'Documents', type: 'directory', children: [{ name: 'a.txt', type: 'file' }] }] } };
+  const emails = { user_email: 'me@example.com', view_limit: 5, folders: { INBOX: { folder_name: 'INBOX', emails: [] }, SENT: { folder_name: 'SENT', emails: [] } } };
+  await initWorld({ apps: [{ name: 'Files', class_name: 'Files', app_state: files }, { name: 'Emails', class_name: 'EmailClientV2', app_state: emails }] }, stateDir);
+  return stateDir;
+}
+
+describe('AppContext.fsRoot', () => {
+  it('asks beforeDrive each time it is read, and not before', () => {
+    let asked = 0;
+    const ctx = makeAppContext(appForCli('emails')!, { stateDir: '/s', simTime: SIM, beforeDrive: () => void asked++ }, 0);
+    expect(asked).toBe(0);
+    expect(ctx.fsRoot).toBe(join('/s', 'filesystem'));
+    expect(ctx.fsRoot).toBe(join('/s', 'filesystem'));
+    expect(asked).toBe(2);
+    const custom = makeAppContext(appForCli('cloud-drive')!, { stateDir: '/s', simTime: SIM, fsRoot: '/drive' }, 0);
+    expect(custom.fsRoot).toBe('/drive');
+  });
+
+  it('is reached by drive and attachment commands, not by plain ones', async () => {
+    const stateDir = await fileWorld();
+    const calls: string[] = [];
+    const run = async (argv: string[]) => {
+      let asked = false;
+      const r = await runCli(argv, { stateDir, simTime: SIM, beforeDrive: () => void (asked = true) });
+      expect(r.exitCode, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      if (asked) calls.push(argv.slice(0, 2).join(' '));
+    };
+    await run(['emails', 'list-emails']);
+    await run(['emails', 'send-email', '--recipients', '["a@example.com"]', '--subject', 's', '--content', 'c']);
+    await run(['emails', 'send-email', '--recipients', '["a@example.com"]', '--subject', 's', '--content', 'c', '--attachment-paths', '["Documents/a.txt"]']);
+    await run(['cloud-drive', 'ls', '--path', 'Documents']);
+    expect(calls).toEqual(['emails send-email', 'cloud-drive ls']);
+  });
+
+  it('a drive that cannot be made fails the command that needs it, naming why, and changes nothing', async () => {
+    const stateDir = await fileWorld();
+    const ctx: WorldContext = {
+      stateDir,
+      simTime: SIM,
+      beforeDrive: () => {
+        throw new Error("cannot build the cloud drive's tree: disk full");
+      },
+    };
+    const r = await runCli(['emails', 'send-email', '--recipients', '["a@example.com"]', '--subject', 's', '--content', 'c', '--attachment-paths', '["Documents/a.txt"]'], ctx);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('disk full');
+    expect(r.events).toEqual([]);
+    const sent = await runCli(['emails', 'list-emails', '--folder-name', 'SENT'], ctx);
+    expect(sent.exitCode, sent.stderr).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ emails: [] });
+  });
+});
