@@ -303,7 +303,9 @@ export function parsePyJson(text: string): unknown {
         i++;
         continue;
       }
-      if (text[i] === ']') return i++, out;
+      // A copy of exact length: pushing reserves room for 16 or more items, which in a
+      // universe's thousands of short arrays (recipients, tags) is most of their memory.
+      if (text[i] === ']') return i++, out.slice();
       fail("Expecting ',' delimiter");
     }
   };
