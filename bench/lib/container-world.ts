@@ -1,7 +1,8 @@
 // The world daemon in a real container, for the scale bench: boot as the runner sees it (from
 // `podman start` until /health reports the world composed and its agent attached) and memory as
 // the kernel counts it (RSS of the daemon process and of every process in the container, read
-// with `podman top`), after one command per app has loaded every app's state.
+// with `podman top`, and the daemon's peak, VmHWM), after one command per app has loaded every
+// app's state.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,8 @@ export interface ContainerWorld {
   bootMs: number;
   /** RSS of the world daemon (gaia2d), MB. */
   daemonRssMb: number;
+  /** The daemon's peak RSS since it started (VmHWM): the parse at boot, the persist at the end. */
+  daemonPeakMb: number;
   /** RSS of every process in the container, MB. */
   containerRssMb: number;
 }
@@ -46,14 +49,18 @@ export async function containerWorld(image: string, scenario: string, calls: Rea
     for (const argv of calls) podman('exec', '-u', 'agent', cid, `/home/agent/bin/${argv[0]}`, ...argv.slice(1));
     let daemon = 0;
     let total = 0;
-    for (const line of podman('top', cid, 'rss', 'args').split('\n').slice(1)) {
-      const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+    let pid = '';
+    for (const line of podman('top', cid, 'rss', 'pid', 'args').split('\n').slice(1)) {
+      const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
       if (!m) continue;
       const kb = Number(m[1]);
       total += kb;
-      if (/gaia2d/.test(m[2]!)) daemon += kb;
+      if (/gaia2d/.test(m[3]!)) [daemon, pid] = [daemon + kb, m[2]!];
     }
-    return { bootMs, daemonRssMb: (daemon * 1024) / 1e6, containerRssMb: (total * 1024) / 1e6 };
+    const peak = /^VmHWM:\s+(\d+) kB/m.exec(pid ? podman('exec', cid, 'cat', `/proc/${pid}/status`) : '');
+    if (!peak) throw new Error(`container ${cid}: no VmHWM for the daemon (pid ${pid || 'not found'})`);
+    const mb = (kb: number) => (kb * 1024) / 1e6;
+    return { bootMs, daemonRssMb: mb(daemon), daemonPeakMb: mb(Number(peak[1])), containerRssMb: mb(total) };
   } finally {
     podman('rm', '-f', cid);
     rmSync(dir, { recursive: true, force: true });

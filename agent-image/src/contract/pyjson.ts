@@ -88,10 +88,27 @@ export interface PyDumpsOptions {
 
 /** Python `json.dumps(value, indent=…)` with default ensure_ascii and separators. */
 export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
+  return dump(value, opts, Infinity, () => {});
+}
+
+/**
+ * pyDumps in pieces of about `chunk` characters, each handed to `emit` as it is made (the
+ * last one returned instead): a large state is written to its file with no string of the
+ * whole text in memory (the daemon's peak when it persists a universe of real size).
+ */
+export const pyDumpsChunked = (value: unknown, opts: PyDumpsOptions, chunk: number, emit: (text: string) => void): string =>
+  dump(value, opts, chunk, emit);
+
+function dump(value: unknown, opts: PyDumpsOptions, chunk: number, emit: (text: string) => void): string {
   const indent = opts.indent;
   // One string built by appending (V8 joins the pieces once, at the end): a large answer (a
   // search over thousands of emails) costs what its text costs, with no per-level arrays.
   let out = '';
+  const flush = (): void => {
+    if (out.length < chunk) return;
+    emit(out);
+    out = '';
+  };
   // Per depth: what comes before an item (after the first) and before the closing bracket.
   const seps: string[] = [];
   const opens: string[] = [];
@@ -123,6 +140,7 @@ export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
       for (let i = 0; i < v.length; i++) {
         if (i > 0) out += sep;
         walk(v[i], depth + 1);
+        flush();
       }
       out += closes[depth] + ']';
     } else if (v instanceof Map) {
@@ -138,6 +156,7 @@ export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
         first = false;
         out += pyString(String(k)) + ': ';
         walk(x, depth + 1);
+        flush();
       }
       out += closes[depth] + '}';
     } else if (typeof v === 'object') {
@@ -151,6 +170,7 @@ export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
         first = false;
         out += pyString(k) + ': ';
         walk(x, depth + 1);
+        flush();
       }
       out += first ? '{}' : closes[depth] + '}';
     } else out += pyString(String(v));
@@ -179,6 +199,8 @@ const SPECIAL = /["\\\u0000-\u001f]/g;
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 const CONTROL = /[\u0000-\u001f]/g;
+// V8 makes a slice (a view holding its parent) of a substring this long or longer.
+const SLICE_MIN = 13;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /**
@@ -237,42 +259,38 @@ export function parsePyJson(text: string): unknown {
     i++;
     const quote = text.indexOf('"', i);
     if (quote >= 0 && plainUntil(quote)) {
-      const plain = text.slice(i, quote);
       i = quote + 1;
-      return plain;
+      return copyOf(start, i, false);
     }
-    let out = '';
+    // Escapes and control characters are checked here, with Python's messages; the string
+    // itself is then decoded by copyOf (JSON's escapes are Python's).
     for (;;) {
-      // Copy the run of plain characters up to the next quote, backslash or control
-      // character in one slice (char-by-char concatenation made large scenarios slow).
       SPECIAL.lastIndex = i;
       const m = SPECIAL.exec(text);
-      const end = m ? m.index : text.length;
-      if (end > i) {
-        out += text.slice(i, end);
-        i = end;
+      if (!m) {
+        i = text.length;
+        return fail('Unterminated string starting at', start);
       }
-      if (i >= text.length) fail('Unterminated string starting at', start);
+      i = m.index;
       const c = text[i]!;
-      if (c === '"') return i++, out;
-      if (c === '\\') {
-        const e = text[i + 1];
-        if (e !== undefined && e in ESCAPES) {
-          out += ESCAPES[e];
-          i += 2;
-        } else if (e === 'u') {
-          const hex = text.slice(i + 2, i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid \\uXXXX escape', i + 1);
-          out += String.fromCharCode(parseInt(hex, 16));
-          i += 6;
-        } else fail('Invalid \\escape', i);
-      } else {
-        if (c.charCodeAt(0) < 0x20) fail('Invalid control character at', i);
-        out += c;
+      if (c === '"') {
         i++;
+        return copyOf(start, i, true);
       }
+      if (c !== '\\') return fail('Invalid control character at', i);
+      const e = text[i + 1];
+      if (e !== undefined && e in ESCAPES) i += 2;
+      else if (e === 'u') {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('Invalid \\uXXXX escape', i + 1);
+        i += 6;
+      } else fail('Invalid \\escape', i);
     }
   };
+  // The string literal text[from, to) (quotes included, already checked). A slice of `text`
+  // (V8 slices strings of 13 characters or more) would keep the whole scenario text alive as
+  // long as the daemon's states hold one of its strings: JSON.parse of the literal is a copy.
+  const copyOf = (from: number, to: number, escaped: boolean): string =>
+    !escaped && to - from < SLICE_MIN + 2 ? text.slice(from + 1, to - 1) : (JSON.parse(text.slice(from, to)) as string);
   const array = (): unknown[] => {
     i++;
     const out: unknown[] = [];
@@ -285,7 +303,9 @@ export function parsePyJson(text: string): unknown {
         i++;
         continue;
       }
-      if (text[i] === ']') return i++, out;
+      // A copy of exact length: pushing reserves room for 16 or more items, which in a
+      // universe's thousands of short arrays (recipients, tags) is most of their memory.
+      if (text[i] === ']') return i++, out.slice();
       fail("Expecting ',' delimiter");
     }
   };
@@ -318,6 +338,10 @@ export function parsePyJson(text: string): unknown {
   const v = value();
   ws();
   if (i < text.length) fail('Extra data');
+  // V8 keeps the subject of the last successful match (RegExp.input): a match on an empty
+  // string lets a large scenario text go once the caller drops it.
+  WHITESPACE.lastIndex = 0;
+  WHITESPACE.test('');
   return v;
 }
 

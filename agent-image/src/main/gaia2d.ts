@@ -130,6 +130,11 @@ function runDaemon(): void {
       log,
     });
     world = composed.world;
+    // The scenario's text and the parse's garbage are dead now, and the daemon next waits for
+    // its agent: one full collection returns them to the system at once (V8 would keep them
+    // until its heap reaches its next limit, or ~20 s idle). `gc` is there when the daemon is
+    // started with --expose-gc, as the image's entrypoint does (docs/daemon.md, "App state").
+    (globalThis as { gc?: () => void }).gc?.();
     backend = daemonBackend(world, buffer);
     const w = world;
 

@@ -1,5 +1,7 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { PyFloat, formatEventLine, parsePyJson, pyDumps, pyFloatRepr } from '../../../agent-image/src/contract/pyjson.js';
+import { PyFloat, formatEventLine, parsePyJson, pyDumps, pyDumpsChunked, pyFloatRepr } from '../../../agent-image/src/contract/pyjson.js';
 
 describe('pyFloatRepr', () => {
   it.each([
@@ -23,6 +25,15 @@ describe('pyDumps', () => {
       '{\n  "a": [\n    1,\n    2.0,\n    "Ol\\u00e1 \\ud83d\\ude86"\n  ],\n  "b": {},\n  "c": [],\n  "d": null,\n  "e": true,\n  "f": "q\\"\\\\\\n"\n}',
     );
     expect(pyDumps({ a: [1, 2.5], b: 'x' })).toBe('{"a": [1, 2.5], "b": "x"}');
+  });
+  it('in pieces (pyDumpsChunked): the same text, cut after items once a piece reaches the size', () => {
+    const v = { emails: Array.from({ length: 300 }, (_, i) => ({ id: `e${i}`, to: ['a@x', 'b@y'], ts: new PyFloat(i) })), m: new Map([['k', [1, 2]]]) };
+    const pieces: string[] = [];
+    const last = pyDumpsChunked(v, { indent: 2 }, 1000, (t) => pieces.push(t));
+    expect(pieces.join('') + last).toBe(pyDumps(v, { indent: 2 }));
+    expect(pieces.length).toBeGreaterThan(10);
+    for (const p of pieces) expect(p.length).toBeGreaterThanOrEqual(1000);
+    expect(pieces.every((p) => p.length < 1200)).toBe(true);
   });
   it('keeps float literals from parsed text', () => {
     const v = parsePyJson('{"price": 950, "ts": 1728974530.0, "r": 4.5e1}');
@@ -88,10 +99,32 @@ describe('parsePyJson against JSON.parse', () => {
     }
   });
 
+  it('decodes long strings, with and without escapes, as JSON.parse does', () => {
+    const strings = ['x'.repeat(12), 'y'.repeat(13), 'z'.repeat(200), `a\\n${'b'.repeat(30)}\\u00e9\\ud83d`, '\\"q\\/', `${'c'.repeat(20)}é😀\\t`];
+    const text = `{"${'k'.repeat(20)}": [${strings.map((x) => `"${x}"`).join(', ')}]}`;
+    expect(parsePyJson(text)).toEqual(JSON.parse(text));
+  });
+
+  it('keeps nothing of the text it parsed alive: its strings are copies, not slices of it', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = (): number => (gc(), process.memoryUsage().heapUsed);
+    const before = heap();
+    // 20 MB of whitespace after two long strings, one of them with escapes.
+    let text: string | null = `["${'x'.repeat(40)}", "\\n${'y'.repeat(40)}",${' '.repeat(20e6)}1]`;
+    const v = parsePyJson(text);
+    text = null;
+    expect(heap() - before).toBeLessThan(5e6);
+    expect(v).toEqual(['x'.repeat(40), `\n${'y'.repeat(40)}`, 1]);
+  });
+
   it('rejects what JSON forbids in strings, with Python messages', () => {
     expect(() => parsePyJson('"a\u0001b"')).toThrow(/Invalid control character at: line 1 column 3 \(char 2\)/);
     expect(() => parsePyJson('"abc')).toThrow(/Unterminated string starting at: line 1 column 1 \(char 0\)/);
     expect(() => parsePyJson('"a\\qb"')).toThrow(/Invalid \\escape: line 1 column 3 \(char 2\)/);
+    expect(() => parsePyJson('"a\\u12x4"')).toThrow(/Invalid \\uXXXX escape: line 1 column 4 \(char 3\)/);
+    expect(() => parsePyJson('"a\\nb')).toThrow(/Unterminated string starting at: line 1 column 1 \(char 0\)/);
+    expect(() => parsePyJson('"a\\nb\u0002"')).toThrow(/Invalid control character at: line 1 column 6 \(char 5\)/);
     expect(() => parsePyJson('{"a": 1,}')).toThrow(/Expecting property name enclosed in double quotes/);
   });
 });

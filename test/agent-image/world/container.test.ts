@@ -83,8 +83,11 @@ describe('agent image in a real container', () => {
 
     const daemon = await pidOf(id, 'gaia2', 'gaia2d');
     expect(daemon).toMatch(/^\d+$/);
-    // started from the startup snapshot built with the image (agent-image/setup.sh)
-    expect((await exec(id, `tr '\\0' ' ' < /proc/${daemon}/cmdline`)).out).toContain('--snapshot-blob /opt/gaia2/gaia2d.blob');
+    // started from the startup snapshot built with the image (agent-image/setup.sh), with a
+    // small young generation and a gc() for after composing (docs/daemon.md, "App state")
+    expect((await exec(id, `tr '\\0' ' ' < /proc/${daemon}/cmdline`)).out).toContain(
+      '--max-semi-space-size=1 --expose-gc --snapshot-blob /opt/gaia2/gaia2d.blob',
+    );
     expect((await exec(id, `cat /proc/${daemon}/environ`, 'agent')).code).not.toBe(0);
     expect((await exec(id, `tr '\\0' ' ' < /proc/${daemon}/cmdline`, 'agent')).out).not.toMatch(/secret/);
 

@@ -1,9 +1,9 @@
 // App state files, as the reference lays them out: one pretty-printed JSON file per app in
 // the state dir, named from the app's state name (normalizeAppName), written atomically.
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFileAtomicSync } from '../../fsutil/atomic.js';
+import { writeFileAtomicPiecesSync, writeFileAtomicSync } from '../../fsutil/atomic.js';
 import { join } from 'node:path';
-import { parsePyJson, pyDumps } from '../../contract/pyjson.js';
+import { parsePyJson, pyDumps, pyDumpsChunked } from '../../contract/pyjson.js';
 import { AppError } from './errors.js';
 
 /** Reference normalize_app_name: CamelCase → snake_case (EmailClientV2 → email_client_v2). */
@@ -50,13 +50,24 @@ export function readStateFile(file: string): Record<string, unknown> | null {
   return v as Record<string, unknown>;
 }
 
+/** The reference's temp name: `<app>.tmp` beside `<app>.json`. */
+const tmpOf = (file: string): string => file.replace(/\.json$/, '') + '.tmp';
+
 /** tmp file + rename, so readers never see a half-written state. */
 export function writeFileAtomic(file: string, text: string): void {
-  writeFileAtomicSync(file, text, file.replace(/\.json$/, '') + '.tmp');
+  writeFileAtomicSync(file, text, tmpOf(file));
 }
 
+/** Pieces of the text written as they are made: a universe's state is never one string. */
+const STATE_CHUNK = 1 << 16;
+
+/** stateText(state), written atomically. */
 export function writeStateFile(file: string, state: unknown): void {
-  writeFileAtomic(file, stateText(state));
+  writeFileAtomicPiecesSync(
+    file,
+    (write) => write(pyDumpsChunked(state, { indent: 2 }, STATE_CHUNK, write) + '\n'),
+    tmpOf(file),
+  );
 }
 
 export const APP_CLASS_MAP_FILE = 'app_class_map.json';
