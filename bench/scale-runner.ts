@@ -23,10 +23,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdapterServer } from '../agent-image/src/adapter/server.js';
-import { readArtifacts } from '../agent-image/src/adapter/artifacts.js';
-import { ARTIFACT_FILES, CONTAINER_PATHS } from '../agent-image/src/contract/index.js';
+import { artifactPaths, readArtifacts } from '../agent-image/src/adapter/artifacts.js';
+import { ENV } from '../agent-image/src/contract/index.js';
 import { AdapterClient } from '../runner/src/run/adapter-client.js';
-import { writeArtifacts } from '../runner/src/run/artifacts.js';
+import { keepRunArtifacts } from '../runner/src/run/artifacts.js';
 import { readCollected } from '../runner/src/run/collected.js';
 import { buildScenarioPage } from '../runner/src/viewer/build/scenario-page.js';
 import { ScenarioInfoCache } from '../runner/src/viewer/model/oracle.js';
@@ -52,10 +52,9 @@ interface CollectMeasure {
   pageMb: number;
 }
 
-/** The artifacts of a state dir, served the way the image's adapter serves them. */
+/** The artifacts of a state dir, served the way the image's adapter serves them (its own paths, the trace files in the state dir). */
 function artifactsOf(stateDir: string): Array<readonly [string, string]> {
-  const prefix = `${CONTAINER_PATHS.stateDir}/`;
-  return ARTIFACT_FILES.filter(([p]) => p.startsWith(prefix)).map(([p, name]) => [join(stateDir, p.slice(prefix.length)), name] as const);
+  return artifactPaths({ [ENV.stateDir]: stateDir, [ENV.traceFile]: join(stateDir, 'trace.jsonl'), GAIA2_FAKETIME_FILE: join(stateDir, 'faketime.rc') });
 }
 
 async function collectAndView(factor: number): Promise<CollectMeasure> {
@@ -85,8 +84,7 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
       const t0 = performance.now();
       const { files } = await client.artifacts();
       const got = readCollected(files);
-      files.set('agent_response.txt', Buffer.from(got.agentResponse ?? ''));
-      await writeArtifacts(out, files);
+      await keepRunArtifacts(out, files, got.agentResponse);
       collects.push(performance.now() - t0);
       if (got.agentResponse !== 'done') throw new Error(`collect at ${factor}×: no reply found`);
       writeFileSync(join(out, 'result.json'), JSON.stringify({ scenario_id: 'scenario', scenario_file: scenarioFile, status: 'pass', success: true }));

@@ -1,7 +1,9 @@
 // Token usage of LLM calls, whatever the provider: `normalizeUsage` is the one place a
-// provider's usage object (Anthropic Messages, OpenAI chat, OpenAI Responses, Gemini) becomes
-// our counts. The image records each call's counts on its trace line (`usageOf`, from the raw
-// body) and the runner reads the same function for traces of other writers (runner/src/trace).
+// provider's usage object (Anthropic Messages, OpenAI chat, OpenAI Responses, Gemini
+// usageMetadata, the Llama API's metrics list) becomes our counts, each read from the shape the
+// provider sends. The image records each call's counts on its trace line (`usageOf`, from the
+// raw body) and the runner's trace parser (runner/src/trace) hands this function the usage
+// object exactly as the body carried it, for traces of other writers.
 
 export interface CallUsage {
   /** Every input token, cached ones included (Anthropic reports those apart; they are added). */
@@ -29,6 +31,7 @@ const obj = (v: unknown): Raw => (v && typeof v === 'object' && !Array.isArray(v
  * objects of a stream can be merged: Anthropic sends input on message_start, output later).
  */
 export function normalizeUsage(raw: unknown): Partial<NormalUsage> {
+  if (Array.isArray(raw)) return llamaMetrics(raw);
   const u = obj(raw);
   const out: Partial<NormalUsage> = {};
   if ('promptTokenCount' in u || 'candidatesTokenCount' in u) {
@@ -41,16 +44,13 @@ export function normalizeUsage(raw: unknown): Partial<NormalUsage> {
     return out;
   }
   if ('prompt_tokens' in u || 'completion_tokens' in u) {
-    // OpenAI chat (and what runner/src/trace maps Gemini and Llama bodies to): prompt_tokens
-    // includes the cached part, completion_tokens the reasoning. Top-level cached_tokens and
-    // reasoning_tokens are that Gemini mapping, whose thoughts are not in completion_tokens.
+    // OpenAI chat: prompt_tokens includes the cached part, completion_tokens the reasoning.
     if (isNum(u.prompt_tokens)) out.input_tokens = u.prompt_tokens;
-    const cached = num(obj(u.prompt_tokens_details).cached_tokens) || num(u.cached_tokens);
+    const cached = num(obj(u.prompt_tokens_details).cached_tokens);
     if (cached) out.cache_read_tokens = cached;
-    const detailed = num(obj(u.completion_tokens_details).reasoning_tokens);
-    const apart = num(u.reasoning_tokens);
-    if (isNum(u.completion_tokens) || apart) out.output_tokens = num(u.completion_tokens) + apart;
-    if (detailed || apart) out.reasoning_tokens = detailed || apart;
+    if (isNum(u.completion_tokens)) out.output_tokens = u.completion_tokens;
+    const reasoning = num(obj(u.completion_tokens_details).reasoning_tokens);
+    if (reasoning) out.reasoning_tokens = reasoning;
     return out;
   }
   if (isNum(u.input_tokens) && !('cache_read_input_tokens' in u) && !('cache_creation_input_tokens' in u) && ('input_tokens_details' in u || 'output_tokens_details' in u)) {
@@ -73,6 +73,17 @@ export function normalizeUsage(raw: unknown): Partial<NormalUsage> {
   return out;
 }
 
+/** The Llama API's usage: a list of `{metric, value}` (num_prompt_tokens, num_completion_tokens, …). */
+function llamaMetrics(list: unknown[]): Partial<NormalUsage> {
+  const out: Partial<NormalUsage> = {};
+  for (const m of list) {
+    const { metric, value } = obj(m);
+    if (metric === 'num_prompt_tokens' && isNum(value)) out.input_tokens = value;
+    if (metric === 'num_completion_tokens' && isNum(value)) out.output_tokens = value;
+  }
+  return out;
+}
+
 /** All counts of a (merged) partial usage, absent ones as 0. */
 export function fullUsage(u: Partial<NormalUsage>): NormalUsage {
   return { input_tokens: u.input_tokens ?? 0, output_tokens: u.output_tokens ?? 0, cache_read_tokens: u.cache_read_tokens ?? 0, cache_write_tokens: u.cache_write_tokens ?? 0, reasoning_tokens: u.reasoning_tokens ?? 0 };
@@ -86,9 +97,10 @@ function fromEvent(ev: unknown, acc: Partial<NormalUsage>): void {
   if (typeof o.type === 'string' && o.type.startsWith('response.') && o.response) return fromEvent(o.response, acc);
   if (o.usage && typeof o.usage === 'object') Object.assign(acc, normalizeUsage(o.usage));
   if (o.usageMetadata && typeof o.usageMetadata === 'object') Object.assign(acc, normalizeUsage(o.usageMetadata));
+  if (Array.isArray(o.metrics)) Object.assign(acc, normalizeUsage(o.metrics));
 }
 
-/** Token usage of one raw response body (JSON or SSE of the four wire formats); null: none stated. */
+/** Token usage of one raw response body (JSON or SSE of the wire formats above); null: none stated. */
 export function usageOf(raw: string): CallUsage | null {
   const acc: Partial<NormalUsage> = {};
   const head = raw.slice(0, 2000);

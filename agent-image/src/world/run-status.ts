@@ -36,8 +36,7 @@ export class RunStatus {
   private replyCount = 0;
   private numEvents = 0;
   private lastResponse: string | undefined;
-  /** Token counts as reported: every LLM caller's sum, the main agent's, the app agents'. */
-  private readonly usage: Record<string, number> = {};
+  /** Token counts as reported, per role (every caller's sum is computed from them: `usage`). */
   private readonly agentUsage: Record<string, number> = {};
   private readonly appAgentsUsage: Record<string, number> = {};
   private readonly terminalListeners: Array<(s: DaemonStatus) => void> = [];
@@ -73,17 +72,20 @@ export class RunStatus {
     return replies;
   }
 
-  /**
-   * Adds reported token counts. `usage` keeps the sum of every caller (its meaning since
-   * before the split); `agent_usage` and `app_agents_usage` keep the two roles apart.
-   */
+  /** Adds reported token counts to the role's: `agent_usage` and `app_agents_usage` keep the two roles apart. */
   addUsage(u: Record<string, unknown>, role: UsageRole = 'agent'): void {
     const apart = role === 'agent' ? this.agentUsage : this.appAgentsUsage;
     for (const [k, v] of Object.entries(u)) {
       if (typeof v !== 'number' || !Number.isFinite(v)) continue;
-      this.usage[k] = (this.usage[k] ?? 0) + v;
       apart[k] = (apart[k] ?? 0) + v;
     }
+  }
+
+  /** `usage`: every caller's sum, its meaning since before the roles were split (runners that read only it). */
+  private usageSum(): Record<string, number> {
+    const sum = { ...this.agentUsage };
+    for (const [k, v] of Object.entries(this.appAgentsUsage)) sum[k] = (sum[k] ?? 0) + v;
+    return sum;
   }
 
   get status(): DaemonStatus {
@@ -111,7 +113,8 @@ export class RunStatus {
       extra.agent_runtime = f.agentRuntime.name;
       extra.agent_runtime_chosen_by = f.agentRuntime.chosenBy;
     }
-    if (Object.keys(this.usage).length) extra.usage = this.usage;
+    const usage = this.usageSum();
+    if (Object.keys(usage).length) extra.usage = usage;
     if (Object.keys(this.agentUsage).length) extra.agent_usage = this.agentUsage;
     if (Object.keys(this.appAgentsUsage).length) extra.app_agents_usage = this.appAgentsUsage;
     return s;

@@ -17,7 +17,7 @@ const PING_TIMEOUT_MS = 3000;
 
 export class DockerApiEngine implements UnitBackend {
   readonly name = 'docker-api';
-  readonly capabilities: EngineCapabilities = { hostNetwork: true, hostServices: true };
+  readonly capabilities: EngineCapabilities = { hostNetwork: true, hostServices: true, dryRun: false };
   /** The API client (protected: a remote engine pings with its own diagnosis). */
   protected readonly docker: Docker;
   readonly images: DockerImageStore;

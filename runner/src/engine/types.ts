@@ -18,6 +18,11 @@ export interface EngineCapabilities {
    * reachable from units (relays, tunnels); without it such URLs are refused before the run.
    */
   hostServices: boolean;
+  /**
+   * Creates nothing: the backend writes out what it would create (`--dry-run --manifests`).
+   * What a run starts beside its units (the model gateway in the cluster) is not started either.
+   */
+  dryRun: boolean;
 }
 
 /** What a run asks of its backend: checked by `preflight` before any unit exists. */

@@ -42,6 +42,16 @@ async function readByArchive(c: ContainerHandle, only?: ReadonlySet<string>): Pr
   return out;
 }
 
+/**
+ * Writes a finished run's artifacts as the run directory keeps them: with the agent's last reply
+ * as read from events.jsonl (agent_response.txt), and an events.jsonl even when none came.
+ */
+export async function keepRunArtifacts(dir: string, files: Map<string, Buffer>, agentResponse: string | null): Promise<void> {
+  files.set('agent_response.txt', Buffer.from(agentResponse ?? ''));
+  if (!files.has('events.jsonl')) files.set('events.jsonl', Buffer.from(''));
+  await writeArtifacts(dir, files);
+}
+
 /** Writes artifacts; text passes through redact() so no secret lands on disk. */
 export async function writeArtifacts(dir: string, files: Map<string, Buffer>): Promise<void> {
   await mkdir(dir, { recursive: true });

@@ -21,7 +21,7 @@ import { readScenarioBytes, readScenarioFile, type ScenarioEntry } from '../data
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { AdapterClient } from './adapter-client.js';
-import { collectArtifacts, writeArtifacts } from './artifacts.js';
+import { collectArtifacts, keepRunArtifacts } from './artifacts.js';
 import { assertRunning, waitUnitReady } from './unit-ready.js';
 import { RunFailure } from './run-failure.js';
 import { waitExited } from './exit-wait.js';
@@ -174,11 +174,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   if (s && (!observed.status || !isTerminal(observed.status)) && (!observed.status || isTerminal(s))) observed.status = s;
   const usage = usageOfRun(artifacts, observed.status, o.env);
   const result: ScenarioResult = { ...buildResult(observed), ...(usage ? { usage } : {}), timings };
-  if (o.outputDir) {
-    artifacts.set('agent_response.txt', Buffer.from(observed.agentResponse ?? ''));
-    if (!artifacts.has('events.jsonl')) artifacts.set('events.jsonl', Buffer.from(''));
-    await writeArtifacts(o.outputDir, artifacts);
-  }
+  if (o.outputDir) await keepRunArtifacts(o.outputDir, artifacts, observed.agentResponse);
   return finish(o, result, started, o.outputDir);
 }
 

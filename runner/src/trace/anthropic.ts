@@ -30,10 +30,7 @@ export function reassembleAnthropic(events: unknown[]): Obj {
       case 'message_start': {
         const msg = asObj(ev.message);
         model = msg.model;
-        const u = asObj(msg.usage);
-        for (const k of ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens', 'output_tokens']) {
-          if (u[k] !== undefined) usage[k] = u[k];
-        }
+        Object.assign(usage, asObj(msg.usage));
         break;
       }
       case 'content_block_start':
@@ -54,8 +51,9 @@ export function reassembleAnthropic(events: unknown[]): Obj {
       case 'message_delta': {
         const d = asObj(ev.delta);
         if (d.stop_reason !== undefined) stopReason = d.stop_reason;
-        const u = asObj(ev.usage);
-        if (u.output_tokens !== undefined) usage.output_tokens = u.output_tokens;
+        // Counts here are running totals (output, and input where server tools added some):
+        // they replace message_start's.
+        Object.assign(usage, asObj(ev.usage));
         break;
       }
       case 'error':

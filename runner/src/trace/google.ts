@@ -36,13 +36,8 @@ export function normalizeGoogleJson(o: Obj): Obj {
       else content += part.text;
     }
   });
-  const meta = asObj(o.usageMetadata);
-  const usage: Obj = {};
-  if (meta.promptTokenCount !== undefined) usage.prompt_tokens = meta.promptTokenCount;
-  if (meta.candidatesTokenCount !== undefined) usage.completion_tokens = meta.candidatesTokenCount;
-  if (meta.totalTokenCount !== undefined) usage.total_tokens = meta.totalTokenCount;
-  if (meta.cachedContentTokenCount !== undefined) usage.cached_tokens = meta.cachedContentTokenCount;
-  if (meta.thoughtsTokenCount !== undefined) usage.reasoning_tokens = meta.thoughtsTokenCount;
+  // usageMetadata as Gemini sent it: its counts are read in one place (normalizeUsage).
+  const usage = asObj(o.usageMetadata);
   const out: Obj = {
     content,
     tool_calls: toolCalls,

@@ -75,11 +75,6 @@ export function normalizeNativeCompletion(o: Obj): Obj {
   const msg = asObj(o.completion_message);
   const c = msg.content;
   const content = isObj(c) && c.type === 'text' ? asStr(c.text) : c;
-  const usage: Obj = {};
-  for (const m of asArr(o.metrics)) {
-    const metric = asObj(m);
-    if (metric.metric === 'num_prompt_tokens') usage.prompt_tokens = metric.value;
-    if (metric.metric === 'num_completion_tokens') usage.completion_tokens = metric.value;
-  }
-  return { content, tool_calls: msg.tool_calls, finish_reason: msg.stop_reason, usage, model: o.model };
+  // The metrics list is this API's usage, kept as sent: normalizeUsage reads it.
+  return { content, tool_calls: msg.tool_calls, finish_reason: msg.stop_reason, usage: asArr(o.metrics), model: o.model };
 }

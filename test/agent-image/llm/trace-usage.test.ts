@@ -24,6 +24,11 @@ describe('usageOf (token use of one raw response body)', () => {
     expect(usageOf(gemini)).toEqual({ input_tokens: 9, output_tokens: 7, cache_read_tokens: 0, cache_write_tokens: 0 });
   });
 
+  it('Llama API JSON: the metrics list is its usage', () => {
+    const llama = JSON.stringify({ completion_message: { content: { type: 'text', text: 'ok' } }, metrics: [{ metric: 'num_completion_tokens', value: 12, unit: 'tokens' }, { metric: 'num_prompt_tokens', value: 480, unit: 'tokens' }, { metric: 'num_total_tokens', value: 492, unit: 'tokens' }] });
+    expect(usageOf(llama)).toEqual({ input_tokens: 480, output_tokens: 12, cache_read_tokens: 0, cache_write_tokens: 0 });
+  });
+
   it('bodies without usage give null', () => {
     expect(usageOf('{"error":{"message":"nope"}}')).toBeNull();
     expect(usageOf('not json')).toBeNull();

@@ -1,6 +1,6 @@
 // Test hooks, outside the Kubernetes API under /_k8sd/ (no API path starts with an
 // underscore). They need the admin token of the kubeconfig. Routes:
-//   POST /_k8sd/pods/{ns}/{name}/kill       SIGKILL the container (→ Failed, exit 137)
+//   POST /_k8sd/pods/{ns}/{name}/kill       SIGKILL the container (exit 137; restartPolicy decides what follows)
 //   POST /_k8sd/pods/{ns}/{name}/evict      status Failed, reason Evicted; container killed
 //   POST /_k8sd/pods/{ns}/{name}/node-lost  status Unknown, reason NodeLost; container killed
 //   GET  /_k8sd/node                        the node model

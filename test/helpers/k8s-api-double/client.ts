@@ -1,5 +1,5 @@
 // Test-side helpers: a client-node KubeConfig for a running double and calls to its hooks.
-import { ApiException, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { kubeconfig } from './kubeconfig.js';
 import type { RunningDouble, TappedRequest } from './server.js';
 import { execFile } from 'node:child_process';
@@ -36,6 +36,12 @@ export async function until<T>(f: () => Promise<T | undefined>, what: string, o:
     await new Promise((r) => setTimeout(r, o.everyMs ?? 50));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The Pod once its container runs again after `restarts` restarts in place; undefined before (for until()). */
+export function runningAfterRestarts(p: V1Pod, restarts: number): V1Pod | undefined {
+  const cs = p.status?.containerStatuses?.[0];
+  return cs?.restartCount === restarts && cs.state?.running ? p : undefined;
 }
 
 /** The HTTP code and Status body of a client-node call that must fail. */

@@ -1,8 +1,10 @@
 // The Deployment controller's part the runner relies on: a Deployment keeps `replicas` Pods
 // made from its template (labels, a pod-template-hash label, an ownerReference naming the
-// Deployment as controller), replaces a Pod that is deleted or ends while the Deployment
-// exists, and reports replicas / readyReplicas / availableReplicas and the Available condition
-// in its status. Simplification: the Pods are owned by the Deployment itself (a cluster puts a
+// Deployment as controller), replaces a Pod that is deleted or has failed for good (evicted)
+// while the Deployment exists, and reports replicas / readyReplicas / availableReplicas and the
+// Available condition in its status. An ended container is no reason: its Pod (restartPolicy
+// Always) runs it again in place (the kubelet, restarts.ts). A failed Pod stays, as a
+// ReplicaSet leaves it, until the Deployment goes. Simplification: the Pods are owned by the Deployment itself (a cluster puts a
 // ReplicaSet in between); there are no rollouts (templates never change: no PATCH/PUT).
 import { createHash, randomInt } from 'node:crypto';
 import type { Resources } from './resources.js';
@@ -26,12 +28,6 @@ export class DeploymentController {
       const owner = ownerOf(e.object);
       if (!owner) return;
       const ns = e.object.metadata.namespace!;
-      const pod = e.object as Pod;
-      // A Pod of a Deployment never stays ended: the controller removes it and makes another.
-      if (e.type !== 'DELETED' && terminal(pod) && !pod.metadata.deletionTimestamp) {
-        queueMicrotask(() => void this.resources.delete('pods', ns, pod.metadata.name!, { gracePeriodSeconds: 0 }));
-        return;
-      }
       queueMicrotask(() => this.reconcile(ns, owner));
     });
   }

@@ -2,12 +2,14 @@
 // (or leaves it Pending/Unschedulable), waits for the Secrets its volumes need, hands it to
 // the runtime, and turns runtime observations into Pod status the way a kubelet reports it.
 // Deletion is graceful like on a cluster: deletionTimestamp first (MODIFIED), the container
-// is stopped within the grace period, then the object disappears (DELETED).
+// is stopped within the grace period, then the object disappears (DELETED). An ended container
+// whose restartPolicy says so starts again in the same Pod (restarts.ts).
 import { clusterDnsAliases } from './cluster-dns.js';
 import { demand, unschedulableReason, type NodeModel } from './node.js';
+import { backOffSeconds, crashLoopMessage, restartsAfter } from './restarts.js';
 import type { Observation, PodRuntime } from './runtime/types.js';
 import type { Store } from './store.js';
-import { now, type Pod, type PodCondition, type PodStatus, type Secret } from './types.js';
+import { now, type ContainerState, type Pod, type PodCondition, type PodStatus, type Secret } from './types.js';
 
 const DEFAULT_GRACE_SECONDS = 30;
 const terminal = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
@@ -35,6 +37,8 @@ function qosClass(p: Pod): string {
 
 export class Kubelet {
   private readonly unscheduled = new Set<string>();
+  /** Pods (uid) whose ended container waits for its restart: one end, one restart, however often it is reported. */
+  private readonly restartDue = new Set<string>();
   private stopped = false;
 
   constructor(private readonly store: Store, readonly runtime: PodRuntime, readonly node: NodeModel) {
@@ -137,9 +141,11 @@ export class Kubelet {
     return !!cur && cur.metadata.uid === p.metadata.uid;
   }
 
-  /** Folds one runtime observation into the Pod's status. */
+  /** Folds one runtime observation into the Pod's status; an end the Pod restarts after is scheduled. */
   observe(p: Pod, o: Observation): void {
     if (!this.alive(p)) return;
+    if (o.state.terminated && this.restartDue.has(p.metadata.uid!)) return; // that end is known and handled
+    let restartIn: number | null = null;
     this.store.update<Pod>('pods', p.metadata.namespace!, p.metadata.name!, (cur) => {
       const s = cur.status!;
       if (s.reason === 'Evicted' || s.reason === 'NodeLost') return;
@@ -149,18 +155,53 @@ export class Kubelet {
       if (o.containerID) cs.containerID = o.containerID;
       if (o.podIP) { s.podIP = o.podIP; s.podIPs = [{ ip: o.podIP }]; }
       cs.state = o.state;
+      const ended = o.state.terminated;
+      const restarts = !!ended && !this.stopped && !cur.metadata.deletionTimestamp && restartsAfter(cur.spec.restartPolicy, ended.exitCode);
+      if (restarts) {
+        restartIn = backOffSeconds(cs.restartCount);
+        // In back-off the kubelet shows the wait, with the run that ended as lastState.
+        if (restartIn) {
+          cs.lastState = { terminated: ended };
+          cs.state = { waiting: { reason: 'CrashLoopBackOff', message: crashLoopMessage(restartIn, cs.name, { name: cur.metadata.name!, namespace: cur.metadata.namespace!, uid: cur.metadata.uid! }) } };
+        }
+      }
       const ready = !!o.state.running;
       cs.ready = ready;
       cs.started = ready;
       const name = cs.name;
       const notReady = (reason: string): [boolean, string, string] => [false, reason, `containers with unready status: [${name}]`];
-      const [ok, reason, message] = ready ? [true, '', ''] : notReady(o.state.terminated ? 'PodCompleted' : 'ContainersNotReady');
+      const [ok, reason, message] = ready ? [true, '', ''] : notReady(ended && !restarts ? 'PodCompleted' : 'ContainersNotReady');
       setCondition(s, condition('Ready', ok, reason || undefined, message || undefined));
       setCondition(s, condition('ContainersReady', ok, reason || undefined, message || undefined));
-      if (o.state.running) s.phase = 'Running';
-      else if (o.state.terminated) s.phase = o.state.terminated.exitCode === 0 ? 'Succeeded' : 'Failed';
+      // A container that will start again keeps its Pod Running, as a kubelet's phase rule has it.
+      if (o.state.running || restarts) s.phase = 'Running';
+      else if (ended) s.phase = ended.exitCode === 0 ? 'Succeeded' : 'Failed';
       else s.phase = 'Pending';
     });
+    if (restartIn !== null) this.restartLater(p, o.state.terminated!, restartIn);
+  }
+
+  /**
+   * Starts the ended container again in the same Pod after the back-off: restartCount counts
+   * the new start and lastState keeps the run that ended (a start that fails ends again, so a
+   * container that cannot start backs off like any other).
+   */
+  private restartLater(p: Pod, last: NonNullable<ContainerState['terminated']>, seconds: number): void {
+    this.restartDue.add(p.metadata.uid!);
+    setTimeout(() => {
+      this.restartDue.delete(p.metadata.uid!);
+      const cur = this.store.peek<Pod>('pods', p.metadata.namespace!, p.metadata.name!);
+      if (this.stopped || !cur || cur.metadata.uid !== p.metadata.uid || cur.metadata.deletionTimestamp) return;
+      this.store.update<Pod>('pods', p.metadata.namespace!, p.metadata.name!, (o) => {
+        const cs = o.status!.containerStatuses![0]!;
+        cs.restartCount += 1;
+        cs.lastState = { terminated: last };
+        cs.state = { waiting: { reason: 'ContainerCreating' } };
+      });
+      this.runtime.restart(p).catch((err: unknown) => {
+        this.observe(p, { state: { terminated: { exitCode: 128, reason: 'StartError', message: String((err as Error).message), finishedAt: now() } } });
+      });
+    }, seconds * 1000).unref();
   }
 
   /** API delete: graceful unless grace is 0 or the pod never reached the node. Returns the object as the API returns it. */

@@ -1,11 +1,11 @@
 // Pod lifecycle in the double with the fake runtime: a whole runner-shaped run against the
-// fake adapter through the pod proxy, scheduling by resources, missing Secrets, eviction and
-// node loss, request counting, and admission errors.
+// fake adapter through the pod proxy, restarts by restartPolicy, scheduling by resources,
+// missing Secrets, eviction and node loss, request counting, and admission errors.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFailure, clientFor, fetchWithCa, hook, until } from './client.js';
+import { apiFailure, clientFor, fetchWithCa, hook, runningAfterRestarts, until } from './client.js';
 import { fakeAdapter } from './runtime/fake-adapter.js';
 import { FakeRuntime, loopbackAddress } from './runtime/fake.js';
 import { startDouble, type RunningDouble } from './server.js';
@@ -54,6 +54,22 @@ describe('pod lifecycle in the double (fake runtime)', () => {
     expect((await call('POST', '/shutdown')).status).toBe(200);
     const done = await phase('unit-1', 'Succeeded');
     expect(done.status?.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+  });
+
+  it('restartPolicy OnFailure: a killed container runs again in the same Pod; a clean exit ends it Succeeded', async () => {
+    const env = [{ name: 'GAIA2_ADAPTER_TOKEN', value: 'tok-r' }];
+    await api.core.createNamespacedPod({ namespace: ns, body: pod('onfail', { restartPolicy: 'OnFailure', containers: [{ name: 'gaia2', image: 'localhost/gaia2-agent:x', ports: [{ containerPort: 8090 }], env }] }) });
+    const first = await phase('onfail', 'Running');
+    await hook(d, 'POST', `pods/${ns}/onfail/kill`);
+    const again = await until(async () => runningAfterRestarts(await read('onfail'), 1), 'restarted in place');
+    expect(again.metadata?.uid).toBe(first.metadata?.uid);
+    expect(again.status).toMatchObject({ phase: 'Running', podIP: first.status?.podIP });
+    expect(again.status?.containerStatuses?.[0]?.lastState?.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
+    expect(again.status?.containerStatuses?.[0]?.containerID).not.toBe(first.status?.containerStatuses?.[0]?.containerID);
+    const shutdown = await fetchWithCa(d, `/api/v1/namespaces/${ns}/pods/onfail:8090/proxy/shutdown`, { method: 'POST', headers: { authorization: `Bearer ${d.token}`, 'x-gaia2-adapter-token': 'tok-r' } });
+    expect(shutdown.status).toBe(200);
+    const done = await phase('onfail', 'Succeeded');
+    expect(done.status?.containerStatuses?.[0]).toMatchObject({ restartCount: 1, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
   });
 
   it('schedules by requested resources and keeps the rest Pending until capacity frees', async () => {

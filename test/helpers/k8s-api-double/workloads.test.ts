@@ -1,11 +1,12 @@
 // The double's Deployments and Services over @kubernetes/client-node, with the in-process pod
-// runtime: a Deployment keeps its Pods (owner references, template labels, replacement) and
-// reports readiness in its status; a Service gets a ClusterIP and its names resolve, in Pods
+// runtime: a Deployment keeps its Pods (owner references, template labels, replacement of a
+// deleted or evicted Pod; an ended container restarted in its own Pod, with crash-loop back-off)
+// and reports readiness in its status; a Service gets a ClusterIP and its names resolve, in Pods
 // started afterwards, to a ready Pod it selects; deleting an owner removes Deployments,
 // Services and their Pods.
 import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiFailure, clientFor, fetchWithCa, until } from './client.js';
+import { apiFailure, clientFor, fetchWithCa, hook, runningAfterRestarts, until } from './client.js';
 import { FakeRuntime, idleApp } from './runtime/fake.js';
 import { startDouble, type RunningDouble } from './server.js';
 import type { Pod } from './types.js';
@@ -73,6 +74,43 @@ describe('Deployments', () => {
     await apps.deleteNamespacedDeployment({ namespace: ns, name: 'gw-a' });
     await until(async () => ((await podsOf('gw-a')).length === 0 ? true : undefined), 'pods of a deleted deployment gone');
     expect((await apiFailure(apps.readNamespacedDeployment({ namespace: ns, name: 'gw-a' }))).code).toBe(404);
+  });
+
+  it('restarts an ended container in its own Pod (restartPolicy Always), then backs off; no Pod is replaced', async () => {
+    await apps.createNamespacedDeployment({ namespace: ns, body: deployment('gw-r') });
+    const first = await until(async () => (await podsOf('gw-r')).find((p) => p.status?.phase === 'Running'), 'gw-r running');
+    const name = first.metadata!.name!;
+    const status = async () => (await api.core.readNamespacedPod({ namespace: ns, name })).status!;
+    await hook(d, 'POST', `pods/${ns}/${name}/kill`);
+    const again = (await until(async () => runningAfterRestarts(await api.core.readNamespacedPod({ namespace: ns, name }), 1), 'restarted in place')).status!;
+    expect(again).toMatchObject({ phase: 'Running', podIP: first.status?.podIP });
+    expect(again.containerStatuses?.[0]?.lastState?.terminated).toMatchObject({ exitCode: 137, reason: 'Error' });
+    // A second end within the back-off: the kubelet waits 10 s, the Pod stays Running but not Ready.
+    await hook(d, 'POST', `pods/${ns}/${name}/kill`);
+    const waiting = await until(async () => {
+      const s = await status();
+      return s.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff' ? s : undefined;
+    }, 'crash-loop back-off');
+    expect(waiting.containerStatuses?.[0]?.state?.waiting?.message).toBe(`back-off 10s restarting failed container=gateway pod=${name}_${ns}(${first.metadata!.uid})`);
+    expect(waiting.containerStatuses?.[0]).toMatchObject({ restartCount: 1, ready: false, lastState: { terminated: { exitCode: 137 } } });
+    expect(waiting.phase).toBe('Running');
+    expect(waiting.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    expect((await podsOf('gw-r')).map((p) => p.metadata?.name)).toEqual([name]);
+    const dep = await until(async () => {
+      const x = await apps.readNamespacedDeployment({ namespace: ns, name: 'gw-r' });
+      return x.status?.readyReplicas === undefined ? x : undefined;
+    }, 'deployment unavailable');
+    expect(dep.status?.conditions?.find((c) => c.type === 'Available')?.status).toBe('False');
+  });
+
+  it('replaces an evicted Pod with a new one and leaves the evicted one Failed', async () => {
+    await apps.createNamespacedDeployment({ namespace: ns, body: deployment('gw-e') });
+    const first = await until(async () => (await podsOf('gw-e')).find((p) => p.status?.phase === 'Running'), 'gw-e running');
+    await hook(d, 'POST', `pods/${ns}/${first.metadata!.name}/evict`);
+    const next = await until(async () => (await podsOf('gw-e')).find((p) => p.metadata?.name !== first.metadata!.name && p.status?.phase === 'Running'), 'replacement');
+    expect(next.metadata?.ownerReferences?.[0]?.name).toBe('gw-e');
+    const evicted = (await podsOf('gw-e')).find((p) => p.metadata?.name === first.metadata!.name);
+    expect(evicted?.status).toMatchObject({ phase: 'Failed', reason: 'Evicted' });
   });
 
   it('refuses a selector that does not match the template, naming the field', async () => {

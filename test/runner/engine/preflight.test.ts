@@ -18,13 +18,13 @@ const LOOPBACK = { BASE_URL: 'http://127.0.0.1:8000/v1' };
 
 describe('checkRunNeeds', () => {
   it('a backend that can do everything passes host networking and loopback services without being asked', async () => {
-    const b = backend({ hostNetwork: true, hostServices: true });
+    const b = backend({ hostNetwork: true, hostServices: true, dryRun: false });
     await checkRunNeeds(b, { network: 'host', env: LOOPBACK });
     expect(b.asked).toEqual([]);
   });
 
   it('host networking on a backend without it is a ConfigError naming the backend and the option', async () => {
-    const b = backend({ hostNetwork: false, hostServices: true });
+    const b = backend({ hostNetwork: false, hostServices: true, dryRun: false });
     await expect(checkRunNeeds(b, { network: 'bridge', env: LOOPBACK })).resolves.toBeUndefined();
     const e = await checkRunNeeds(b, { network: 'host', env: {} }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConfigError);
@@ -34,7 +34,7 @@ describe('checkRunNeeds', () => {
   });
 
   it('a loopback service on a backend whose units cannot reach this machine names the variable and its option', async () => {
-    const b = backend({ hostNetwork: false, hostServices: false }, { kind: 'kubernetes', endpoint: 'https://k8s:6443 (namespace default)' });
+    const b = backend({ hostNetwork: false, hostServices: false, dryRun: false }, { kind: 'kubernetes', endpoint: 'https://k8s:6443 (namespace default)' });
     await expect(checkRunNeeds(b, { network: 'bridge', env: LOOPBACK })).rejects.toThrow(
       /^BASE_URL points at the runner's own machine \(http:\/\/127\.0\.0\.1:8000\), which units of the kubernetes backend cannot reach: set \[agent\]\.base_url/,
     );

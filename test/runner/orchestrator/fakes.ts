@@ -124,7 +124,7 @@ export function fakeEngine(): FakeEngine {
   let n = 0;
   const e: FakeEngine = {
     name: 'fake',
-    capabilities: { hostNetwork: true, hostServices: true },
+    capabilities: { hostNetwork: true, hostServices: true, dryRun: false },
     images: fakeImages(),
     containers,
     add(labels, id) {

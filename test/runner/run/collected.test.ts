@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { keepRunArtifacts } from '../../../runner/src/run/artifacts.js';
 import { readCollected } from '../../../runner/src/run/collected.js';
 
 const line = (o: object) => JSON.stringify(o);
@@ -31,5 +35,15 @@ describe('reading collected artifacts', () => {
     const parse = vi.spyOn(JSON, 'parse');
     expect(readCollected(files(text)).agentResponse).toBe('done');
     expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the reply it read beside the artifacts (agent_response.txt), and an events.jsonl even when none came', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kept-'));
+    const got = files([reply('the answer'), ''].join('\n'));
+    await keepRunArtifacts(join(dir, 'a'), got, readCollected(got).agentResponse);
+    expect(readFileSync(join(dir, 'a', 'agent_response.txt'), 'utf8')).toBe('the answer');
+    await keepRunArtifacts(join(dir, 'b'), new Map([['daemon_status.json', Buffer.from('{}')]]), null);
+    expect(readdirSync(join(dir, 'b')).sort()).toEqual(['agent_response.txt', 'daemon_status.json', 'events.jsonl']);
+    expect(readFileSync(join(dir, 'b', 'agent_response.txt'), 'utf8')).toBe('');
   });
 });

@@ -1,6 +1,7 @@
 // Trace parsing per provider format, including the reference's pinned cases (the reference's test_trace_parser.py).
 import { describe, expect, it } from 'vitest';
 import { normalizeEntry, parseRawResponse, parseSseEvents, parseTraceJsonl, canonicalizeRow } from '../../../runner/src/trace/index.js';
+import { usageOf } from '../../../agent-image/src/llm/trace-usage.js';
 
 const sse = (...events: unknown[]): string => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
 
@@ -40,6 +41,15 @@ describe('Anthropic', () => {
       { type: 'text', text: 'Hello world' },
       { type: 'tool_use', id: 'toolu_1', name: 'exec', input: { command: 'ls -la' } },
     ]);
+  });
+
+  it("takes message_delta's running totals over message_start's (a server tool adds input)", () => {
+    const raw = sse(
+      { type: 'message_start', message: { model: 'claude-sonnet-4-5', usage: { input_tokens: 12, cache_read_input_tokens: 100, output_tokens: 1 } } },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { input_tokens: 40, cache_read_input_tokens: 100, output_tokens: 42, server_tool_use: { web_search_requests: 1 } } },
+    );
+    expect(canonicalizeRow({ url: 'https://api.anthropic.com/v1/messages', http_status: 200, raw_response: raw }, 0).usage).toMatchObject({ input: 40, cacheRead: 100, output: 42 });
+    expect(usageOf(raw)).toMatchObject({ input_tokens: 140, output_tokens: 42 });
   });
 
   it('gives empty content and usage for a stream with no events', () => {
@@ -96,8 +106,9 @@ describe('OpenAI chat', () => {
   it('maps provider-native completion_message and metrics, passing tool_calls through', () => {
     const tc = [{ id: 'x', function: { name: 'exec', arguments: '{}' } }];
     const r = parseRawResponse(JSON.stringify({ completion_message: { content: { type: 'text', text: 'Yo' }, stop_reason: 'stop', tool_calls: tc }, metrics: [{ metric: 'num_prompt_tokens', value: 9 }, { metric: 'num_completion_tokens', value: 2 }] }));
-    expect(r).toMatchObject({ content: 'Yo', finish_reason: 'stop', usage: { prompt_tokens: 9, completion_tokens: 2 } });
+    expect(r).toMatchObject({ content: 'Yo', finish_reason: 'stop', usage: [{ metric: 'num_prompt_tokens', value: 9 }, { metric: 'num_completion_tokens', value: 2 }] });
     expect(r.tool_calls).toEqual(tc);
+    expect(canonicalizeRow({ http_status: 200, raw_response: JSON.stringify({ completion_message: { content: 'Yo' }, metrics: [{ metric: 'num_prompt_tokens', value: 9 }, { metric: 'num_completion_tokens', value: 2 }] }) }, 0).usage).toMatchObject({ input: 9, output: 2 });
   });
 
   it('counts null usage counters as 0 and subtracts cached prompt tokens into cacheRead', () => {
@@ -150,7 +161,7 @@ describe('Google', () => {
 
   it('maps JSON: model, content, reasoning, stop, google-call-<n> ids, usage', () => {
     const r = parseRawResponse(JSON.stringify(json));
-    expect(r).toMatchObject({ model: 'gemini-3.1-pro', content: 'Done', reasoning: 'Thinking hard', finish_reason: 'stop', usage: { prompt_tokens: 20, completion_tokens: 6, total_tokens: 26 } });
+    expect(r).toMatchObject({ model: 'gemini-3.1-pro', content: 'Done', reasoning: 'Thinking hard', finish_reason: 'stop', usage: json.usageMetadata });
     expect(r.tool_calls).toEqual([{ id: 'google-call-2', type: 'function', function: { name: 'exec', arguments: '{"command":"date"}' } }]);
   });
 
@@ -162,8 +173,17 @@ describe('Google', () => {
       { candidates: [{ content: { parts: [{ text: 'Done' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 11, candidatesTokenCount: 2 } },
     );
     const r = parseRawResponse(raw);
-    expect(r).toMatchObject({ model: 'gemini-2.5-pro', reasoning: 'Plan', content: 'Done', finish_reason: 'stop', usage: { prompt_tokens: 11 } });
+    expect(r).toMatchObject({ model: 'gemini-2.5-pro', reasoning: 'Plan', content: 'Done', finish_reason: 'stop', usage: { promptTokenCount: 11, candidatesTokenCount: 2 } });
     expect(r.tool_calls).toEqual([{ id: 'google-call-1', type: 'function', function: { name: 'exec', arguments: '{"command":"date","cwd":"/"}' } }]);
+  });
+
+  it('counts every usageMetadata field: tool-use prompt as input, thoughts as output, cached content as cache reads', () => {
+    const usageMetadata = { promptTokenCount: 100, toolUsePromptTokenCount: 30, cachedContentTokenCount: 40, candidatesTokenCount: 6, thoughtsTokenCount: 9, totalTokenCount: 145 };
+    const raw = JSON.stringify({ ...json, usageMetadata });
+    const c = canonicalizeRow({ url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-3.1-pro:generateContent', http_status: 200, raw_response: raw }, 0);
+    expect(c.usage).toEqual({ input: 90, cacheRead: 40, cacheWrite: 0, output: 15, reasoning: 9 });
+    // The same body as the image's trace line records it: one reading, the same counts.
+    expect(usageOf(raw)).toEqual({ input_tokens: 130, output_tokens: 15, cache_read_tokens: 40, cache_write_tokens: 0 });
   });
 
   it('canonicalises requests: system instruction, roles, functionCall/functionResponse', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { UnitBackend, ContainerHandle, ContainerSpec, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
+import type { UnitBackend, ContainerHandle, EngineCapabilities, ContainerSpec, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
 import { checkRunNeeds } from '../preflight.js';
 import { runSecretManifest, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
 
@@ -35,7 +35,7 @@ function validate(o: object, what: string): void {
 
 export class ManifestWriter implements UnitBackend {
   readonly name = 'kubernetes-manifests';
-  readonly capabilities = { hostNetwork: false, hostServices: false };
+  readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: false, dryRun: true };
   readonly images = null;
   /** Files written, in order. */
   readonly written: string[] = [];

@@ -26,7 +26,7 @@ interface RunObjects {
 
 export class KubernetesEngine implements UnitBackend {
   readonly name = 'kubernetes';
-  readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: false };
+  readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: false, dryRun: false };
   /** The cluster pulls images from a registry (`build-image --push`): no image store here. */
   readonly images = null;
   private readonly runs = new Map<string, RunObjects>();

@@ -24,7 +24,7 @@ const PING_TIMEOUT_MS = 10_000;
 const REMOTE_ACCEPT_TIMEOUT_MS = 3000;
 
 export class RemoteDockerEngine extends DockerApiEngine {
-  override readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: true };
+  override readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: true, dryRun: false };
 
   constructor(
     private readonly target: RemoteTarget,

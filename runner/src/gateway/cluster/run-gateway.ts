@@ -42,11 +42,18 @@ export interface ClusterGatewayOptions {
 const EMPTY_STATS: GatewayStats = { requests: 0, by_role: { agent: 0, app_agent: 0, judge: 0 }, queued_total: 0, throttled: 0, retried: 0, gave_up: 0, refused: 0, replayed: 0, resumed: 0, broken: 0, providers: {} };
 const STATS_EVERY_MS = 2000;
 
+/** The live backend whose cluster the gateway runs in; any other engine here is a wiring bug, not a dry run. */
+function clusterEngine(engine: UnitBackend | undefined): KubernetesEngine {
+  if (engine instanceof KubernetesEngine) return engine;
+  throw new EngineError('internal_error', `the model gateway runs in the kubernetes backend's cluster, but the run's engine is ${engine ? engine.name : 'not given'}`);
+}
+
 export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase, ups: RunUpstreams, o: ClusterGatewayOptions): Promise<RunGateway> {
   const settings = plan.run.backend as KubernetesSettings & { kind: 'kubernetes' };
   const g = o.gatewayPlan;
   if (g.replay && !existsSync(g.replay)) throw new ConfigError(`--replay: ${g.replay} does not exist`);
-  const live = o.engine instanceof KubernetesEngine ? o.engine : null;
+  // A backend that creates nothing (--dry-run --manifests) says so; it gets no gateway Pod either.
+  const live = o.engine?.capabilities.dryRun ? null : clusterEngine(o.engine);
   const namespace = live?.access.namespace ?? settings.namespace ?? 'default';
   const runId = o.runId;
   const name = gatewayName(runId);
@@ -68,7 +75,7 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
     return { env, tokens };
   };
   if (!live) {
-    // --dry-run --manifests: no cluster; units show the Service's URL and tokens that open nothing.
+    // No cluster: units show the Service's URL and tokens that open nothing.
     o.log?.(`Model gateway: in the cluster as Service ${name}.${namespace}.svc (dry run: not created)`);
     return { record, tokensFor: async (u) => issue(u).env, finish: async () => null, stats: () => EMPTY_STATS, close: async () => {} };
   }

@@ -1,6 +1,6 @@
-// The shared script and stylesheet every page links (see pages/html.ts).
+// The shared script and stylesheet every page links (see pages/page-assets.ts).
 import { join } from 'node:path';
-import { ASSET_FILES } from '../pages/html.js';
+import { ASSET_FILES } from '../pages/page-assets.js';
 import { writeIfChanged } from './fs-util.js';
 
 /** Writes the assets into `dir`; returns the paths that changed. */

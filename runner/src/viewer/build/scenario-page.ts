@@ -7,7 +7,8 @@ import { artifactSignature, scanArtifacts, type ArtifactStat } from '../model/ar
 import type { ScenarioInfoCache } from '../model/oracle.js';
 import { loadScenario } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
-import { PAGE_CODE_HASH, renderPageBytes } from '../pages/html.js';
+import { renderPageBytes } from '../pages/html.js';
+import { PAGE_CODE_HASH } from '../pages/page-assets.js';
 import { writeAtomic } from './fs-util.js';
 
 /** What every page of one run shares. */

@@ -1,21 +1,9 @@
 // The page shell: the viewer's own stylesheet and script (_viewer.css, _viewer.js: the bundled
-// browser code, pages/client-script.ts), written next to the pages and the only ones a strict
+// browser code, pages/page-assets.ts), written next to the pages and the only ones a strict
 // content-security policy allows; page data travels as inert JSON and is rendered through
-// text nodes only. No network resources.
-import { createHash } from 'node:crypto';
-import { CLIENT_SCRIPT } from './client-script.js';
-import { VIEWER_CSS } from './style.js';
-
-const SCRIPT = CLIENT_SCRIPT;
-
-/** Shared assets written once per run dir (and pass@N root); every page links them. */
-export const ASSET_FILES: ReadonlyArray<readonly [string, string]> = [
-  ['_viewer.js', SCRIPT],
-  ['_viewer.css', VIEWER_CSS],
-];
-
-/** Changes whenever the page code does: part of every page's incremental signature. */
-export const PAGE_CODE_HASH = createHash('sha256').update(SCRIPT).update(VIEWER_CSS).digest('hex').slice(0, 16);
+// text nodes only. No network resources. The shell only links the assets: their content is
+// page-assets.ts's, so pages that do not use the viewer's script (the leaderboard, the
+// comparison report) never load it.
 
 // Scripts and styles only from the viewer's own files: no inline code, no network.
 export const CONTENT_SECURITY_POLICY = [

@@ -15,7 +15,24 @@ export interface FakeApp {
 }
 export type FakeAppFactory = (pod: Pod, secrets: Map<string, Secret>) => FakeApp;
 
-interface Running { ip: string; servers: http.Server[]; report: (o: Observation) => void; startedAt: string; logs: string[]; done: boolean }
+interface Running {
+  ip: string;
+  servers: http.Server[];
+  report: (o: Observation) => void;
+  secrets: Map<string, Secret>;
+  startedAt: string;
+  logs: string[];
+  done: boolean;
+  /** Counts the container's starts: an app of an earlier start that exits late ends nothing. */
+  run: number;
+  /** Settles when the ended container's ports are free again (a restart listens on them). */
+  closed: Promise<void>;
+}
+
+/** Closes the container's servers; the promise settles once their ports are released. */
+function closeAll(servers: http.Server[]): Promise<void> {
+  return Promise.all(servers.map((s) => new Promise<void>((res) => { s.closeAllConnections(); s.close(() => res()); }))).then(() => {});
+}
 
 /** The default app: answers like an idle adapter and never exits on its own. */
 export const idleApp: FakeAppFactory = (pod) => ({
@@ -56,6 +73,8 @@ async function listenAll(handler: http.RequestListener, ip: string, ports: numbe
   }
 }
 
+const portsOf = (pod: Pod): number[] => pod.spec.containers.flatMap((c) => c.ports ?? []).map((p) => p.containerPort);
+
 export class FakeRuntime implements PodRuntime {
   readonly name = 'fake';
   private readonly pods = new Map<string, Running>();
@@ -64,38 +83,56 @@ export class FakeRuntime implements PodRuntime {
 
   async start(pod: Pod, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void> {
     const app = this.app(pod, secrets);
-    const ports = pod.spec.containers.flatMap((c) => c.ports ?? []).map((p) => p.containerPort);
     let ip = '';
     let servers: http.Server[] = [];
     for (let attempt = 0; ; attempt++) {
       ip = loopbackAddress(nextAddress++);
       try {
-        servers = await listenAll(app.handler, ip, ports);
+        servers = await listenAll(app.handler, ip, portsOf(pod));
         break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 50) throw err;
       }
     }
-    const r: Running = { ip, servers, report, startedAt: now(), logs: [`fake container for pod ${pod.metadata.name} started`], done: false };
+    const r: Running = { ip, servers, report, secrets, startedAt: '', logs: [], done: false, run: 0, closed: Promise.resolve() };
     this.pods.set(pod.metadata.uid!, r);
-    report({ state: { running: { startedAt: r.startedAt } }, podIP: ip, imageID: pod.spec.containers[0]!.image, containerID: `fake://${pod.metadata.uid}` });
-    void app.exited?.then((code) => this.finish(pod, code));
+    this.running(pod, r, app);
+  }
+
+  /** A new app (a new process) on the pod's own address: the pod keeps its IP, as a restarted container does. */
+  async restart(pod: Pod): Promise<void> {
+    const r = this.pods.get(pod.metadata.uid!);
+    if (!r || !r.done) return;
+    await r.closed;
+    if (this.pods.get(pod.metadata.uid!) !== r) return; // removed meanwhile
+    const app = this.app(pod, r.secrets);
+    r.servers = await listenAll(app.handler, r.ip, portsOf(pod));
+    r.done = false;
+    this.running(pod, r, app);
+  }
+
+  private running(pod: Pod, r: Running, app: FakeApp): void {
+    const run = ++r.run;
+    r.startedAt = now();
+    r.logs.push(`fake container for pod ${pod.metadata.name} started`);
+    r.report({ state: { running: { startedAt: r.startedAt } }, podIP: r.ip, imageID: pod.spec.containers[0]!.image, containerID: `fake://${pod.metadata.uid}/${r.run}` });
+    void app.exited?.then((code) => run === r.run && this.finish(pod, code));
   }
 
   private finish(pod: Pod, exitCode: number): void {
     const r = this.pods.get(pod.metadata.uid!);
     if (!r || r.done) return;
     r.done = true;
-    for (const s of r.servers) { s.closeAllConnections(); s.close(); }
+    r.closed = closeAll(r.servers);
     r.logs.push(`exited with code ${exitCode}`);
-    r.report({ state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: r.startedAt, finishedAt: now(), containerID: `fake://${pod.metadata.uid}` } } });
+    r.report({ state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: r.startedAt, finishedAt: now(), containerID: `fake://${pod.metadata.uid}/${r.run}` } } });
   }
 
   async kill(pod: Pod): Promise<void> { this.finish(pod, 137); }
 
   async remove(pod: Pod): Promise<void> {
     const r = this.pods.get(pod.metadata.uid!);
-    if (r && !r.done) { r.done = true; for (const s of r.servers) { s.closeAllConnections(); s.close(); } }
+    if (r && !r.done) { r.done = true; r.closed = closeAll(r.servers); }
     this.pods.delete(pod.metadata.uid!);
   }
 

@@ -19,6 +19,8 @@
 //     the double's network reaches any port, which is what the pod proxy uses.
 //  5. Fields podman has no use for (ownerReferences, nodeSelector, tolerations,
 //     serviceAccountName) are dropped from the played copy: they were acted on by the double.
+//  6. restartPolicy becomes Never: the double's kubelet restarts an ended container itself
+//     (restarts.ts), which it could not observe or count if podman restarted it first.
 import type { Pod, Secret, VolumeSpec } from '../types.js';
 
 export interface PlayedSecret { podmanName: string; document: string }
@@ -45,6 +47,7 @@ export function playedPod(pod: Pod, podmanName: string, secretNames: Map<string,
   delete spec.serviceAccountName;
   delete spec.nodeName;
   spec.hostname = typeof spec.hostname === 'string' ? spec.hostname : pod.metadata.name;
+  spec.restartPolicy = 'Never';
   for (const c of spec.containers) {
     c.imagePullPolicy = 'Never';
     const published = (c.ports ?? []).filter((p) => p.hostPort);

@@ -238,6 +238,34 @@ export class PodmanRuntime implements PodRuntime {
     }
   }
 
+  /**
+   * `podman start` of the ended container: the pod's infra container keeps its network, so its
+   * IP stays. The poll leaves the container alone meanwhile (its last report is its end).
+   */
+  async restart(pod: Pod): Promise<void> {
+    const t = this.pods.get(pod.metadata.uid!);
+    if (!t || t.stopped) return;
+    // Podman 4.3 refuses a start while it still cleans up after the exit ("container state
+    // improper"); a kubelet retries a failed start, so the double tries for a few seconds.
+    let failure = '';
+    for (let i = 0; i < 10 && !t.stopped; i++) {
+      const r = await podman(['start', t.container]);
+      failure = r.code === 0 ? '' : r.stderr;
+      if (!failure) break;
+      await new Promise((res) => setTimeout(res, 500));
+    }
+    if (t.stopped) return;
+    if (failure) {
+      const o: Observation = { state: { terminated: { exitCode: 128, reason: 'StartError', message: failure.trim().slice(-500), finishedAt: iso(undefined) } } };
+      t.last = JSON.stringify(o);
+      t.report(o);
+      return;
+    }
+    t.ps = undefined; // watched again: the poll skips ended containers
+    await this.refresh(t);
+    this.schedulePoll();
+  }
+
   async kill(pod: Pod): Promise<void> {
     const t = this.pods.get(pod.metadata.uid!);
     if (!t) return;

@@ -18,6 +18,11 @@ export interface PodRuntime {
    * once started (or once a waiting state such as ErrImagePull was reported).
    */
   start(pod: Pod, secrets: Map<string, Secret>, report: (o: Observation) => void): Promise<void>;
+  /**
+   * Starts the pod's ended container again in the same pod (same IP, same volumes), reporting
+   * through `start`'s `report`: the kubelet's restart under restartPolicy Always / OnFailure.
+   */
+  restart(pod: Pod): Promise<void>;
   /** SIGKILLs the pod's container (the container ends with exit code 137). */
   kill(pod: Pod): Promise<void>;
   /** Stops the pod within `graceSeconds` and removes everything the runtime made for it. */

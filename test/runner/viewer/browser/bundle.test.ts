@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleViewerClient } from '../../../../runner/src/viewer/pages/client-bundle.mjs';
-import { ASSET_FILES } from '../../../../runner/src/viewer/pages/html.js';
+import { ASSET_FILES } from '../../../../runner/src/viewer/pages/page-assets.js';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
 const browserDir = join(root, 'runner/src/viewer/browser');
