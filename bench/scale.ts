@@ -7,17 +7,21 @@
 //             reference counts API calls in its state)
 //   write     emails move-email there and back (writes on the largest state)
 //   env       an ENV event (Emails.create_and_add_email through the gateway, as the daemon fires it)
-//   search    emails search-emails matching every inbox email (3 at 1×, 3,000 at 1,000×), beside
-//             JSON.stringify of its answer written to a file (what writing the answer costs)
+//   search    emails search-emails matching every inbox email in a universe with 5 inbox emails
+//             per factor (5 hits at 1×, 5,000 at 1,000×; bench/lib/search-answer.ts): in-process
+//             (the daemon's work for the call, its events line included) beside JSON.stringify
+//             of the answer written to a file, and as the agent makes the call: the thin client
+//             process from a shell, against the daemon's socket on this machine and in the
+//             container (p50 over BENCH_N calls each)
 //   judge     the oracle scenario end to end with the final turn judged
 //   container the same universes in the real container (bench/lib/container-world.ts): boot
 //             from `podman start` until /health shows the agent attached (median of 3), and
 //             the RSS of the daemon and of the whole container after one command per app
 //             (BENCH_CONTAINER=0 skips it; GAIA2_BENCH_IMAGE names the image)
 // Goals (issue Q): cli at 1,000× ≤ 1.5×, boot at 1,000× (18 MB) ≤ 2×, search 5,000 ≤ 10×
-// search 5, daemon RSS at 1,000× ≤ 4× the file.   Usage: npx tsx bench/scale.ts [--factors 1,100,1000]
+// search 5 (judged on the call as the agent makes it), daemon RSS at 1,000× ≤ 4× the file.   Usage: npx tsx bench/scale.ts [--factors 1,100,1000]
 // Numbers measured before and after the in-memory design: docs/daemon.md, "App state".
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeWorld } from '../agent-image/src/main/compose/compose-world.js';
@@ -25,6 +29,7 @@ import { settingsFromEnv } from '../agent-image/src/world/config.js';
 import type { WorldDaemon } from '../agent-image/src/world/daemon.js';
 import { universe } from './lib/universe.js';
 import { containerWorld, type ContainerWorld } from './lib/container-world.js';
+import { SEARCH_ALL, searchAnswer, type SearchAnswer } from './lib/search-answer.js';
 import { DEFAULT_IMAGE } from '../runner/src/image/index.js';
 
 const arg = (name: string, def: string): string => {
@@ -74,10 +79,7 @@ interface Measures {
   cli: Record<string, { p50: number; p95: number }>;
   write: number;
   env: number;
-  search: number;
-  searchHits: number;
-  /** JSON.stringify of the search's answer and writing it to a file: what writing the answer costs. */
-  answer: number;
+  search: SearchAnswer;
   judge: number;
 }
 
@@ -111,22 +113,9 @@ async function measure(factor: number): Promise<Measures> {
     envs.push(performance.now() - t);
     if (r.exitCode !== 0) throw new Error(`ENV event: ${r.stderr}`);
   }
-  const searches: number[] = [];
-  const answers: number[] = [];
-  let searchHits = 0;
-  const answerFile = join(tmp(), 'answer.json');
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    const r = await world.apps.cli(['emails', 'search-emails', '--query', '@', '--folder-name', 'INBOX'], ctx);
-    searches.push(performance.now() - t);
-    const hits = JSON.parse(r.stdout) as unknown[];
-    searchHits = hits.length;
-    const ta = performance.now();
-    writeFileSync(answerFile, JSON.stringify(hits, null, 2));
-    answers.push(performance.now() - ta);
-  }
   const judge = await judged(text);
-  return { mb: text.length / 1e6, boot, drive, cli, write: pct(writes, 0.5), env: pct(envs, 0.5), search: pct(searches, 0.5), searchHits, answer: pct(answers, 0.5), judge };
+  const search = await searchAnswer(factor, N);
+  return { mb: text.length / 1e6, boot, drive, cli, write: pct(writes, 0.5), env: pct(envs, 0.5), search, judge };
 }
 
 /** The oracle plays the scenario and the final turn is judged; ms from start to the verdict. */
@@ -158,7 +147,10 @@ try {
     }
     console.log(`  write (move-email)  ${fmt(m.write)}  ${ratio(m.write, base.write)}`);
     console.log(`  env event           ${fmt(m.env)}  ${ratio(m.env, base.env)}`);
-    console.log(`  search (${String(m.searchHits).padStart(5)} hits) ${fmt(m.search)}  ${ratio(m.search, base.search)}   writing its answer ${fmt(m.answer)}  search ${ratio(m.search, m.answer)} of that`);
+    const s = m.search;
+    console.log(`  search (${String(s.hits).padStart(5)} hits, ${(s.answerBytes / 1e6).toFixed(2)} MB answer)`);
+    console.log(`    as a process (thin client → socket) p50 ${fmt(s.process)} ${ratio(s.process, base.search.process)}`);
+    console.log(`    in-process (daemon's work)          p50 ${fmt(s.inProcess)} ${ratio(s.inProcess, base.search.inProcess)}   writing the answer ${fmt(s.writing)}: search ${ratio(s.inProcess, s.writing)} of that`);
     console.log(`  oracle + judge      ${fmt(m.judge)}  ${ratio(m.judge, base.judge)}`);
   }
   // The same universes in the real container (BENCH_CONTAINER=0 skips it): boot as the runner
@@ -174,6 +166,13 @@ try {
       const boot = pct(runs.map((r) => r.bootMs), 0.5);
       inContainer.push([f, text.length / 1e6, { ...runs[0]!, bootMs: boot }]);
     }
+    // The search as the agent makes it: its shell in the container runs the app CLI.
+    const searches: Array<[number, number]> = [];
+    for (const [f, m] of results) {
+      const c = await containerWorld(image, m.search.text, [], { argv: SEARCH_ALL, n: N });
+      if (c.callMs.length !== N) throw new Error(`search in the container: ${c.callMs.length} of ${N} calls timed`);
+      searches.push([m.search.hits, pct(c.callMs, 0.5)]);
+    }
     const [, baseMb, c0] = inContainer[0]!;
     console.log(`\nIn the container (${image}; boot: median of 3, podman start until /health shows the agent attached):`);
     for (const [f, mb, c] of inContainer) {
@@ -183,6 +182,10 @@ try {
           `   daemon RSS ${c.daemonRssMb.toFixed(0).padStart(4)} MB (${(c.daemonRssMb / mb).toFixed(1)}× the file; growth over 1× ${f === factors[0] ? '  –' : growth.toFixed(1) + '×'} the added MB)` +
           `   container RSS ${c.containerRssMb.toFixed(0)} MB`,
       );
+    }
+    const [, s0] = searches[0]!;
+    for (const [hits, ms] of searches) {
+      console.log(`  search (${String(hits).padStart(5)} hits) from the agent's shell, p50 of ${N}  ${fmt(ms)} ${ratio(ms, s0)}`);
     }
   }
 } finally {

@@ -1,11 +1,13 @@
 // The world daemon in a real container, for the scale bench: boot as the runner sees it (from
 // `podman start` until /health reports the world composed and its agent attached) and memory as
 // the kernel counts it (RSS of the daemon process and of every process in the container, read
-// with `podman top`), after one command per app has loaded every app's state.
+// with `podman top`), after one command per app has loaded every app's state; optionally an
+// app command timed as the agent makes it (timed-calls.ts), from a shell in the container.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loopTimes, timedLoop } from './timed-calls.js';
 
 export interface ContainerWorld {
   bootMs: number;
@@ -13,13 +15,23 @@ export interface ContainerWorld {
   daemonRssMb: number;
   /** RSS of every process in the container, MB. */
   containerRssMb: number;
+  /** ms per call of the timed command, when one was asked for. */
+  callMs: number[];
 }
 
 const podman = (...args: string[]): string => execFileSync('podman', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** `calls`: argv lists ([cli, ...args]) run as the agent once the world is up. */
-export async function containerWorld(image: string, scenario: string, calls: ReadonlyArray<readonly string[]>): Promise<ContainerWorld> {
+/**
+ * `calls`: argv lists ([cli, ...args]) run as the agent once the world is up; `timed`: then an
+ * argv called `n` times by the agent user's shell, each call timed inside the container.
+ */
+export async function containerWorld(
+  image: string,
+  scenario: string,
+  calls: ReadonlyArray<readonly string[]>,
+  timed?: { argv: readonly string[]; n: number },
+): Promise<ContainerWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'gaia2-scale-ctr-'));
   const file = join(dir, 'scenario.json');
   writeFileSync(file, scenario);
@@ -44,6 +56,9 @@ export async function containerWorld(image: string, scenario: string, calls: Rea
     }
     if (!bootMs) throw new Error(`container ${cid}: the world never came up (${podman('logs', cid).slice(-2000)})`);
     for (const argv of calls) podman('exec', '-u', 'agent', cid, `/home/agent/bin/${argv[0]}`, ...argv.slice(1));
+    const callMs = timed
+      ? loopTimes(podman('exec', '-u', 'agent', '-e', 'PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin', cid, 'bash', '-c', timedLoop(timed.argv, timed.n, '/tmp/answer')))
+      : [];
     let daemon = 0;
     let total = 0;
     for (const line of podman('top', cid, 'rss', 'args').split('\n').slice(1)) {
@@ -53,7 +68,7 @@ export async function containerWorld(image: string, scenario: string, calls: Rea
       total += kb;
       if (/gaia2d/.test(m[2]!)) daemon += kb;
     }
-    return { bootMs, daemonRssMb: (daemon * 1024) / 1e6, containerRssMb: (total * 1024) / 1e6 };
+    return { bootMs, daemonRssMb: (daemon * 1024) / 1e6, containerRssMb: (total * 1024) / 1e6, callMs };
   } finally {
     podman('rm', '-f', cid);
     rmSync(dir, { recursive: true, force: true });
