@@ -1,13 +1,13 @@
 // The world daemon in a real container, for the scale bench: boot as the runner sees it (from
-// `podman start` until /health reports the world composed and its agent attached) and memory as
+// `podman start` until /health reports the world composed and its agent attached), memory as
 // the kernel counts it (RSS of the daemon process and of every process in the container, read
-// with `podman top`), after one command per app has loaded every app's state; optionally an
-// app command timed as the agent makes it (timed-calls.ts), from a shell in the container.
+// with `podman top`), and app commands timed as the agent makes them (timed-calls.ts), from a
+// shell in the container.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loopTimes, timedLoop } from './timed-calls.js';
+import { loopTimes, timedLoop, type TimedCli } from './timed-calls.js';
 
 export interface ContainerWorld {
   bootMs: number;
@@ -15,29 +15,30 @@ export interface ContainerWorld {
   daemonRssMb: number;
   /** RSS of every process in the container, MB. */
   containerRssMb: number;
-  /** ms per call of the timed command, when one was asked for. */
-  callMs: number[];
+}
+
+export interface RunningWorld extends TimedCli {
+  bootMs: number;
+  /** argv ([cli, ...args]) run as the agent. */
+  exec(argv: readonly string[]): string;
+  rss(): { daemonRssMb: number; containerRssMb: number };
 }
 
 const podman = (...args: string[]): string => execFileSync('podman', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * `calls`: argv lists ([cli, ...args]) run as the agent once the world is up; `timed`: then an
- * argv called `n` times by the agent user's shell, each call timed inside the container.
- */
-export async function containerWorld(
-  image: string,
-  scenario: string,
-  calls: ReadonlyArray<readonly string[]>,
-  timed?: { argv: readonly string[]; n: number },
-): Promise<ContainerWorld> {
+/** A container of `image` running `scenario`'s world, up and serving its CLI socket; close() removes it. */
+export async function startWorld(image: string, scenario: string): Promise<RunningWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'gaia2-scale-ctr-'));
   const file = join(dir, 'scenario.json');
   writeFileSync(file, scenario);
   // A scripted agent with an empty script: the run ends at once and the world stays up, its
   // states in memory, serving the CLI socket.
   const cid = podman('create', '--label', 'gaia2.bench=scale', '-p', '127.0.0.1::8090', '-e', 'GAIA2_AGENT=scripted', '-e', 'GAIA2_SCRIPT=[]', image);
+  const close = async (): Promise<void> => {
+    podman('rm', '-f', cid);
+    rmSync(dir, { recursive: true, force: true });
+  };
   try {
     podman('cp', file, `${cid}:/var/gaia2/custom_scenario.json`);
     const t0 = performance.now();
@@ -55,22 +56,38 @@ export async function containerWorld(
       if (!bootMs) await sleep(10);
     }
     if (!bootMs) throw new Error(`container ${cid}: the world never came up (${podman('logs', cid).slice(-2000)})`);
-    for (const argv of calls) podman('exec', '-u', 'agent', cid, `/home/agent/bin/${argv[0]}`, ...argv.slice(1));
-    const callMs = timed
-      ? loopTimes(podman('exec', '-u', 'agent', '-e', 'PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin', cid, 'bash', '-c', timedLoop(timed.argv, timed.n, '/tmp/answer')))
-      : [];
-    let daemon = 0;
-    let total = 0;
-    for (const line of podman('top', cid, 'rss', 'args').split('\n').slice(1)) {
-      const m = /^\s*(\d+)\s+(.*)$/.exec(line);
-      if (!m) continue;
-      const kb = Number(m[1]);
-      total += kb;
-      if (/gaia2d/.test(m[2]!)) daemon += kb;
-    }
-    return { bootMs, daemonRssMb: (daemon * 1024) / 1e6, containerRssMb: (total * 1024) / 1e6, callMs };
+    return {
+      bootMs,
+      close,
+      exec: (argv) => podman('exec', '-u', 'agent', cid, `/home/agent/bin/${argv[0]}`, ...argv.slice(1)),
+      timed: async (argv, n) =>
+        loopTimes(podman('exec', '-u', 'agent', '-e', 'PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin', cid, 'bash', '-c', timedLoop(argv, n, '/tmp/answer'))),
+      rss: () => {
+        let daemon = 0;
+        let total = 0;
+        for (const line of podman('top', cid, 'rss', 'args').split('\n').slice(1)) {
+          const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+          if (!m) continue;
+          const kb = Number(m[1]);
+          total += kb;
+          if (/gaia2d/.test(m[2]!)) daemon += kb;
+        }
+        return { daemonRssMb: (daemon * 1024) / 1e6, containerRssMb: (total * 1024) / 1e6 };
+      },
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** Boot, then `calls` (argv lists run as the agent), then the memory counted. */
+export async function containerWorld(image: string, scenario: string, calls: ReadonlyArray<readonly string[]>): Promise<ContainerWorld> {
+  const w = await startWorld(image, scenario);
+  try {
+    for (const argv of calls) w.exec(argv);
+    return { bootMs: w.bootMs, ...w.rss() };
   } finally {
-    podman('rm', '-f', cid);
-    rmSync(dir, { recursive: true, force: true });
+    await w.close();
   }
 }
