@@ -11,17 +11,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { findAdapter } from '../../../runner/src/agents/index.js';
-import { connectEngine } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { CLAUDE_CODE_SHELL, shellDriver, startFakeLlm, type FakeLlm, type ShellDriver } from '../../helpers/fake-llm/index.js';
+import { shellDriver, startFakeLlm, type FakeLlm, type ShellDriver } from '../../helpers/fake-llm/index.js';
 import { clusterHostAddress, storedText } from '../../helpers/k8s-api-double/client.js';
 import { writeKubeconfig } from '../../helpers/k8s-api-double/kubeconfig.js';
 import { startDouble, type RunningDouble, type TappedRequest } from '../../helpers/k8s-api-double/server.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
-import { agentLayer, cli, readResults, runEnv, type AgentUnderTest } from './helpers/third-party-run.js';
+import { AGENTS } from './helpers/agents-under-test.js';
+import { agentLayerHere, cli, readResults, runEnv, type AgentUnderTest } from './helpers/third-party-run.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const a: AgentUnderTest = { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' };
+const a: AgentUnderTest = AGENTS['claude-code'];
 const version = findAdapter(a.name)!.package.version;
 const NS = 'gaia2-agent-e2e';
 
@@ -36,12 +36,7 @@ let key: string;
 let r: { code: number; out: string; err: string };
 
 beforeAll(async () => {
-  const engine = await connectEngine();
-  try {
-    layer = (await agentLayer(engine, image, a.name)).tag;
-  } finally {
-    await engine.close();
-  }
+  layer = (await agentLayerHere(image, a.name)).tag;
   d = await startDouble({ tap: (q) => void tapped.push(q) });
   writeKubeconfig(join(work, 'kubeconfig'), d.url, d.token, d.ca);
   // The provider double listens where the cluster's network reaches the host: its gateway address.
