@@ -9,8 +9,12 @@
 //             reference counts API calls in its state)
 //   write     emails move-email there and back (writes on the largest state)
 //   env       an ENV event (Emails.create_and_add_email through the gateway, as the daemon fires it)
-//   search    emails search-emails matching every inbox email (3 at 1×, 3,000 at 1,000×), beside
-//             JSON.stringify of its answer written to a file (what writing the answer costs)
+//   search    emails search-emails matching every inbox email in a universe with 5 inbox emails
+//             per factor (5 hits at 1×, 5,000 at 1,000×; bench/lib/search-answer.ts): in-process
+//             (the daemon's work for the call, its events line included) beside JSON.stringify
+//             of the answer written to a file, and as the agent makes the call: the thin client
+//             process from a shell, against the daemon's socket on this machine and in the
+//             container (p50 over BENCH_N calls each)
 //   judge     the oracle scenario end to end with the final turn judged, started at once after
 //             boot (the drive's tree is still being built and the end of the run waits for it),
 //             and again started once the tree is complete (as when an agent attaches later)
@@ -19,16 +23,18 @@
 //             the RSS of the daemon (and its peak) and of the whole container after one
 //             command per app (BENCH_CONTAINER=0 skips it; GAIA2_BENCH_IMAGE names the image)
 // Goals (issue Q): cli at 1,000× ≤ 1.5×, boot at 1,000× (18 MB) ≤ 2×, search 5,000 ≤ 10×
-// search 5, daemon RSS at 1,000× ≤ 4× the file (judged on its growth over the 1× sample).   Usage: npx tsx bench/scale.ts [--factors 1,100,1000]
+// search 5 (judged on the call as the agent makes it), daemon RSS at 1,000× ≤ 4× the file (judged
+// on its growth over the 1× sample).   Usage: npx tsx bench/scale.ts [--factors 1,100,1000]
 // Numbers measured before and after the in-memory design: docs/daemon.md, "App state".
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { composeWorld } from '../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv } from '../agent-image/src/world/config.js';
 import type { WorldDaemon } from '../agent-image/src/world/daemon.js';
 import { universe } from './lib/universe.js';
-import { containerWorld, type ContainerWorld } from './lib/container-world.js';
+import { containerWorld, startWorld, type ContainerWorld, type RunningWorld } from './lib/container-world.js';
+import { SEARCH_ALL, interleaved, p50, searchAnswers, searchUniverse, type SearchAnswer } from './lib/search-answer.js';
 import { DEFAULT_IMAGE } from '../runner/src/image/index.js';
 
 const arg = (name: string, def: string): string => {
@@ -80,10 +86,6 @@ interface Measures {
   cli: Record<string, { p50: number; p95: number }>;
   write: number;
   env: number;
-  search: number;
-  searchHits: number;
-  /** JSON.stringify of the search's answer and writing it to a file: what writing the answer costs. */
-  answer: number;
   judge: number;
   /** The same, started once the drive's tree is complete. */
   judgeBuilt: number;
@@ -120,23 +122,9 @@ async function measure(factor: number): Promise<Measures> {
     envs.push(performance.now() - t);
     if (r.exitCode !== 0) throw new Error(`ENV event: ${r.stderr}`);
   }
-  const searches: number[] = [];
-  const answers: number[] = [];
-  let searchHits = 0;
-  const answerFile = join(tmp(), 'answer.json');
-  for (let i = 0; i < 5; i++) {
-    const t = performance.now();
-    const r = await world.apps.cli(['emails', 'search-emails', '--query', '@', '--folder-name', 'INBOX'], ctx);
-    searches.push(performance.now() - t);
-    const hits = JSON.parse(r.stdout) as unknown[];
-    searchHits = hits.length;
-    const ta = performance.now();
-    writeFileSync(answerFile, JSON.stringify(hits, null, 2));
-    answers.push(performance.now() - ta);
-  }
   const judge = await judged(text, false);
   const judgeBuilt = await judged(text, true);
-  return { mb: text.length / 1e6, boot, firstEmail, drive, cli, write: pct(writes, 0.5), env: pct(envs, 0.5), search: pct(searches, 0.5), searchHits, answer: pct(answers, 0.5), judge, judgeBuilt };
+  return { mb: text.length / 1e6, boot, firstEmail, drive, cli, write: pct(writes, 0.5), env: pct(envs, 0.5), judge, judgeBuilt };
 }
 
 /** The oracle plays the scenario and the final turn is judged; ms from start to the terminal status. */
@@ -170,8 +158,16 @@ try {
     }
     console.log(`  write (move-email)  ${fmt(m.write)}  ${ratio(m.write, base.write)}`);
     console.log(`  env event           ${fmt(m.env)}  ${ratio(m.env, base.env)}`);
-    console.log(`  search (${String(m.searchHits).padStart(5)} hits) ${fmt(m.search)}  ${ratio(m.search, base.search)}   writing its answer ${fmt(m.answer)}  search ${ratio(m.search, m.answer)} of that`);
     console.log(`  oracle + judge      ${fmt(m.judge)}  ${ratio(m.judge, base.judge)}   started once the tree is built ${fmt(m.judgeBuilt)}  ${ratio(m.judgeBuilt, base.judgeBuilt)}`);
+  }
+  // The large answer: universes with 5 inbox emails per factor, measured in alternating rounds.
+  const searches: SearchAnswer[] = await searchAnswers(factors, N);
+  const s0 = searches[0]!;
+  console.log(`\nsearch matching every inbox email (p50 of ${N}, factors measured in alternating rounds):`);
+  for (const [i, s] of searches.entries()) {
+    console.log(`  ${String(factors[i]).padStart(5)}×  ${String(s.hits).padStart(5)} hits, ${(s.answerBytes / 1e6).toFixed(2)} MB answer`);
+    console.log(`    as a process (thin client → socket) ${fmt(s.process)} ${ratio(s.process, s0.process)}`);
+    console.log(`    in-process (daemon's work)          ${fmt(s.inProcess)} ${ratio(s.inProcess, s0.inProcess)}   writing the answer ${fmt(s.writing)}: search ${ratio(s.inProcess, s.writing)} of that`);
   }
   // The same universes in the real container (BENCH_CONTAINER=0 skips it): boot as the runner
   // sees it and the memory the kernel counts.
@@ -186,6 +182,16 @@ try {
       const boot = pct(runs.map((r) => r.bootMs), 0.5);
       inContainer.push([f, text.length / 1e6, { ...runs[0]!, bootMs: boot }]);
     }
+    // The search as the agent makes it: its shell in the container runs the app CLI, the
+    // factors' containers up at once and called in alternating rounds.
+    const running: RunningWorld[] = [];
+    let inShell: number[][];
+    try {
+      for (const f of factors) running.push(await startWorld(image, searchUniverse(f)));
+      inShell = await interleaved(running, SEARCH_ALL, N);
+    } finally {
+      for (const r of running) await r.close();
+    }
     const [, baseMb, c0] = inContainer[0]!;
     console.log(`\nIn the container (${image}; boot: median of 3, podman start until /health shows the agent attached):`);
     // The goal is judged on the growth over the 1× sample: the memory the universe adds (the
@@ -199,6 +205,10 @@ try {
           `   peak ${c.daemonPeakMb.toFixed(0).padStart(4)} MB (growth ${growth(c.daemonPeakMb, c0.daemonPeakMb, f, mb)})` +
           `   container RSS ${c.containerRssMb.toFixed(0)} MB`,
       );
+    }
+    const first = p50(inShell[0]!);
+    for (const [i, xs] of inShell.entries()) {
+      console.log(`  search (${String(searches[i]!.hits).padStart(5)} hits) from the agent's shell, p50 of ${N}  ${fmt(p50(xs))} ${ratio(p50(xs), first)}`);
     }
   }
 } finally {

@@ -46,6 +46,17 @@ function scaleKeyed(map: Obj, factor: number, idKey: string | null, tweak: (o: O
   return out;
 }
 
+/** Pads INBOX to `n` emails (copies of its own, a day apart, older than the sample's). */
+function padInbox(s: Obj, n: number): void {
+  const inbox = (s.folders as Obj).INBOX as Obj;
+  const base = inbox.emails as Obj[];
+  const own = base.length;
+  for (let i = own; i < n; i++) {
+    const e = base[i % own]!;
+    base.push({ ...clone(e), email_id: hex(0x30000000, i), timestamp: older(e.timestamp, (i - own + 1) / 7), subject: `${String(e.subject)} (again ${i})` });
+  }
+}
+
 const SCALERS: Record<string, (s: Obj, f: number) => void> = {
   Emails: (s, f) => {
     for (const folder of Object.values(s.folders as Obj) as Obj[]) {
@@ -118,13 +129,22 @@ function scaleConversations(s: Obj, f: number): void {
   });
 }
 
+export interface UniverseOptions {
+  /**
+   * INBOX emails before scaling (the sample has 3): the search measure's universe has 5, so its
+   * search matching every inbox email returns 5 at 1× and 5,000 at 1,000×. Other apps unchanged.
+   */
+  inbox?: number;
+}
+
 /** The universe at `factor` × the samples' item counts, as scenario JSON text. */
-export function universe(factor: number): string {
+export function universe(factor: number, opts: UniverseOptions = {}): string {
   const base = read(BASE_SCENARIO);
   const apps: Obj[] = [];
   for (const [name, rel] of SOURCES) {
     const app = ((read(rel).apps as Obj[]).find((a) => a.name === name))!;
     const state = app.app_state as Obj;
+    if (name === 'Emails' && opts.inbox) padInbox(state, opts.inbox);
     SCALERS[name]!(state, factor);
     apps.push({ name, class_name: app.class_name ?? name, app_state: state });
   }

@@ -12,6 +12,10 @@ export interface EventLine {
   args: Record<string, unknown>;
   /** true for writes. */
   w: boolean;
+  /**
+   * The return value. Lines made by app commands hold it as a PyJsonText (./pyjson.ts: its
+   * compact text, parsed when first read): read it with pyJsonValue.
+   */
   ret: unknown;
   /** Present only on lines written for ENV (or USER) scenario events. */
   event_id?: string;

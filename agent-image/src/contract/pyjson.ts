@@ -23,6 +23,33 @@ export class PyFloat {
 
 export const pyFloat = (n: number): PyFloat => new PyFloat(n);
 
+/**
+ * A value already written in compact `json.dumps` form (no indent): pyDumps copies the text
+ * instead of walking the value again, and `value` parses it back once, when first asked. A
+ * command's logged return value is kept this way: the text is written into its events line as
+ * is, and being a string it is already a frozen copy, whatever later commands do to the objects
+ * it was made from (docs/daemon.md, "App state").
+ */
+export class PyJsonText {
+  private parsed: { v: unknown } | null = null;
+  constructor(readonly text: string) {}
+  get value(): unknown {
+    this.parsed ??= { v: parsePyJson(this.text) };
+    return this.parsed.v;
+  }
+}
+
+/** The value behind a PyJsonText (parsed once), anything else as it is. */
+export const pyJsonValue = (v: unknown): unknown => (v instanceof PyJsonText ? v.value : v);
+
+/**
+ * Compact `json.dumps` text from the `indent=2` text of the same value, without walking the
+ * value again. Sound because the text is ensure_ascii: a string literal never holds a raw
+ * newline, so every newline is layout ("," + newline + indent → ", "; after an opening or
+ * before a closing bracket → nothing), and ": " is the same in both forms.
+ */
+export const compactFromIndented = (indented: string): string => indented.replace(/,\n */g, ', ').replace(/\n */g, '');
+
 /** The number behind an int, a float or a PyFloat; NaN for anything else. */
 export function num(v: unknown): number {
   if (typeof v === 'number') return v;
@@ -129,6 +156,10 @@ function dump(value: unknown, opts: PyDumpsOptions, chunk: number, emit: (text: 
     else if (typeof v === 'number') out += pyNumber(v);
     else if (typeof v === 'string') out += pyString(v);
     else if (v instanceof PyFloat) out += pyFloatRepr(v.value);
+    else if (v instanceof PyJsonText) {
+      if (indent === undefined) out += v.text;
+      else walk(v.value, depth);
+    }
     else if (typeof v === 'bigint') out += v.toString();
     else if (Array.isArray(v)) {
       if (v.length === 0) {

@@ -2,6 +2,7 @@
 // slicing the reference daemon applies before judging (docs/judge.md, "Inputs"; docs/daemon.md, "Turns").
 import { isEnvEventId, SEND_MESSAGE_TO_USER, USER_EVENT_PREFIX, type EventLine } from '../contract/events.js';
 import { parsePyDatetime } from './normalize.js';
+import { pyJsonValue } from '../contract/pyjson.js';
 
 export interface CompletedEvent {
   /** The line's event_id, or a generated `AGENT-<app>.<fn>-<8 hex>`. */
@@ -50,7 +51,11 @@ export function completedEventFromLine(line: EventLine, seq: number): CompletedE
     fn: line.fn,
     args: line.args && typeof line.args === 'object' ? line.args : {},
     write: !!line.w,
-    ret: line.ret ?? null,
+    // A command's line holds its return value as text: parsed only if the judge reads it
+    // (placeholders of oracle actions), and then once.
+    get ret() {
+      return pyJsonValue(line.ret) ?? null;
+    },
   };
 }
 

@@ -4,6 +4,7 @@
 // sends one. A failed action is logged (ENV_EXEC_FAILED) and sends nothing; its dependents
 // still proceed.
 import type { EventLine } from '../contract/events.js';
+import { pyJsonValue } from '../contract/pyjson.js';
 import { resolveArgs, type ReturnLookup, type ScenarioEventModel } from '../scenario/index.js';
 import type { AppsGateway } from './apps-gateway.js';
 import type { SimClock } from './clock.js';
@@ -34,7 +35,7 @@ export async function runEnvEvent(e: ScenarioEventModel, i: number, host: EnvHos
   const lines = r.events.map((l) => ({ ...l, event_id: e.id }));
   host.appendEnvLines(lines);
   const own = lines.find((l) => l.fn === a.fn) ?? lines[lines.length - 1];
-  const ret = own ? own.ret : r.stdout.trim();
+  const ret = own ? pyJsonValue(own.ret) : r.stdout.trim();
   host.setReturn(e.id, ret);
   host.log.info(`  result: ${typeof ret === 'string' ? ret : JSON.stringify(ret)}`.slice(0, 500));
   return formatNotification(a.app, a.fn, own?.args ?? args);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { initWorld, runAction } from '../../../agent-image/src/apps/index.js';
 import type { EventLine } from '../../../agent-image/src/contract/events.js';
-import { formatEventLine, parsePyJson } from '../../../agent-image/src/contract/pyjson.js';
+import { formatEventLine, parsePyJson, pyJsonValue } from '../../../agent-image/src/contract/pyjson.js';
 import { idSequence } from './golden.js';
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/golden');
@@ -59,9 +59,10 @@ export async function replayOracleLines(path: string, opts: OracleReplayOptions)
     expect(r.exitCode, where).toBe(0);
     expect(r.events, where).toHaveLength(1);
     const got = r.events[0]!;
-    if (typeof got.ret === 'string' && ids.generated.includes(got.ret) && typeof want.ret === 'string') {
-      theirsToOurs.set(want.ret, got.ret);
-      oursToTheirs.set(got.ret, want.ret);
+    const gotRet = pyJsonValue(got.ret);
+    if (typeof gotRet === 'string' && ids.generated.includes(gotRet) && typeof want.ret === 'string') {
+      theirsToOurs.set(want.ret, gotRet);
+      oursToTheirs.set(gotRet, want.ret);
     }
     const masked = opts.maskRet?.(want) ?? false;
     // `t` of the recording is the replaying process's clock; compare everything else.

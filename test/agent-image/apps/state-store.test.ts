@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FileStates, MemoryStates, StateRuleError, detached } from '../../../agent-image/src/apps/framework/state-store.js';
 import { stateText } from '../../../agent-image/src/apps/framework/state.js';
 import { viewOf } from '../../../agent-image/src/apps/framework/state-views.js';
-import { PyFloat } from '../../../agent-image/src/contract/pyjson.js';
+import { PyFloat, pyJsonValue } from '../../../agent-image/src/contract/pyjson.js';
 import { loadTranscript, replayTranscript, type ReplayOptions } from './golden.js';
 import { makeWorld } from './world.js';
 
@@ -132,7 +132,7 @@ describe('app states in memory (MemoryStates)', () => {
     expect(got.exitCode).toBe(0);
     const edit = await runCli(['contacts', 'edit-contact', '--contact-id', 'c1', '--updates', '{"first_name": "Bea"}'], ctx);
     expect(edit.exitCode, edit.stderr).toBe(0);
-    expect((got.events[0]!.ret as { first_name: string }).first_name).toBe('Ana');
+    expect((pyJsonValue(got.events[0]!.ret) as { first_name: string }).first_name).toBe('Ana');
     expect(JSON.parse((await runCli(['contacts', 'get-contact', '--contact-id', 'c1'], ctx)).stdout).first_name).toBe('Bea');
   });
 });

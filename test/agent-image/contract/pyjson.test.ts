@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { PyFloat, formatEventLine, parsePyJson, pyDumps, pyDumpsChunked, pyFloatRepr } from '../../../agent-image/src/contract/pyjson.js';
+import { PyFloat, PyJsonText, compactFromIndented, formatEventLine, parsePyJson, pyDumps, pyDumpsChunked, pyFloatRepr, pyJsonValue } from '../../../agent-image/src/contract/pyjson.js';
 
 describe('pyFloatRepr', () => {
   it.each([
@@ -118,6 +118,14 @@ describe('parsePyJson against JSON.parse', () => {
     expect(v).toEqual(['x'.repeat(40), `\n${'y'.repeat(40)}`, 1]);
   });
 
+  it('compactFromIndented turns the indent=2 text of each document into its compact text', () => {
+    const next = generator(7);
+    for (let n = 0; n < 2000; n++) {
+      const v = parsePyJson(next());
+      expect(compactFromIndented(pyDumps(v, { indent: 2 }))).toBe(pyDumps(v));
+    }
+  });
+
   it('rejects what JSON forbids in strings, with Python messages', () => {
     expect(() => parsePyJson('"a\u0001b"')).toThrow(/Invalid control character at: line 1 column 3 \(char 2\)/);
     expect(() => parsePyJson('"abc')).toThrow(/Unterminated string starting at: line 1 column 1 \(char 0\)/);
@@ -139,5 +147,23 @@ describe('pyFloatRepr against Python repr', () => {
       [123456789.123, '123456789.123'], [100, '100.0'],
     ];
     for (const [x, py] of cases) expect(pyFloatRepr(x), String(x)).toBe(py);
+  });
+});
+
+describe('PyJsonText', () => {
+  it('is copied as is into compact text and walked as its value when indented', () => {
+    const ret = new PyJsonText('[{"a": 1.0, "b": "x, y"}, []]');
+    const value = [{ a: new PyFloat(1), b: 'x, y' }, []];
+    expect(pyDumps({ fn: 'f', ret })).toBe('{"fn": "f", "ret": [{"a": 1.0, "b": "x, y"}, []]}');
+    expect(pyDumps({ fn: 'f', ret }, { indent: 2 })).toBe(pyDumps({ fn: 'f', ret: value }, { indent: 2 }));
+    expect(formatEventLine({ t: 1, app: 'A', fn: 'f', args: {}, w: false, ret })).toBe(formatEventLine({ t: 1, app: 'A', fn: 'f', args: {}, w: false, ret: value }));
+  });
+
+  it('parses its text once, when first read', () => {
+    const ret = new PyJsonText('{"k": [1, 2.5]}');
+    const first = pyJsonValue(ret);
+    expect(first).toEqual({ k: [1, new PyFloat(2.5)] });
+    expect(pyJsonValue(ret)).toBe(first);
+    expect(pyJsonValue('plain')).toBe('plain');
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { completedEventFromLine, judgeEventLog, sliceTurns, turnSlice } from '../../../agent-image/src/judge/index.js';
 import type { EventLine } from '../../../agent-image/src/contract/events.js';
+import { PyFloat, PyJsonText } from '../../../agent-image/src/contract/pyjson.js';
 import { scenarioOf, oracleReply, userTask } from './fixtures.js';
 
 const line = (fn: string, simT: string | undefined, extra: Partial<EventLine> = {}): EventLine => ({
@@ -22,6 +23,13 @@ describe('completedEventFromLine', () => {
     const agent = completedEventFromLine(line('delete_contact', 'bad', { w: false }), 42);
     expect([agent.id, agent.type, agent.time, agent.write]).toEqual(['AGENT-ContactsApp.delete_contact-0000002a', 'AGENT', 1_700_000_000.5, false]);
     expect(completedEventFromLine(line('x', undefined, { event_id: 'Event-USER-9' }), 1).type).toBe('USER');
+  });
+
+  it("reads a command's return value from the line's text (PyJsonText), as the file holds it", () => {
+    const ev = completedEventFromLine(line('search_contacts', '2024-10-15 07:01:00', { ret: new PyJsonText('[{"id": "c1", "age": 31.0}]') }), 0);
+    expect(ev.ret).toEqual([{ id: 'c1', age: new PyFloat(31) }]);
+    expect(ev.ret).toBe(ev.ret);
+    expect(completedEventFromLine(line('x', undefined, { ret: undefined }), 0).ret).toBeNull();
   });
 });
 

@@ -11,6 +11,7 @@ import { isEnvLine, isReplyLine, SEND_MESSAGE_TO_AGENT, type EventLine } from '.
 import { InProcessRuntime } from '../../../agent-image/src/agents/in-process-runtime.js';
 import type { WorldDaemon } from '../../../agent-image/src/world/daemon.js';
 import { parseSimTime } from '../../../agent-image/src/world/clock.js';
+import { pyJsonValue } from '../../../agent-image/src/contract/pyjson.js';
 
 interface Step {
   line: EventLine;
@@ -57,7 +58,7 @@ export class LogReplayAgent extends InProcessRuntime {
       this.pending = null;
       const own = r.events.find((l) => l.fn === fn);
       if (r.exitCode !== 0) this.failures.push(`${app}.${fn}: exit ${r.exitCode}: ${r.stderr.trim()}`);
-      else if (own) this.learn(rec.ret, own.ret);
+      else if (own) this.learn(rec.ret, pyJsonValue(own.ret));
       const line = this.swap(rec) as EventLine;
       return { ...r, exitCode: 0, events: [{ ...line, t: own?.t ?? line.t, sim_t: this.world.clock.text() }] };
     };

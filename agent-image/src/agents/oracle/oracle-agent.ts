@@ -5,6 +5,7 @@
 // relative delay, the judge's reference-time rule) and runs as an agent action; the turn's
 // oracle reply ends the turn (docs/daemon.md, "The oracle runtime").
 import { SEND_MESSAGE_TO_USER, AUI_APP } from '../../contract/events.js';
+import { pyJsonValue } from '../../contract/pyjson.js';
 import type { LoadedScenario, ScenarioEventModel } from '../../scenario/index.js';
 import { resolveArgs } from '../../scenario/index.js';
 import { InProcessRuntime } from '../in-process-runtime.js';
@@ -57,7 +58,7 @@ export class OracleAgent extends InProcessRuntime {
         continue;
       }
       const own = r.events.find((l) => l.fn === a.fn) ?? r.events[r.events.length - 1];
-      this.rets.set(e.id, own ? own.ret : r.stdout.trim());
+      this.rets.set(e.id, own ? pyJsonValue(own.ret) : r.stdout.trim());
     }
     if (this.stopped) return;
     const reply = replies[replies.length - 1];

@@ -4,13 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { EventLine } from '../../contract/events.js';
-import { pyDumps } from '../../contract/pyjson.js';
+import { PyJsonText, compactFromIndented, pyDumps } from '../../contract/pyjson.js';
 import { commandHelp, groupHelp, parseCommandArgs, resolveCommand, usageError } from './click.js';
 import { AppError, BadParameter, ClickUsageError } from './errors.js';
 import { stateFilePath } from './state.js';
 import { FileStates, detached, type StateStore } from './state-store.js';
 import { simTimeToEpoch } from './time.js';
-import type { AppContext, AppDef, CommandDef } from './types.js';
+import type { AppContext, AppDef, CommandDef, CommandOutcome } from './types.js';
 
 export interface WorldContext {
   stateDir: string;
@@ -144,18 +144,29 @@ async function runUnlocked(app: AppDef, args: readonly string[], ctx: WorldConte
     if (e instanceof BadParameter) throw usageError(app.cli, cmd.name, `Invalid value: ${e.message}`);
     throw e;
   }
-  const stdout = outcome.raw ?? pyDumps(outcome.output ?? null, { indent: 2 }) + '\n';
+  const printed = outcome.raw === undefined ? pyDumps(outcome.output ?? null, { indent: 2 }) : null;
   const line: EventLine = {
     t: now, // formatEventLine prints it as a float
     app: logClass(app, ctx),
     fn: cmd.fn,
     args: detached(outcome.args),
     w: cmd.write,
-    ret: detached(outcome.ret),
+    ret: loggedReturn(outcome, printed),
   };
   if (ctx.eventId) line.event_id = ctx.eventId;
   line.sim_t = ctx.simTime;
-  return result(stdout, '', 0, [line]);
+  return result(outcome.raw ?? printed + '\n', '', 0, [line]);
+}
+
+/**
+ * The return value as its events line will hold it: its compact text, made once. When the
+ * command prints what it returns (searches, lists: the large answers) that text comes from the
+ * printed one, so a large answer is serialised once for both. Being text, it is also the frozen
+ * copy later commands cannot change (no deep copy of the value).
+ */
+function loggedReturn(outcome: CommandOutcome, printed: string | null): PyJsonText {
+  if (printed !== null && outcome.ret === outcome.output && outcome.ret !== undefined) return new PyJsonText(compactFromIndented(printed));
+  return new PyJsonText(pyDumps(outcome.ret ?? null));
 }
 
 function logClass(app: AppDef, ctx: WorldContext): string {

@@ -162,9 +162,10 @@ const isContainer = (v: unknown): v is object =>
   Array.isArray(v) || (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype);
 
 /**
- * A copy of the arrays and plain objects in `v` (values such as PyFloat shared): what a
- * command returns for its events line must not change when a later command changes the state
- * it came from. Costs what the value's size costs, like writing it.
+ * A copy of the arrays and plain objects in `v` (values such as PyFloat shared), for values
+ * that must not change when a later command changes the state they came from (a command's
+ * logged args; its logged return value is kept as text instead: dispatch.ts loggedReturn).
+ * Costs what the value's size costs.
  */
 export function detached<T>(v: T): T {
   if (Array.isArray(v)) return v.map(detached) as T;
