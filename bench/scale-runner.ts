@@ -5,11 +5,14 @@
 //            and the files written. The run: the daemon in-process, the agent searching the
 //            inbox twice (5 hits at 1×, 5,000 at 1,000×) and listing it once.
 //   viewer   that run's trace.html (the viewer's page build, in-process), time and size.
+//   collect  also through the JSON answer (base64, older images) in the same run: the baseline.
 //   rss      the runner CLI (`run-config`, its own process) planning BENCH_RUNS scenarios
 //            (default 800) and running them at -j BENCH_J (default 32) on the Kubernetes API
 //            double's lightweight mode (in-process stand-ins for the adapter; the scenario
-//            bytes really go through POST /files): peak RSS (VmHWM) with sample-sized
-//            scenarios and with BENCH_MB-sized ones (default 5), the same run otherwise.
+//            bytes really go through the upload), or with BENCH_BACKEND=local in real
+//            containers of BENCH_IMAGE: peak RSS (VmHWM) with sample-sized scenarios and with
+//            BENCH_MB-sized ones (default 5), the same run otherwise; per run in flight = the
+//            difference / -j.
 // Measured 2026-11-25, load average 23–33 on the 2-core VM (docs/runner.md has the table):
 //   collect at 1,000× 246 ms (3.2× the sample's), viewer page 490 ms (114×; 1,716 ms = 794×
 //   before); RSS 800 × 4.8 MB planning 149 MB (sample run 192 MB); 64 × 5 MB at -j 32
@@ -24,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdapterServer } from '../agent-image/src/adapter/server.js';
 import { readArtifacts } from '../agent-image/src/adapter/artifacts.js';
+import { openArtifacts } from '../agent-image/src/adapter/artifacts-tar.js';
 import { ARTIFACT_FILES, CONTAINER_PATHS } from '../agent-image/src/contract/index.js';
 import { AdapterClient } from '../runner/src/run/adapter-client.js';
 import { writeArtifacts } from '../runner/src/run/artifacts.js';
@@ -47,7 +51,10 @@ const INBOX = ['emails', 'search-emails', '--query', '@', '--folder-name', 'INBO
 interface CollectMeasure {
   scenarioMb: number;
   eventsMb: number;
+  /** Through the tar answer (artifacts-tar), what the runner uses with our image. */
   collectMs: number;
+  /** Through the JSON answer (base64), what older images give: the baseline. */
+  collectJsonMs: number;
   viewerMs: number;
   pageMb: number;
 }
@@ -56,6 +63,16 @@ interface CollectMeasure {
 function artifactsOf(stateDir: string): Array<readonly [string, string]> {
   const prefix = `${CONTAINER_PATHS.stateDir}/`;
   return ARTIFACT_FILES.filter(([p]) => p.startsWith(prefix)).map(([p, name]) => [join(stateDir, p.slice(prefix.length)), name] as const);
+}
+
+/** One collect as the runner does it: fetch, derive the run's facts, write the files. */
+async function collectOnce(fetch: () => Promise<{ files: Map<string, Buffer> }>, out: string): Promise<{ ms: number; got: ReturnType<typeof readCollected> }> {
+  const t0 = performance.now();
+  const { files } = await fetch();
+  const got = readCollected(files);
+  files.set('agent_response.txt', Buffer.from(got.agentResponse ?? ''));
+  await writeArtifacts(out, files);
+  return { ms: performance.now() - t0, got };
 }
 
 async function collectAndView(factor: number): Promise<CollectMeasure> {
@@ -71,23 +88,23 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
     backend: { status: () => null, connected: () => true, hasConnected: () => true, info: () => ({}), post: () => null },
     token,
     artifacts: () => readArtifacts(artifactsOf(stateDir)),
+    artifactsTar: () => openArtifacts(artifactsOf(stateDir)),
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   const client = new AdapterClient({ url: `http://127.0.0.1:${port}` }, token, 60_000);
   const collects: number[] = [];
+  const collectsJson: number[] = [];
   const views: number[] = [];
   let pageBytes = 0;
   const scenarios = new ScenarioInfoCache();
   try {
     for (let i = 0; i < N; i++) {
       const out = join(dir, `run-${i}`, 'scenario');
-      const t0 = performance.now();
-      const { files } = await client.artifacts();
-      const got = readCollected(files);
-      files.set('agent_response.txt', Buffer.from(got.agentResponse ?? ''));
-      await writeArtifacts(out, files);
-      collects.push(performance.now() - t0);
+      // The old way first (into a directory of its own), then the tar answer, each timed whole.
+      collectsJson.push((await collectOnce(() => client.artifacts(), join(dir, `json-${i}`))).ms);
+      const { ms, got } = await collectOnce(() => client.artifactsTar(), out);
+      collects.push(ms);
       if (got.agentResponse !== 'done') throw new Error(`collect at ${factor}×: no reply found`);
       writeFileSync(join(out, 'result.json'), JSON.stringify({ scenario_id: 'scenario', scenario_file: scenarioFile, status: 'pass', success: true }));
       // Each page build reads its scenario as a fresh build would (no cache shared across builds).
@@ -101,7 +118,12 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
     await client.close();
     server.close();
   }
-  return { scenarioMb: text.length / 1e6, eventsMb: statSync(join(stateDir, 'events.jsonl')).size / 1e6, collectMs: median(collects), viewerMs: median(views), pageMb: pageBytes / 1e6 };
+  return {
+    scenarioMb: text.length / 1e6,
+    eventsMb: statSync(join(stateDir, 'events.jsonl')).size / 1e6,
+    collectMs: median(collects),
+    collectJsonMs: median(collectsJson),
+    viewerMs: median(views), pageMb: pageBytes / 1e6 };
 }
 
 // ---- runner RSS: BENCH_RUNS planned scenarios at -j BENCH_J on the Kubernetes double ----
@@ -110,6 +132,9 @@ const J = Number(process.env.BENCH_J ?? 32);
 const MB = Number(process.env.BENCH_MB ?? 5);
 const beforeRoot = process.env.BENCH_BEFORE_ROOT ?? null;
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 600);
+/** `kubernetes` (the API double's lightweight units, default) or `local`: real containers of BENCH_IMAGE on the local engine. */
+const BACKEND = process.env.BENCH_BACKEND ?? 'kubernetes';
+const IMAGE = process.env.BENCH_IMAGE ?? (BACKEND === 'local' ? 'localhost/gaia2-agent:latest' : 'registry.example/gaia2-agent:bench');
 
 /** Copies of one scenario text under their own ids; returns the dataset's total bytes. */
 function writeDataset(dir: string, text: string): number {
@@ -134,7 +159,7 @@ interface RssMeasure {
 }
 
 /** One dataset of `text` copies, run by each CLI in turn. */
-async function runnerRss(label: string, text: string, kubeconfig: string, roots: string[]): Promise<RssMeasure[]> {
+async function runnerRss(label: string, text: string, kubeconfig: string | null, roots: string[]): Promise<RssMeasure[]> {
   const dir = join(work, `rss-${label}`);
   const datasetMb = writeDataset(join(dir, 'data'), text) / 1e6;
   const out: RssMeasure[] = [];
@@ -143,12 +168,13 @@ async function runnerRss(label: string, text: string, kubeconfig: string, roots:
   return out;
 }
 
-async function runOnce(dir: string, datasetMb: number, kubeconfig: string, runnerRoot: string): Promise<RssMeasure> {
+async function runOnce(dir: string, datasetMb: number, kubeconfig: string | null, runnerRoot: string): Promise<RssMeasure> {
   rmSync(join(dir, 'out'), { recursive: true, force: true });
   writeFileSync(
     join(dir, 'c.toml'),
-    `[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\nimage = "registry.example/gaia2-agent:bench"\n` +
-      `[run]\nbackend = "kubernetes"\nconcurrency = ${J}\noutput_dir = "out"\nhealth_timeout = 600\ntimeout = 1200\n[kubernetes]\nkubeconfig = ${JSON.stringify(kubeconfig)}\n`,
+    `[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\nimage = ${JSON.stringify(IMAGE)}\n` +
+      `[run]\nbackend = "${BACKEND}"\nconcurrency = ${J}\noutput_dir = "out"\nhealth_timeout = 600\ntimeout = 1200\n` +
+      (kubeconfig ? `[kubernetes]\nkubeconfig = ${JSON.stringify(kubeconfig)}\n` : ''),
   );
   let peakKb = 0;
   const t0 = performance.now();
@@ -189,22 +215,23 @@ function universeOfSize(mb: number): string {
 async function rssSection(): Promise<void> {
   const sandboxEnv = { ...process.env, K8SD_FAKE: '1', K8SD_FAKE_RUN_MS: process.env.BENCH_UNIT_MS ?? '2000', K8SD_STATE_DIR: join(work, 'sandbox') };
   const sandbox = (cmd: string) => execFileSync('bash', [join(root, 'scripts/k8s-sandbox.sh'), cmd], { env: sandboxEnv, encoding: 'utf8' }).trim();
-  const kubeconfig = sandbox('start');
+  const kubeconfig = BACKEND === 'kubernetes' ? sandbox('start') : null;
   try {
     const roots = [root, ...(beforeRoot ? [beforeRoot] : [])];
     const small = await runnerRss('sample', universe(1), kubeconfig, roots);
     const large = await runnerRss('large', universeOfSize(MB), kubeconfig, roots);
     roots.forEach((r, k) => {
       const [s0, l0] = [small[k]!, large[k]!];
-      console.log(`\nrunner RSS, ${RUNS} scenarios planned, -j ${J} (Kubernetes double, lightweight), CLI of ${r}`);
+      const where = BACKEND === 'kubernetes' ? 'Kubernetes double, lightweight units' : `real containers of ${IMAGE} on the local engine`;
+      console.log(`\nrunner RSS, ${RUNS} scenarios planned and run, -j ${J} (${where}), CLI of ${r}`);
       for (const [name, m] of [['sample', s0], [`${MB} MB`, l0]] as const) {
         console.log(`  ${name.padEnd(7)} dataset ${m.datasetMb.toFixed(0).padStart(5)} MB  peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB  ${(m.peakMb / s0.peakMb).toFixed(2)}× the sample's  ${m.passed}/${RUNS} passed in ${m.wallS.toFixed(0)} s${m.window ? ` (stopped after ${WINDOW_S} s: peak of that window)` : ''}`);
       }
       const extra = l0.peakMb - s0.peakMb;
-      console.log(`  peak RSS beyond the sample run: ${extra.toFixed(0)} MB = ${((extra / l0.datasetMb) * 100).toFixed(2)}% of the ${l0.datasetMb.toFixed(0)} MB dataset, ${(extra / (l0.datasetMb / RUNS)).toFixed(1)} scenarios' worth (-j ${J})`);
+      console.log(`  peak RSS beyond the sample run: ${extra.toFixed(0)} MB = ${((extra / l0.datasetMb) * 100).toFixed(2)}% of the ${l0.datasetMb.toFixed(0)} MB dataset, ${(extra / (l0.datasetMb / RUNS)).toFixed(1)} scenarios' worth; per run in flight ${(extra / J).toFixed(1)} MB (${(extra / J / (l0.datasetMb / RUNS)).toFixed(2)}× one scenario, -j ${J})`);
     });
   } finally {
-    sandbox('stop');
+    if (kubeconfig) sandbox('stop');
   }
 }
 
@@ -218,9 +245,9 @@ try {
     for (const [f, m] of results) {
       console.log(
         `  ${String(f).padStart(5)}×  scenario ${m.scenarioMb.toFixed(2)} MB, events.jsonl ${m.eventsMb.toFixed(2)} MB` +
-          `  collect ${m.collectMs.toFixed(1)} ms ${(m.collectMs / base.collectMs).toFixed(1)}×` +
+          `  collect ${m.collectMs.toFixed(1)} ms ${(m.collectMs / base.collectMs).toFixed(1)}× (JSON answer ${m.collectJsonMs.toFixed(1)} ms: tar ${(m.collectMs / m.collectJsonMs).toFixed(2)}× of it)` +
           `  viewer page ${m.viewerMs.toFixed(1)} ms ${(m.viewerMs / base.viewerMs).toFixed(1)}× (${m.pageMb.toFixed(2)} MB page)` +
-          `  per MB of events: collect ${(m.collectMs / m.eventsMb).toFixed(1)} ms, page ${(m.viewerMs / m.eventsMb).toFixed(1)} ms`,
+          `  per MB of events: collect ${(m.collectMs / m.eventsMb).toFixed(1)} ms (JSON ${(m.collectJsonMs / m.eventsMb).toFixed(1)} ms), page ${(m.viewerMs / m.eventsMb).toFixed(1)} ms`,
       );
     }
   }
