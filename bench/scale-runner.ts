@@ -13,10 +13,10 @@
 //            containers of BENCH_IMAGE: peak RSS (VmHWM) with sample-sized scenarios and with
 //            BENCH_MB-sized ones (default 5), the same run otherwise; per run in flight = the
 //            difference / -j.
-// Measured 2026-11-25, load average 23–33 on the 2-core VM (docs/runner.md has the table):
-//   collect at 1,000× 246 ms (3.2× the sample's), viewer page 490 ms (114×; 1,716 ms = 794×
-//   before); RSS 800 × 4.8 MB planning 149 MB (sample run 192 MB); 64 × 5 MB at -j 32
-//   1,121 MB (6.9× the sample run; 1,353 MB = 8.3× before): the uploads in flight.
+// Measured 2026-11-26, load average 11–15 on the 2-core VM (docs/runner.md has the tables):
+//   96 × 5 MB at -j 32 on the double: peak 327 MB (1.45× the sample run), 3.2 MB per run in
+//   flight; before the streamed routes 1,098 MB (6.55×), 29.1 MB per run in flight. Collect at
+//   1,000× 86.7 ms through the tar answer, 106.6 ms through the JSON answer (0.81×).
 // Usage: npx tsx bench/scale-runner.ts [--factors 1,1000] [--only collect|rss]
 //        BENCH_BEFORE_ROOT=<another checkout with dist/>: the same datasets also through that
 //        build's CLI (before/after). BENCH_WINDOW_S (default 600): a runner still going after
@@ -55,6 +55,9 @@ interface CollectMeasure {
   collectMs: number;
   /** Through the JSON answer (base64), what older images give: the baseline. */
   collectJsonMs: number;
+  /** The answer alone (request to last byte decoded), tar and JSON. */
+  fetchMs: number;
+  fetchJsonMs: number;
   viewerMs: number;
   pageMb: number;
 }
@@ -66,13 +69,14 @@ function artifactsOf(stateDir: string): Array<readonly [string, string]> {
 }
 
 /** One collect as the runner does it: fetch, derive the run's facts, write the files. */
-async function collectOnce(fetch: () => Promise<{ files: Map<string, Buffer> }>, out: string): Promise<{ ms: number; got: ReturnType<typeof readCollected> }> {
+async function collectOnce(fetch: () => Promise<{ files: Map<string, Buffer> }>, out: string): Promise<{ ms: number; fetchMs: number; got: ReturnType<typeof readCollected> }> {
   const t0 = performance.now();
   const { files } = await fetch();
+  const fetchMs = performance.now() - t0;
   const got = readCollected(files);
   files.set('agent_response.txt', Buffer.from(got.agentResponse ?? ''));
   await writeArtifacts(out, files);
-  return { ms: performance.now() - t0, got };
+  return { ms: performance.now() - t0, fetchMs, got };
 }
 
 async function collectAndView(factor: number): Promise<CollectMeasure> {
@@ -95,6 +99,8 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
   const client = new AdapterClient({ url: `http://127.0.0.1:${port}` }, token, 60_000);
   const collects: number[] = [];
   const collectsJson: number[] = [];
+  const fetches: number[] = [];
+  const fetchesJson: number[] = [];
   const views: number[] = [];
   let pageBytes = 0;
   const scenarios = new ScenarioInfoCache();
@@ -102,9 +108,12 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
     for (let i = 0; i < N; i++) {
       const out = join(dir, `run-${i}`, 'scenario');
       // The old way first (into a directory of its own), then the tar answer, each timed whole.
-      collectsJson.push((await collectOnce(() => client.artifacts(), join(dir, `json-${i}`))).ms);
-      const { ms, got } = await collectOnce(() => client.artifactsTar(), out);
+      const old = await collectOnce(() => client.artifacts(), join(dir, `json-${i}`));
+      collectsJson.push(old.ms);
+      fetchesJson.push(old.fetchMs);
+      const { ms, fetchMs, got } = await collectOnce(() => client.artifactsTar(), out);
       collects.push(ms);
+      fetches.push(fetchMs);
       if (got.agentResponse !== 'done') throw new Error(`collect at ${factor}×: no reply found`);
       writeFileSync(join(out, 'result.json'), JSON.stringify({ scenario_id: 'scenario', scenario_file: scenarioFile, status: 'pass', success: true }));
       // Each page build reads its scenario as a fresh build would (no cache shared across builds).
@@ -123,6 +132,8 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
     eventsMb: statSync(join(stateDir, 'events.jsonl')).size / 1e6,
     collectMs: median(collects),
     collectJsonMs: median(collectsJson),
+    fetchMs: median(fetches),
+    fetchJsonMs: median(fetchesJson),
     viewerMs: median(views), pageMb: pageBytes / 1e6 };
 }
 
@@ -247,6 +258,7 @@ try {
         `  ${String(f).padStart(5)}×  scenario ${m.scenarioMb.toFixed(2)} MB, events.jsonl ${m.eventsMb.toFixed(2)} MB` +
           `  collect ${m.collectMs.toFixed(1)} ms ${(m.collectMs / base.collectMs).toFixed(1)}× (JSON answer ${m.collectJsonMs.toFixed(1)} ms: tar ${(m.collectMs / m.collectJsonMs).toFixed(2)}× of it)` +
           `  viewer page ${m.viewerMs.toFixed(1)} ms ${(m.viewerMs / base.viewerMs).toFixed(1)}× (${m.pageMb.toFixed(2)} MB page)` +
+          `  the answer alone: tar ${m.fetchMs.toFixed(1)} ms, JSON ${m.fetchJsonMs.toFixed(1)} ms (${(m.fetchMs / m.fetchJsonMs).toFixed(2)}×)` +
           `  per MB of events: collect ${(m.collectMs / m.eventsMb).toFixed(1)} ms (JSON ${(m.collectJsonMs / m.eventsMb).toFixed(1)} ms), page ${(m.viewerMs / m.eventsMb).toFixed(1)} ms`,
       );
     }
