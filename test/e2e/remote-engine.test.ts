@@ -21,10 +21,11 @@ import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { scriptFor, oraclePlay } from './helpers/oracle-llm-script.js';
 import { runWithFakeLlm } from './helpers/llm-run.js';
 import { startRecordingFront, startRemoteEngine, stopRemoteEngine, sshEnv, sshSocketEnv, tlsEnv, type RemoteEngineSettings } from './helpers/remote-engine.js';
-import { CLAUDE_CODE_SHELL, say, startFakeLlm } from '../helpers/fake-llm/index.js';
+import { say, startFakeLlm } from '../helpers/fake-llm/index.js';
 import { findAdapter } from '../../runner/src/agents/index.js';
 import { layerTag } from '../../runner/src/image/agent-layer.js';
 import { readResults, runSingleSample } from './agents/helpers/third-party-run.js';
+import { AGENTS } from './agents/helpers/agents-under-test.js';
 import { CANARY, CASES, dockerAt, executeGateway, gatewayPlan, KEY_VAR, lookInside, spying, subset, type ContainerLook } from './helpers/gateway-canary.js';
 import { phaseModel } from './helpers/phase-model.js';
 
@@ -245,7 +246,7 @@ describe('a third-party agent on the remote engine over TCP', () => {
   it('the CLI builds the Claude Code layer there and the real program passes a sample, its tokens counted through the gateway', async () => {
     const version = findAdapter('claude-code')!.package.version;
     const env = { ...baseEnv(), DOCKER_HOST: s.DOCKER_HOST_TCP };
-    const run = await runSingleSample(image, { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' }, env);
+    const run = await runSingleSample(image, AGENTS['claude-code'], env);
     expect(run.code, run.err).toBe(0);
     // The layer is on the remote engine, labelled, built from this host's package cache.
     const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });

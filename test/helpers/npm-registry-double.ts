@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { pack } from 'tar-stream';
+import { listenOutsideEphemeral } from './listen-port.js';
 
 export interface DoublePackage {
   name: string;
@@ -63,7 +64,7 @@ export async function startNpmRegistryDouble(packages: DoublePackage[]): Promise
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(doc));
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await listenOutsideEphemeral(server, '127.0.0.1');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   for (const p of packages) {
     const bytes = await tarball(p);

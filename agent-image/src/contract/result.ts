@@ -16,6 +16,8 @@ export const ERROR_KINDS = [
   'provider_error',
   'artifact_error',
   'daemon_error',
+  // The agent program failed a turn (its launcher exited non-zero: docs/agents.md).
+  'agent_error',
   'no_judgment',
   'invalid_scenario',
   'interrupted',

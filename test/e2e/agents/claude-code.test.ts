@@ -2,10 +2,10 @@
 // speaks Anthropic Messages streaming with tool_use blocks and drives Claude Code's Bash tool.
 // The clock runs at half speed (as gemini-cli's): with the suite on two engines at once, the
 // time sample failed once at full speed on a 2-core machine at load 40–50.
-import { CLAUDE_CODE_SHELL } from '../../helpers/fake-llm/index.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 
 describeAgentSuite(
-  { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5', flags: ['--thinking', 'low'], timeSpeed: 0.5 },
+  { ...AGENTS['claude-code'], flags: ['--thinking', 'low'], timeSpeed: 0.5 },
   { tools: { exactly: ['Bash'] }, keyHeader: 'x-api-key' },
 );

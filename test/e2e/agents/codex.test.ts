@@ -3,10 +3,10 @@
 // The clock runs at full speed: Codex's exec_command hands a command back after 30 s of wall
 // time ("Process running …") for the model to poll, and the scripted double does not poll, so
 // the time sample's wait for the email must end within 30 s (at half speed it did not).
-import { CODEX_SHELL } from '../../helpers/fake-llm/index.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 
 describeAgentSuite(
-  { name: 'codex', shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex', flags: ['--thinking', 'medium'] },
+  { ...AGENTS.codex, flags: ['--thinking', 'medium'] },
   { tools: { including: ['exec_command'] }, keyHeader: 'authorization' },
 );

@@ -8,18 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { CLAUDE_CODE_SHELL, CODEX_SHELL, GEMINI_CLI_SHELL } from '../../helpers/fake-llm/index.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
 import { flowsTo, strayFlows } from './helpers/connection-watch.js';
 import { agentLayer, readResults, type AgentUnderTest } from './helpers/third-party-run.js';
 import { watchedRun, type WatchedRun } from './helpers/watched-run.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const AGENTS: AgentUnderTest[] = [
-  { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' },
-  { name: 'codex', shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex' },
-  { name: 'gemini-cli', shell: GEMINI_CLI_SHELL, provider: 'google', model: 'gemini-2.5-flash' },
-];
+const WATCHED: AgentUnderTest[] = [AGENTS['claude-code'], AGENTS.codex, AGENTS['gemini-cli']];
 
 let engine: UnitBackend;
 const watched = new Map<string, WatchedRun>();
@@ -27,16 +23,16 @@ const watched = new Map<string, WatchedRun>();
 beforeAll(async () => {
   engine = await connectEngine();
   // Layers first, one at a time (builds are heavy); then the three runs at once.
-  for (const a of AGENTS) await agentLayer(engine, image, a.name);
-  const runs = await Promise.all(AGENTS.map((a) => watchedRun(engine, image, a, { scenario: scenarioFile(SAMPLES.single), plays: samplePlay(SAMPLES.single) })));
-  AGENTS.forEach((a, i) => watched.set(a.name, runs[i]!));
+  for (const a of WATCHED) await agentLayer(engine, image, a.name);
+  const runs = await Promise.all(WATCHED.map((a) => watchedRun(engine, image, a, { scenario: scenarioFile(SAMPLES.single), plays: samplePlay(SAMPLES.single) })));
+  WATCHED.forEach((a, i) => watched.set(a.name, runs[i]!));
 }, 900_000);
 
 afterAll(async () => {
   await engine?.close();
 });
 
-describe.each(AGENTS.map((a) => a.name))('%s contacts nothing but the model endpoint (real container, connection tracking)', (name) => {
+describe.each(WATCHED.map((a) => a.name))('%s contacts nothing but the model endpoint (real container, connection tracking)', (name) => {
   it('the sample passes, and its container was seen reaching the gateway for every model call', () => {
     const { run, containers } = watched.get(name)!;
     const [r] = readResults(run.dir);

@@ -1,8 +1,9 @@
 // OpenClaw with the providers of the reference's matrix beyond openai-compat (which
-// openclaw.test.ts runs): anthropic (Messages, streaming) and google (Gemini
-// streamGenerateContent), each playing the single-turn sample through OpenClaw's exec tool in
-// a real container, against the streaming double of that provider behind the run's gateway.
-// Both runs at once, one sample each: OpenClaw is the slowest agent to start a turn. The
+// openclaw.test.ts runs): anthropic (Messages, streaming), google (Gemini
+// streamGenerateContent), openai (Responses, streaming) and openrouter (chat completions), each
+// playing the single-turn sample through OpenClaw's exec tool in a real container, against the
+// streaming double of that provider behind the run's gateway. All runs at once, one sample
+// each: OpenClaw is the slowest agent to start a turn. The
 // containers' connections are watched too (helpers/connection-watch.ts): OpenClaw reaches
 // nothing but the model endpoint, whichever provider it speaks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,16 @@ const CASES: Record<string, ProviderCase> = {
     agent: { name: 'openclaw', shell: openclawShell('gemini'), provider: 'google', model: 'gemini-2.5-flash', flags: ['--thinking', 'low'] },
     path: /^\/v1beta\/models\/gemini-2\.5-flash:streamGenerateContent$/,
     keyHeader: 'x-goog-api-key',
+  },
+  openai: {
+    agent: { name: 'openclaw', shell: openclawShell('openai-responses'), provider: 'openai', model: 'gpt-5.1', flags: ['--thinking', 'low'] },
+    path: /^\/v1\/responses$/,
+    keyHeader: 'authorization',
+  },
+  openrouter: {
+    agent: { name: 'openclaw', shell: openclawShell('openai-chat'), provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', flags: ['--thinking', 'low'] },
+    path: /^\/v1\/chat\/completions$/,
+    keyHeader: 'authorization',
   },
 };
 
@@ -98,7 +109,7 @@ describe.each(Object.keys(CASES))('openclaw with the %s provider (real container
 
 });
 
-describe('openclaw reaches nothing but the model endpoint (connection tracking, both providers)', () => {
+describe('openclaw reaches nothing but the model endpoint (connection tracking, every provider)', () => {
   it("each run's container reached its gateway for its model calls, and nothing else", () => {
     expect(containers).toHaveLength(Object.keys(CASES).length);
     for (const c of containers) {

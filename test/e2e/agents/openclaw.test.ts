@@ -2,10 +2,10 @@
 // speaks OpenAI chat completions (the openai-compat provider) streaming with tool_calls and
 // drives OpenClaw's exec tool. OpenClaw takes tens of seconds to start a turn on a busy
 // machine, so the simulated clock runs at a tenth of wall time.
-import { openclawShell } from '../../helpers/fake-llm/index.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 
 describeAgentSuite(
-  { name: 'openclaw', shell: openclawShell('openai-chat'), provider: 'openai-compat', model: 'gaia2-double-model', flags: ['--thinking', 'low'], timeSpeed: 0.1 },
+  { ...AGENTS.openclaw, flags: ['--thinking', 'low'], timeSpeed: 0.1 },
   { tools: { exactly: ['exec'] }, keyHeader: 'authorization' },
 );

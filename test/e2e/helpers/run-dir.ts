@@ -21,6 +21,13 @@ export function allFiles(dir: string): Array<{ path: string; text: string }> {
     });
 }
 
+/** The single file named `name` anywhere under a run's output directory (throws unless exactly one). */
+export function onlyFile(dir: string, name: string): string {
+  const found = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) => p.split('/').pop() === name);
+  if (found.length !== 1) throw new Error(`${found.length} files ${name} under ${dir}`);
+  return readFileSync(join(dir, found[0]!), 'utf8');
+}
+
 /** Each scenario's result.json (attempts left out), by its directory relative to `out`. */
 export const resultsOf = (out: string): Map<string, ScenarioResult> =>
   new Map(

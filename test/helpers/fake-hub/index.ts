@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { createHash } from 'node:crypto';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { handleCommitApi, type CommitStore, type HubCommit, type HubRepo } from './commit-api.js';
+import { listenOutsideEphemeral } from '../listen-port.js';
 
 export type { HubCommit, HubRepo } from './commit-api.js';
 
@@ -105,7 +106,7 @@ export async function startFakeHub(): Promise<FakeHub> {
     }
     notFound('no such route');
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await listenOutsideEphemeral(server, '127.0.0.1');
   const port = (server.address() as { port: number }).port;
   base = `http://127.0.0.1:${port}`;
   return {

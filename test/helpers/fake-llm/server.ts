@@ -9,6 +9,7 @@ import { openaiChat } from './formats/openai-chat.js';
 import { openaiResponses } from './formats/openai-responses.js';
 import type { ResolvedToolCall, WireFormat } from './formats/types.js';
 import { isFailure, type FakeFormat, type FakeReply, type FakeScriptItem } from './script.js';
+import { listenOutsideEphemeral } from '../listen-port.js';
 
 const FORMATS: Record<FakeFormat, WireFormat> = {
   'openai-chat': openaiChat,
@@ -181,10 +182,14 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
     res.end();
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  if (options.port !== undefined) {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } else {
+    await listenOutsideEphemeral(server, options.host ?? '127.0.0.1');
+  }
   const { port } = server.address() as AddressInfo;
   const hostForUrl = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
   const prefix = options.format === 'gemini' ? '/v1beta' : '/v1';

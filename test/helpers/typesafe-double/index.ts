@@ -6,6 +6,7 @@
 // instead (a scorer that reads the candidate). Every request is recorded.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listenOutsideEphemeral } from '../listen-port.js';
 
 export interface TypesafeRequest {
   path: string;
@@ -73,7 +74,7 @@ export async function startTypesafeDouble(opts: TypesafeDoubleOptions = {}): Pro
       send(200, { model: opts.answeredModel ?? `${body.model}-20260917`, answers });
     });
   });
-  await new Promise<void>((r) => server.listen(0, opts.host ?? '127.0.0.1', () => r()));
+  await listenOutsideEphemeral(server, opts.host ?? '127.0.0.1');
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/v1`,

@@ -34,6 +34,12 @@ describe('result.json from what a run observed', () => {
     expect(r).toMatchObject({ status: 'error', error_kind: 'provider_error', error: 'agent run failed (provider_error): 401' });
   });
 
+  it("a third-party agent's failed turn stays agent_error (docs/agents.md), not a daemon error", () => {
+    const reason = 'agent run failed (agent_error): Error: the agent failed (launcher exit code 1): claude exited with code 1: API Error: 400';
+    const r = buildResult({ ...base, status: ds({ status: 'error', error_kind: 'agent_error', reason }) });
+    expect(r).toMatchObject({ status: 'error', error_kind: 'agent_error', error: reason });
+  });
+
   it('an untyped daemon error is daemon_error; no status at all is no_judgment', () => {
     expect(buildResult({ ...base, status: ds({ status: 'error', reason: 'idle timeout' }) }).error_kind).toBe('daemon_error');
     expect(buildResult({ ...base }).error_kind).toBe('no_judgment');

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
-import type { UnitBackend } from '../../../../runner/src/engine/index.js';
+import { connectEngine, type UnitBackend } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
-import { shellDriver, startFakeLlm, type RecordedRequest, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
+import { shellDriver, startFakeLlm, type FakeScriptItem, type RecordedRequest, type AgentShell, type DriverTurn, type FakeLlm, type ShellDriver } from '../../../helpers/fake-llm/index.js';
 import { containerLooks } from './container-looks.js';
 import type { ContainerLook } from '../../helpers/gateway-canary.js';
 import { goodPlays, samplePlay, SAMPLES, scenarioFile, wrongPlay } from './agent-samples.js';
@@ -74,10 +74,27 @@ export async function agentLayer(engine: UnitBackend, image: string, name: strin
   return ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
 }
 
-/** A double of the agent's provider that plays `plays` through its shell tool (after `beforeAnswer`, when given). */
-export async function drivenDouble(a: AgentUnderTest, plays: DriverTurn[], beforeAnswer?: () => Promise<void>): Promise<{ driver: ShellDriver; fake: FakeLlm }> {
+/**
+ * What the double answers, given what the driver would: the driver's answer, or a failure in its
+ * place (a provider refusing a request), decided per request.
+ */
+export type AnswerFilter = (req: RecordedRequest, driven: FakeScriptItem) => FakeScriptItem;
+
+/** The agent's layer on `image` on the default engine (connected for this and closed). */
+export async function agentLayerHere(image: string, name: string): Promise<AgentLayer> {
+  const engine = await connectEngine();
+  try {
+    return await agentLayer(engine, image, name);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** A double of the agent's provider that plays `plays` through its shell tool (after `beforeAnswer`, when given; through `filter`, when given). */
+export async function drivenDouble(a: AgentUnderTest, plays: DriverTurn[], beforeAnswer?: () => Promise<void>, filter?: AnswerFilter): Promise<{ driver: ShellDriver; fake: FakeLlm }> {
   const driver = shellDriver(a.shell, plays);
-  const respond = beforeAnswer ? async (r: RecordedRequest) => (await beforeAnswer(), driver.respond(r)) : driver.respond;
+  const answer = filter ? (r: RecordedRequest) => filter(r, driver.respond(r)) : driver.respond;
+  const respond = beforeAnswer ? async (r: RecordedRequest) => (await beforeAnswer(), answer(r)) : answer;
   return { driver, fake: await startFakeLlm({ format: a.shell.format, respond }) };
 }
 
@@ -98,8 +115,8 @@ export const commonFlags = (a: AgentUnderTest, image: string, fake: FakeLlm, out
 ];
 
 /** `gaia2-runner ARGS… <common flags> AFTER…` against a fresh double of the agent's provider playing `plays`. */
-async function drivenCli(a: AgentUnderTest, image: string, plays: DriverTurn[], args: string[], out: string, env: NodeJS.ProcessEnv, after: string[] = [], beforeAnswer?: () => Promise<void>): Promise<DrivenRun> {
-  const d = await drivenDouble(a, plays, beforeAnswer);
+async function drivenCli(a: AgentUnderTest, image: string, plays: DriverTurn[], args: string[], out: string, env: NodeJS.ProcessEnv, after: string[] = [], beforeAnswer?: () => Promise<void>, filter?: AnswerFilter): Promise<DrivenRun> {
+  const d = await drivenDouble(a, plays, beforeAnswer, filter);
   try {
     return { ...(await cli([...args, ...commonFlags(a, image, d.fake, out), ...after], env)), dir: out, ...d };
   } finally {
@@ -108,13 +125,19 @@ async function drivenCli(a: AgentUnderTest, image: string, plays: DriverTurn[], 
 }
 
 /**
- * One `gaia2-runner run --agent NAME` of one scenario against a fresh double playing `plays`,
- * with more flags after the common ones (a phase, a second provider). The layer must exist.
+ * One `gaia2-runner run --agent NAME` of one scenario (or, with `args`, that command line, e.g.
+ * a `run-dataset`) against a fresh double playing `plays`, with more flags after the common
+ * ones (a phase, a second provider). `out` defaults to a fresh directory. The layer must exist.
  */
-export async function runAgentOnce(image: string, a: AgentUnderTest, o: { scenario: string; plays: DriverTurn[]; flags?: string[]; env?: Record<string, string> }): Promise<DrivenRun & { key: string }> {
+export async function runAgentOnce(
+  image: string,
+  a: AgentUnderTest,
+  o: { scenario?: string; args?: string[]; out?: string; plays: DriverTurn[]; flags?: string[]; env?: Record<string, string>; filter?: AnswerFilter },
+): Promise<DrivenRun & { key: string }> {
   const { key, env } = runEnv(a, o.env);
-  const out = join(mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`)), 'out');
-  return { ...(await drivenCli(a, image, o.plays, ['run', '-s', o.scenario], out, env, o.flags)), key };
+  const out = o.out ?? join(mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`)), 'out');
+  const args = o.args ?? ['run', '-s', o.scenario ?? scenarioFile(SAMPLES.single)];
+  return { ...(await drivenCli(a, image, o.plays, args, out, env, o.flags, undefined, o.filter)), key };
 }
 
 export interface SuiteOptions {

@@ -11,6 +11,18 @@ function blocks(ctx: RenderContext): Record<string, unknown>[] {
   return out;
 }
 
+/** The error type Anthropic's API names for each HTTP status (docs: "Errors"); any other is an api_error. */
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
+};
+
 export const anthropic: WireFormat = {
   accepts: (path) => path.endsWith('/messages'),
   isStreaming: (_path, body) => bodyField(body, 'stream') === true,
@@ -71,7 +83,7 @@ export const anthropic: WireFormat = {
   errorBody: (status, message) => ({
     type: 'error',
     error: {
-      type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : status === 529 ? 'overloaded_error' : 'api_error',
+      type: ERROR_TYPES[status] ?? 'api_error',
       message,
     },
   }),
