@@ -5,15 +5,18 @@
 //            and the files written. The run: the daemon in-process, the agent searching the
 //            inbox twice (5 hits at 1×, 5,000 at 1,000×) and listing it once.
 //   viewer   that run's trace.html (the viewer's page build, in-process), time and size.
+//   collect  also through the JSON answer (base64, older images) in the same run: the baseline.
 //   rss      the runner CLI (`run-config`, its own process) planning BENCH_RUNS scenarios
 //            (default 800) and running them at -j BENCH_J (default 32) on the Kubernetes API
 //            double's lightweight mode (in-process stand-ins for the adapter; the scenario
-//            bytes really go through POST /files): peak RSS (VmHWM) with sample-sized
-//            scenarios and with BENCH_MB-sized ones (default 5), the same run otherwise.
-// Measured 2026-11-25, load average 23–33 on the 2-core VM (docs/runner.md has the table):
-//   collect at 1,000× 246 ms (3.2× the sample's), viewer page 490 ms (114×; 1,716 ms = 794×
-//   before); RSS 800 × 4.8 MB planning 149 MB (sample run 192 MB); 64 × 5 MB at -j 32
-//   1,121 MB (6.9× the sample run; 1,353 MB = 8.3× before): the uploads in flight.
+//            bytes really go through the upload), or with BENCH_BACKEND=local in real
+//            containers of BENCH_IMAGE: peak RSS (VmHWM) with sample-sized scenarios and with
+//            BENCH_MB-sized ones (default 5), the same run otherwise; per run in flight = the
+//            difference / -j.
+// Measured 2026-11-26, load average 11–15 on the 2-core VM (docs/runner.md has the tables):
+//   96 × 5 MB at -j 32 on the double: peak 327 MB (1.45× the sample run), 3.2 MB per run in
+//   flight; before the streamed routes 1,098 MB (6.55×), 29.1 MB per run in flight. Collect at
+//   1,000× 86.7 ms through the tar answer, 106.6 ms through the JSON answer (0.81×).
 // Usage: npx tsx bench/scale-runner.ts [--factors 1,1000] [--only collect|rss]
 //        BENCH_BEFORE_ROOT=<another checkout with dist/>: the same datasets also through that
 //        build's CLI (before/after). BENCH_WINDOW_S (default 600): a runner still going after
@@ -24,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdapterServer } from '../agent-image/src/adapter/server.js';
 import { artifactPaths, readArtifacts } from '../agent-image/src/adapter/artifacts.js';
+import { openArtifacts } from '../agent-image/src/adapter/artifacts-tar.js';
 import { ENV } from '../agent-image/src/contract/index.js';
 import { AdapterClient } from '../runner/src/run/adapter-client.js';
 import { keepRunArtifacts } from '../runner/src/run/artifacts.js';
@@ -47,7 +51,13 @@ const INBOX = ['emails', 'search-emails', '--query', '@', '--folder-name', 'INBO
 interface CollectMeasure {
   scenarioMb: number;
   eventsMb: number;
+  /** Through the tar answer (artifacts-tar), what the runner uses with our image. */
   collectMs: number;
+  /** Through the JSON answer (base64), what older images give: the baseline. */
+  collectJsonMs: number;
+  /** The answer alone (request to last byte decoded), tar and JSON. */
+  fetchMs: number;
+  fetchJsonMs: number;
   viewerMs: number;
   pageMb: number;
 }
@@ -55,6 +65,16 @@ interface CollectMeasure {
 /** The artifacts of a state dir, served the way the image's adapter serves them (its own paths, the trace files in the state dir). */
 function artifactsOf(stateDir: string): Array<readonly [string, string]> {
   return artifactPaths({ [ENV.stateDir]: stateDir, [ENV.traceFile]: join(stateDir, 'trace.jsonl'), GAIA2_FAKETIME_FILE: join(stateDir, 'faketime.rc') });
+}
+
+/** One collect as the runner does it: fetch, derive the run's facts, write the files. */
+async function collectOnce(fetch: () => Promise<{ files: Map<string, Buffer> }>, out: string): Promise<{ ms: number; fetchMs: number; got: ReturnType<typeof readCollected> }> {
+  const t0 = performance.now();
+  const { files } = await fetch();
+  const fetchMs = performance.now() - t0;
+  const got = readCollected(files);
+  await keepRunArtifacts(out, files, got.agentResponse);
+  return { ms: performance.now() - t0, fetchMs, got };
 }
 
 async function collectAndView(factor: number): Promise<CollectMeasure> {
@@ -70,22 +90,28 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
     backend: { status: () => null, connected: () => true, hasConnected: () => true, info: () => ({}), post: () => null },
     token,
     artifacts: () => readArtifacts(artifactsOf(stateDir)),
+    artifactsTar: () => openArtifacts(artifactsOf(stateDir)),
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   const client = new AdapterClient({ url: `http://127.0.0.1:${port}` }, token, 60_000);
   const collects: number[] = [];
+  const collectsJson: number[] = [];
+  const fetches: number[] = [];
+  const fetchesJson: number[] = [];
   const views: number[] = [];
   let pageBytes = 0;
   const scenarios = new ScenarioInfoCache();
   try {
     for (let i = 0; i < N; i++) {
       const out = join(dir, `run-${i}`, 'scenario');
-      const t0 = performance.now();
-      const { files } = await client.artifacts();
-      const got = readCollected(files);
-      await keepRunArtifacts(out, files, got.agentResponse);
-      collects.push(performance.now() - t0);
+      // The old way first (into a directory of its own), then the tar answer, each timed whole.
+      const old = await collectOnce(() => client.artifacts(), join(dir, `json-${i}`));
+      collectsJson.push(old.ms);
+      fetchesJson.push(old.fetchMs);
+      const { ms, fetchMs, got } = await collectOnce(() => client.artifactsTar(), out);
+      collects.push(ms);
+      fetches.push(fetchMs);
       if (got.agentResponse !== 'done') throw new Error(`collect at ${factor}×: no reply found`);
       writeFileSync(join(out, 'result.json'), JSON.stringify({ scenario_id: 'scenario', scenario_file: scenarioFile, status: 'pass', success: true }));
       // Each page build reads its scenario as a fresh build would (no cache shared across builds).
@@ -99,7 +125,14 @@ async function collectAndView(factor: number): Promise<CollectMeasure> {
     await client.close();
     server.close();
   }
-  return { scenarioMb: text.length / 1e6, eventsMb: statSync(join(stateDir, 'events.jsonl')).size / 1e6, collectMs: median(collects), viewerMs: median(views), pageMb: pageBytes / 1e6 };
+  return {
+    scenarioMb: text.length / 1e6,
+    eventsMb: statSync(join(stateDir, 'events.jsonl')).size / 1e6,
+    collectMs: median(collects),
+    collectJsonMs: median(collectsJson),
+    fetchMs: median(fetches),
+    fetchJsonMs: median(fetchesJson),
+    viewerMs: median(views), pageMb: pageBytes / 1e6 };
 }
 
 // ---- runner RSS: BENCH_RUNS planned scenarios at -j BENCH_J on the Kubernetes double ----
@@ -108,6 +141,9 @@ const J = Number(process.env.BENCH_J ?? 32);
 const MB = Number(process.env.BENCH_MB ?? 5);
 const beforeRoot = process.env.BENCH_BEFORE_ROOT ?? null;
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 600);
+/** `kubernetes` (the API double's lightweight units, default) or `local`: real containers of BENCH_IMAGE on the local engine. */
+const BACKEND = process.env.BENCH_BACKEND ?? 'kubernetes';
+const IMAGE = process.env.BENCH_IMAGE ?? (BACKEND === 'local' ? 'localhost/gaia2-agent:latest' : 'registry.example/gaia2-agent:bench');
 
 /** Copies of one scenario text under their own ids; returns the dataset's total bytes. */
 function writeDataset(dir: string, text: string): number {
@@ -132,7 +168,7 @@ interface RssMeasure {
 }
 
 /** One dataset of `text` copies, run by each CLI in turn. */
-async function runnerRss(label: string, text: string, kubeconfig: string, roots: string[]): Promise<RssMeasure[]> {
+async function runnerRss(label: string, text: string, kubeconfig: string | null, roots: string[]): Promise<RssMeasure[]> {
   const dir = join(work, `rss-${label}`);
   const datasetMb = writeDataset(join(dir, 'data'), text) / 1e6;
   const out: RssMeasure[] = [];
@@ -141,12 +177,13 @@ async function runnerRss(label: string, text: string, kubeconfig: string, roots:
   return out;
 }
 
-async function runOnce(dir: string, datasetMb: number, kubeconfig: string, runnerRoot: string): Promise<RssMeasure> {
+async function runOnce(dir: string, datasetMb: number, kubeconfig: string | null, runnerRoot: string): Promise<RssMeasure> {
   rmSync(join(dir, 'out'), { recursive: true, force: true });
   writeFileSync(
     join(dir, 'c.toml'),
-    `[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\nimage = "registry.example/gaia2-agent:bench"\n` +
-      `[run]\nbackend = "kubernetes"\nconcurrency = ${J}\noutput_dir = "out"\nhealth_timeout = 600\ntimeout = 1200\n[kubernetes]\nkubeconfig = ${JSON.stringify(kubeconfig)}\n`,
+    `[target]\ndataset_root = "data"\n[agent]\nname = "oracle"\nimage = ${JSON.stringify(IMAGE)}\n` +
+      `[run]\nbackend = "${BACKEND}"\nconcurrency = ${J}\noutput_dir = "out"\nhealth_timeout = 600\ntimeout = 1200\n` +
+      (kubeconfig ? `[kubernetes]\nkubeconfig = ${JSON.stringify(kubeconfig)}\n` : ''),
   );
   let peakKb = 0;
   const t0 = performance.now();
@@ -187,22 +224,23 @@ function universeOfSize(mb: number): string {
 async function rssSection(): Promise<void> {
   const sandboxEnv = { ...process.env, K8SD_FAKE: '1', K8SD_FAKE_RUN_MS: process.env.BENCH_UNIT_MS ?? '2000', K8SD_STATE_DIR: join(work, 'sandbox') };
   const sandbox = (cmd: string) => execFileSync('bash', [join(root, 'scripts/k8s-sandbox.sh'), cmd], { env: sandboxEnv, encoding: 'utf8' }).trim();
-  const kubeconfig = sandbox('start');
+  const kubeconfig = BACKEND === 'kubernetes' ? sandbox('start') : null;
   try {
     const roots = [root, ...(beforeRoot ? [beforeRoot] : [])];
     const small = await runnerRss('sample', universe(1), kubeconfig, roots);
     const large = await runnerRss('large', universeOfSize(MB), kubeconfig, roots);
     roots.forEach((r, k) => {
       const [s0, l0] = [small[k]!, large[k]!];
-      console.log(`\nrunner RSS, ${RUNS} scenarios planned, -j ${J} (Kubernetes double, lightweight), CLI of ${r}`);
+      const where = BACKEND === 'kubernetes' ? 'Kubernetes double, lightweight units' : `real containers of ${IMAGE} on the local engine`;
+      console.log(`\nrunner RSS, ${RUNS} scenarios planned and run, -j ${J} (${where}), CLI of ${r}`);
       for (const [name, m] of [['sample', s0], [`${MB} MB`, l0]] as const) {
         console.log(`  ${name.padEnd(7)} dataset ${m.datasetMb.toFixed(0).padStart(5)} MB  peak RSS ${m.peakMb.toFixed(0).padStart(5)} MB  ${(m.peakMb / s0.peakMb).toFixed(2)}× the sample's  ${m.passed}/${RUNS} passed in ${m.wallS.toFixed(0)} s${m.window ? ` (stopped after ${WINDOW_S} s: peak of that window)` : ''}`);
       }
       const extra = l0.peakMb - s0.peakMb;
-      console.log(`  peak RSS beyond the sample run: ${extra.toFixed(0)} MB = ${((extra / l0.datasetMb) * 100).toFixed(2)}% of the ${l0.datasetMb.toFixed(0)} MB dataset, ${(extra / (l0.datasetMb / RUNS)).toFixed(1)} scenarios' worth (-j ${J})`);
+      console.log(`  peak RSS beyond the sample run: ${extra.toFixed(0)} MB = ${((extra / l0.datasetMb) * 100).toFixed(2)}% of the ${l0.datasetMb.toFixed(0)} MB dataset, ${(extra / (l0.datasetMb / RUNS)).toFixed(1)} scenarios' worth; per run in flight ${(extra / J).toFixed(1)} MB (${(extra / J / (l0.datasetMb / RUNS)).toFixed(2)}× one scenario, -j ${J})`);
     });
   } finally {
-    sandbox('stop');
+    if (kubeconfig) sandbox('stop');
   }
 }
 
@@ -216,9 +254,10 @@ try {
     for (const [f, m] of results) {
       console.log(
         `  ${String(f).padStart(5)}×  scenario ${m.scenarioMb.toFixed(2)} MB, events.jsonl ${m.eventsMb.toFixed(2)} MB` +
-          `  collect ${m.collectMs.toFixed(1)} ms ${(m.collectMs / base.collectMs).toFixed(1)}×` +
+          `  collect ${m.collectMs.toFixed(1)} ms ${(m.collectMs / base.collectMs).toFixed(1)}× (JSON answer ${m.collectJsonMs.toFixed(1)} ms: tar ${(m.collectMs / m.collectJsonMs).toFixed(2)}× of it)` +
           `  viewer page ${m.viewerMs.toFixed(1)} ms ${(m.viewerMs / base.viewerMs).toFixed(1)}× (${m.pageMb.toFixed(2)} MB page)` +
-          `  per MB of events: collect ${(m.collectMs / m.eventsMb).toFixed(1)} ms, page ${(m.viewerMs / m.eventsMb).toFixed(1)} ms`,
+          `  the answer alone: tar ${m.fetchMs.toFixed(1)} ms, JSON ${m.fetchJsonMs.toFixed(1)} ms (${(m.fetchMs / m.fetchJsonMs).toFixed(2)}×)` +
+          `  per MB of events: collect ${(m.collectMs / m.eventsMb).toFixed(1)} ms (JSON ${(m.collectJsonMs / m.eventsMb).toFixed(1)} ms), page ${(m.viewerMs / m.eventsMb).toFixed(1)} ms`,
       );
     }
   }

@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectEngine, type UnitBackend, type ContainerSpec } from '../../runner/src/engine/index.js';
+import { connectEngine, contentBytes, type UnitBackend, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { maskVolatile } from '../../runner/src/gateway/index.js';
 import type { ExecuteOutcome } from '../../runner/src/orchestrator/index.js';
 import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
@@ -83,14 +83,14 @@ describe('model gateway: keys stay out, record, replay (pass@2, agent and LLM ju
     expect(cfg.model_gateway.upstreams.map((u: { provider: string; roles: string[] }) => [u.provider, u.roles])).toEqual([['anthropic', ['judge']], ['openai-compat', ['agent']]]);
   });
 
-  it('the canary key reached the doubles and nothing the engine received: create bodies, env, files, labels', () => {
+  it('the canary key reached the doubles and nothing the engine received: create bodies, env, files, labels', async () => {
     expect(model.requests.length).toBeGreaterThan(0);
     for (const r of model.requests) expect(r.headers.authorization).toBe(`Bearer ${CANARY}`);
     for (const r of judge.requests) expect(r.headers['x-api-key']).toBe(CANARY);
     expect(specs).toHaveLength(4);
     for (const s of specs) {
       expect(JSON.stringify(s)).not.toContain(CANARY);
-      for (const f of s.files ?? []) expect(Buffer.from(f.content).toString('utf8')).not.toContain(CANARY);
+      for (const f of s.files ?? []) expect((await contentBytes(f.content)).toString('utf8')).not.toContain(CANARY);
       // Each container holds its own tokens and the gateway's URL instead.
       expect(s.env.API_KEY).toMatch(/^g2gw-/);
       expect(s.env.GAIA2_JUDGE_API_KEY).toMatch(/^g2gw-/);
@@ -240,11 +240,11 @@ describe.each(eachEngine())('model gateway on %s', (_kind, e2e) => {
       for (const r of judge.requests) expect(r.headers['x-api-key']).toBe(CANARY);
     });
 
-    it('what the engine received holds tokens, never the key', () => {
+    it('what the engine received holds tokens, never the key', async () => {
       expect(specs).toHaveLength(1);
       const [s] = specs;
       expect(JSON.stringify(s)).not.toContain(CANARY);
-      for (const f of s!.files ?? []) expect(Buffer.from(f.content).toString('utf8')).not.toContain(CANARY);
+      for (const f of s!.files ?? []) expect((await contentBytes(f.content)).toString('utf8')).not.toContain(CANARY);
       expect(s!.env.API_KEY).toMatch(/^g2gw-/);
       expect(s!.env.GAIA2_JUDGE_API_KEY).toMatch(/^g2gw-/);
     });

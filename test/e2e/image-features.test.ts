@@ -10,6 +10,7 @@ import { CONTAINER_PATHS, ENV, IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../.
 import { connectEngine, type UnitBackend, type ContainerHandle, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { CA_BUNDLE_PATH } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
+import { createLateScenarioUnit } from './helpers/late-scenario-unit.js';
 import { DEFAULT_TIMEOUTS, runScenario } from '../../runner/src/run/index.js';
 import { AdapterClient } from '../../runner/src/run/adapter-client.js';
 import { collectArtifacts } from '../../runner/src/run/artifacts.js';
@@ -51,15 +52,7 @@ describe("our image's contract additions (real containers)", () => {
 
   it('scenario after start through POST /files, artifacts over HTTP (no archive), shutdown ends the container with code 0', async () => {
     const token = 'e2e-token-0123456789';
-    const c = await engine.create({
-      image,
-      env: { [ENV.agent]: 'oracle', [ENV.adapterToken]: token, [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady, [ENV.judgeFinalTurn]: '1' },
-      labels: label,
-      entrypoint: ['bash'],
-      cmd: [CONTAINER_PATHS.entrypoint],
-      network: 'bridge',
-      publishPort: 8090,
-    });
+    const c = await createLateScenarioUnit(engine, image, token, label);
     try {
       await c.start();
       // Late on purpose: the daemon must wait for the marker, not fail on a missing scenario.

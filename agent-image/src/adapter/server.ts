@@ -6,8 +6,19 @@
 // terminal status (docs/contract.md, "GET /health").
 import { nodeHttp, type IncomingMessage, type Server, type ServerResponse } from '../platform/node-http.js';
 import { timingSafeEqual } from 'node:crypto';
-import { ADAPTER_TOKEN_HEADER, MAX_UPLOAD_BYTES, MUTATING_ROUTES, ROUTES, RUNNER_ROUTES, type ArtifactsResponse, type UploadRequest } from '../contract/routes.js';
-import { parseUpload, UploadError } from './upload.js';
+import {
+  ADAPTER_TOKEN_HEADER,
+  ARTIFACTS_TAR_HEADERS,
+  ARTIFACTS_TAR_QUERY,
+  MAX_UPLOAD_BYTES,
+  MUTATING_ROUTES,
+  ROUTES,
+  RUNNER_ROUTES,
+  type ArtifactsResponse,
+  type UploadRequest,
+} from '../contract/routes.js';
+import { parseFilePut, parseUpload, UploadError, UploadTooLarge, writeUploadStream } from './upload.js';
+import { sendTar, type OpenedArtifacts } from './artifacts-tar.js';
 import type { DaemonStatus } from '../contract/status.js';
 import { MessageBuffer } from './message-buffer.js';
 import { readBody } from '../world/http-body.js';
@@ -30,12 +41,16 @@ export interface AdapterOptions {
   buffer?: MessageBuffer;
   /** Serves GET /artifacts (only with a token). */
   artifacts?: () => ArtifactsResponse;
+  /** GET /artifacts?format=tar (only with a token): the files opened, streamed by the server. */
+  artifactsTar?: () => OpenedArtifacts;
   /** POST /shutdown (only with a token): called after the answer has been sent. */
   onShutdown?: () => void;
   /** POST /files (only with a token): writes the files in order. */
   putFiles?: (files: UploadRequest['files']) => Promise<void>;
-  /** Where POST /files may write (UPLOAD_ROOT; tests use a temporary directory). */
+  /** Where POST and PUT /files may write (UPLOAD_ROOT; tests use a temporary directory). */
   uploadRoot?: string;
+  /** PUT /files (only with a token): one file streamed from the body. */
+  streamFiles?: boolean;
 }
 
 const MAX_BODY = 1 << 20;
@@ -89,6 +104,7 @@ export function createAdapterServer(opts: AdapterOptions): { server: Server; buf
     if (RUNNER_ROUTES.has(path)) {
       if (!token) return json(res, 403, { ok: false, error: `${path} needs the container to have GAIA2_ADAPTER_TOKEN` });
       if (!authorized(req, token)) return json(res, 401, { ok: false, error: 'Unauthorized' });
+      if (req.method === 'GET' && path === ROUTES.artifacts && opts.artifactsTar && url.search === `?${ARTIFACTS_TAR_QUERY}`) return serveTar(res, opts.artifactsTar());
       if (req.method === 'GET' && path === ROUTES.artifacts && opts.artifacts) return json(res, 200, opts.artifacts());
       if (req.method === 'POST' && path === ROUTES.shutdown && opts.onShutdown) {
         const onShutdown = opts.onShutdown;
@@ -107,6 +123,7 @@ export function createAdapterServer(opts: AdapterOptions): { server: Server; buf
           .catch((e: unknown) => json(res, e instanceof UploadError ? 400 : 500, { ok: false, error: (e as Error).message }));
         return;
       }
+      if (req.method === 'PUT' && path === ROUTES.files && opts.streamFiles) return putFile(req, res, url, opts.uploadRoot);
       return json(res, 404, { error: 'Not found' });
     }
     if (req.method === 'POST' && MUTATING_ROUTES.has(path)) {
@@ -134,6 +151,32 @@ export function createAdapterServer(opts: AdapterOptions): { server: Server; buf
   });
   server.on('close', () => buffer.closeAll());
   return { server, buffer };
+}
+
+function serveTar(res: ServerResponse, opened: OpenedArtifacts): void {
+  res.writeHead(200, {
+    'content-type': 'application/x-tar',
+    [ARTIFACTS_TAR_HEADERS.missing]: opened.missing.join(','),
+    [ARTIFACTS_TAR_HEADERS.unreadable]: opened.unreadable.join(','),
+  });
+  // Headers are sent: a failure now can only cut the stream, which the runner sees as a bad archive.
+  sendTar(res, opened.files).catch(() => res.destroy());
+}
+
+function putFile(req: IncomingMessage, res: ServerResponse, url: URL, root: string | undefined): void {
+  let target: ReturnType<typeof parseFilePut>;
+  try {
+    target = parseFilePut(url, root);
+  } catch (e) {
+    req.resume();
+    return json(res, 400, { ok: false, error: (e as Error).message });
+  }
+  writeUploadStream(req, target, MAX_UPLOAD_BYTES)
+    .then((bytes) => json(res, 200, { ok: true, written: 1, bytes }))
+    .catch((e: unknown) => {
+      const code = e instanceof UploadTooLarge ? 413 : e instanceof UploadError ? 400 : 500;
+      if (!res.headersSent && !res.destroyed) json(res, code, { ok: false, error: (e as Error).message });
+    });
 }
 
 /** Listens on host:port (port 0 = any); resolves with the bound port. */

@@ -15,6 +15,10 @@ export const IMAGE_FEATURES = {
   noise: 'noise',
   /** POST /files writes files in order (token required): the way in without an archive API. */
   filesRoute: 'files-route',
+  /** PUT /files?path=…&mode=…: one file per request, its raw bytes as the body (no base64, no JSON). */
+  filesStream: 'files-stream',
+  /** GET /artifacts?format=tar: the artifact files as one tar stream (no base64, no JSON). */
+  artifactsTar: 'artifacts-tar',
 } as const;
 
 export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];

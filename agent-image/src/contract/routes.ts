@@ -18,6 +18,7 @@ export const ROUTES = {
   /**
    * POST: files written into the container in the given order (UploadRequest); how a runner
    * that has no archive API (a cluster backend) delivers the scenario and its ready marker.
+   * PUT (the files-stream feature): one file, `?path=…&mode=…`, the body its raw bytes.
    */
   files: '/files',
 } as const;
@@ -52,6 +53,21 @@ export const UPLOAD_ROOT = '/var/gaia2/';
 
 /** Scenarios run to megabytes; base64 adds a third. */
 export const MAX_UPLOAD_BYTES = 256 * 1024 * 1024;
+
+/**
+ * PUT /files: the query parameters (the body is the file's bytes, written to a temporary name
+ * and renamed into place once complete). `mode` is octal, like `0644`.
+ */
+export const FILE_PUT_QUERY = { path: 'path', mode: 'mode' } as const;
+
+/** GET /artifacts with this query answers a tar stream (the artifacts-tar feature). */
+export const ARTIFACTS_TAR_QUERY = 'format=tar';
+
+/**
+ * Headers of the tar answer: the artifact names that do not exist, and those that exist but
+ * the daemon cannot read (comma-separated; names never hold a comma).
+ */
+export const ARTIFACTS_TAR_HEADERS = { missing: 'x-gaia2-missing', unreadable: 'x-gaia2-unreadable' } as const;
 
 /** GET /artifacts: host file name (ARTIFACT_FILES) → content in base64. */
 export interface ArtifactsResponse {

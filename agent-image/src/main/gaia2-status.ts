@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { CONTAINER_PATHS, DEFAULT_ADAPTER_PORT, ENV } from '../contract/paths.js';
 import { isTerminal, type DaemonStatus } from '../contract/status.js';
-import { artifactPaths, createAdapterServer, fileBackend, listen, readArtifacts } from '../adapter/index.js';
+import { artifactPaths, createAdapterServer, fileBackend, listen, openArtifacts, readArtifacts } from '../adapter/index.js';
 import { readStatusFile, writeStatusFile } from '../world/status-file.js';
 
 const env = process.env;
@@ -28,6 +28,7 @@ const { server } = createAdapterServer({
   backend: fileBackend(statusFile),
   token: env[ENV.adapterToken] || null,
   artifacts: () => readArtifacts(artifactPaths(env)),
+  artifactsTar: () => openArtifacts(artifactPaths(env)),
   // This process is the container's PID 1 by now: exiting ends the container.
   onShutdown: () => process.exit(0),
 });

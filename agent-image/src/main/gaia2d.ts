@@ -19,6 +19,7 @@ import {
   fileBackend,
   listen,
   MessageBuffer,
+  openArtifacts,
   readArtifacts,
   type AdapterBackend,
 } from '../adapter/index.js';
@@ -105,8 +106,10 @@ function runDaemon(): void {
       token: env[ENV.adapterToken] || null,
       buffer,
       artifacts: () => readArtifacts(artifactPaths(env)),
+      artifactsTar: () => openArtifacts(artifactPaths(env)),
       onShutdown: shutdown,
       putFiles: writeUpload,
+      streamFiles: true,
     });
     await listen(server, port);
     log.info(`adapter listening on 0.0.0.0:${port}`);

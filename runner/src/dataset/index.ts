@@ -14,7 +14,7 @@ export { artifactDir, inferSplit, type ScenarioEntry } from './entry.js';
 export { loadDirectory, loadJsonl, loadLocal, comparePaths } from './local.js';
 export { readSubsetManifest } from './manifest.js';
 export { ensureHfSplits, hfCacheRoot, hfConfigName, hfDatasetDir } from './hf.js';
-export { readScenarioBytes, readScenarioEntry, readScenarioFile, scenarioParses } from './read-scenario.js';
+export { readScenarioEntry, scenarioContent, readScenarioFile, scenarioParses } from './read-scenario.js';
 export { firstUserTask } from './first-task.js';
 
 export interface ResolvedDataset {

@@ -2,10 +2,11 @@
 // This is the host's only parse of a scenario (docs/runner.md, "A scenario's facts"): the
 // file's bytes are read once, hashed, parsed and validated once, and only the facts a run needs
 // are kept. The bytes themselves are not held: a run reads them again for delivery, unchanged,
-// and checks them against the hash (readScenarioBytes), so 800 planned 5 MB scenarios cost
-// their facts, not 4 GB.
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// and checks them against the hash (scenarioContent, streamed as they are sent), so 800
+// planned 5 MB scenarios cost their facts, not 4 GB, and an upload in flight costs a chunk.
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
 import { dirname, relative } from 'node:path';
 import { parseScenario, scenarioId, scenarioSplit, scenarioStartTime, type Scenario } from '../../../agent-image/src/contract/scenario.js';
 import { sha256Hex } from '../fsutil/hash.js';
@@ -99,17 +100,46 @@ export function readScenarioFile(file: string, root: string | null, onlyScenario
   return scenario && { entry: toEntry(file, scenario, root, bytes), bytes };
 }
 
+const changed = (file: string): DatasetError => new DatasetError(`${file}: the scenario file changed after the run was planned; start the run again`);
+
 /**
- * The bytes of a planned scenario for delivery, exactly as they were parsed: a file changed
- * since planning is refused (its facts would no longer be its own).
+ * A planned scenario's bytes for delivery, read from disk each time they are sent (a retried
+ * delivery opens it again) and never held whole. The size is checked now; the hash as the
+ * bytes stream: a file changed since planning ends its stream with a DatasetError before the
+ * last byte, so the receiver never completes it (its facts would no longer be its own).
  */
-export async function readScenarioBytes(entry: Pick<ScenarioEntry, 'file' | 'sha256'>): Promise<Buffer> {
-  let bytes: Buffer;
+export function scenarioContent(entry: Pick<ScenarioEntry, 'file' | 'sha256' | 'bytes'>): { size: number; open(): Readable } {
+  let size: number;
   try {
-    bytes = await readFile(entry.file);
+    size = statSync(entry.file).size;
   } catch (e) {
     throw new DatasetError(`cannot read scenario file ${entry.file}: ${(e as Error).message}`);
   }
-  if (sha256Hex(bytes) !== entry.sha256) throw new DatasetError(`${entry.file}: the scenario file changed after the run was planned; start the run again`);
-  return bytes;
+  if (size !== entry.bytes) throw changed(entry.file);
+  return {
+    size,
+    open: () => {
+      const hash = createHash('sha256');
+      // The last chunk is held back until the hash is known: a receiver never gets every byte
+      // of a changed file (it waits for Content-Length's worth, then renames into place).
+      let held: Buffer | null = null;
+      const check = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          const out = held;
+          held = chunk;
+          done(null, out ?? undefined);
+        },
+        flush(done) {
+          if (hash.digest('hex') !== entry.sha256) return done(changed(entry.file));
+          done(null, held ?? undefined);
+        },
+      });
+      const file = createReadStream(entry.file);
+      file.on('error', (e) => check.destroy(new DatasetError(`cannot read scenario file ${entry.file}: ${e.message}`)));
+      // A delivery cut short (a reset connection) must not leave the file open.
+      check.on('close', () => file.destroy());
+      return file.pipe(check);
+    },
+  };
 }

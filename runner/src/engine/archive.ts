@@ -1,76 +1,80 @@
 // Tar archives for the engine's put/get archive endpoints (files in and out without bind
-// mounts, so a remote engine works the same).
-import { pack, extract } from 'tar-stream';
-import type { Readable } from 'node:stream';
+// mounts, so a remote engine works the same) and the image's tar answer of GET /artifacts.
+// Archives are built as streams: a file given as StreamedContent goes from disk into the
+// request chunk by chunk, never whole in memory.
+import { pack, extract, type Header } from 'tar-stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { StreamedContent } from './types.js';
 
 export interface TarEntry {
   /** Path inside the archive, relative (no leading slash). */
   name: string;
-  content: string | Buffer;
+  content: string | Buffer | StreamedContent;
   mode?: number;
   /** A symbolic link to this target instead of a file (content ignored). */
   linkname?: string;
 }
 
-export async function packFiles(entries: TarEntry[]): Promise<Buffer> {
-  const p = pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    p.on('data', (c: unknown) => chunks.push(c as Buffer));
-    p.on('end', () => resolve(Buffer.concat(chunks)));
-    p.on('error', reject);
-  });
-  for (const e of entries) {
-    if (e.linkname !== undefined) {
-      p.entry({ name: e.name, type: 'symlink', linkname: e.linkname, mode: 0o777, mtime: new Date() });
-      continue;
-    }
-    const body = typeof e.content === 'string' ? Buffer.from(e.content, 'utf8') : e.content;
-    p.entry({ name: e.name, mode: e.mode ?? 0o644, mtime: new Date() }, body);
-  }
-  p.finalize();
-  return done;
+function isStreamed(c: TarEntry['content']): c is StreamedContent {
+  return typeof c === 'object' && !Buffer.isBuffer(c);
 }
 
-/** Returns the content of the first regular file in a tar stream. */
-export async function firstFileOf(stream: Readable): Promise<Buffer | null> {
-  const ex = extract();
-  let result: Buffer | null = null;
-  const done = new Promise<Buffer | null>((resolve, reject) => {
-    ex.on('entry', (header, body, next) => {
-      const chunks: Buffer[] = [];
-      body.on('data', (c: unknown) => chunks.push(c as Buffer));
-      body.on('end', () => {
-        if (result === null && header.type === 'file') result = Buffer.concat(chunks);
-        next();
-      });
-      body.resume();
-    });
-    ex.on('finish', () => resolve(result));
-    ex.on('error', reject);
-    stream.on('error', reject);
-  });
-  stream.pipe(ex);
-  return done;
+/** The whole content of a file given any way (the JSON upload of older images needs it whole). */
+export async function contentBytes(c: TarEntry['content']): Promise<Buffer> {
+  if (!isStreamed(c)) return typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
+  const chunks: Buffer[] = [];
+  for await (const chunk of c.open()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The content as a stream and its size (in-memory content is streamed from memory). */
+export function contentStream(c: TarEntry['content']): { size: number; stream: Readable } {
+  if (isStreamed(c)) return { size: c.size, stream: c.open() };
+  const bytes = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
+  return { size: bytes.length, stream: Readable.from([bytes]) };
+}
+
+/** A tar stream of the entries, each file's content streamed into it in turn. */
+export function packStream(entries: readonly TarEntry[]): Readable {
+  const p = pack();
+  void (async () => {
+    for (const e of entries) {
+      if (e.linkname !== undefined) {
+        p.entry({ name: e.name, type: 'symlink', linkname: e.linkname, mode: 0o777, mtime: new Date() });
+        continue;
+      }
+      const { size, stream } = contentStream(e.content);
+      await pipeline(stream, p.entry({ name: e.name, size, mode: e.mode ?? 0o644, mtime: new Date() }));
+    }
+    p.finalize();
+  })().catch((err: unknown) => p.destroy(err as Error));
+  // tar-stream's Pack is a streamx Readable, which node's stream functions accept.
+  return p as unknown as Readable;
+}
+
+export async function packFiles(entries: TarEntry[]): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of packStream(entries)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /**
- * Reads the wanted files (by path relative to the archived directory) out of a directory
- * archive; every other entry is drained without being buffered, so a large unrelated file
- * costs no memory.
+ * Reads the regular files `pick` names (by the key it returns) out of a tar stream; the first
+ * entry for a key wins. Every other entry is drained without being buffered, so a large
+ * unrelated file costs no memory.
  */
-export async function filesOf(stream: Readable, wanted: ReadonlySet<string>): Promise<Map<string, Buffer>> {
+async function pickFiles(stream: Readable, pick: (header: Header) => string | null): Promise<Map<string, Buffer>> {
   const ex = extract();
   const out = new Map<string, Buffer>();
   return new Promise<Map<string, Buffer>>((resolve, reject) => {
     ex.on('entry', (header, body, next) => {
-      // Entries are "<dir basename>/<relative path>".
-      const rel = header.name.split('/').slice(1).join('/');
-      if (header.type === 'file' && wanted.has(rel)) {
+      const key = header.type === 'file' ? pick(header) : null;
+      if (key !== null && !out.has(key)) {
         const chunks: Buffer[] = [];
         body.on('data', (c: unknown) => chunks.push(c as Buffer));
         body.on('end', () => {
-          out.set(rel, Buffer.concat(chunks));
+          out.set(key, Buffer.concat(chunks));
           next();
         });
       } else {
@@ -83,4 +87,23 @@ export async function filesOf(stream: Readable, wanted: ReadonlySet<string>): Pr
     stream.on('error', reject);
     stream.pipe(ex);
   });
+}
+
+/** Returns the content of the first regular file in a tar stream. */
+export async function firstFileOf(stream: Readable): Promise<Buffer | null> {
+  return (await pickFiles(stream, () => '')).get('') ?? null;
+}
+
+/** The wanted files (by path relative to the archived directory) of a directory archive. */
+export function filesOf(stream: Readable, wanted: ReadonlySet<string>): Promise<Map<string, Buffer>> {
+  return pickFiles(stream, (h) => {
+    // Entries are "<dir basename>/<relative path>".
+    const rel = h.name.split('/').slice(1).join('/');
+    return wanted.has(rel) ? rel : null;
+  });
+}
+
+/** Every regular file of a tar stream, by its name in the archive. */
+export function tarFiles(stream: Readable): Promise<Map<string, Buffer>> {
+  return pickFiles(stream, (h) => h.name);
 }

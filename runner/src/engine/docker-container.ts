@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from './types.js';
 import { tcpReach, type Reach, type Reached } from './reach.js';
 import { EngineError, engineErrorMessage, wrapEngineError } from './errors.js';
-import { filesOf, firstFileOf, packFiles, type TarEntry } from './archive.js';
+import { filesOf, firstFileOf, packStream, type TarEntry } from './archive.js';
 
 /** The host ip:port a created container's port is published on; null when none was assigned. */
 export async function publishedPort(c: Docker.Container, portKey: string): Promise<string | null> {
@@ -73,7 +73,8 @@ export class DockerContainer implements ContainerHandle {
 
   async putFiles(files: ContainerFile[]): Promise<void> {
     try {
-      const tar = await packFiles(files.map((f): TarEntry => ({ name: f.path.replace(/^\/+/, ''), content: f.content, mode: f.mode })));
+      // Streamed: a file given as StreamedContent goes from disk into the request.
+      const tar = packStream(files.map((f): TarEntry => ({ name: f.path.replace(/^\/+/, ''), content: f.content, mode: f.mode })));
       await this.c.putArchive(tar, { path: '/' });
     } catch (e) {
       throw wrapEngineError(e, `copying files into ${this.name}`, 'container_start_failed');

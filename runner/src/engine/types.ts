@@ -51,8 +51,17 @@ export interface ContainerSpec {
 
 export interface ContainerFile {
   path: string;
-  content: string | Buffer;
+  content: string | Buffer | StreamedContent;
   mode?: number;
+}
+
+/**
+ * Content read when it is sent and never held whole (a planned scenario of megabytes): its
+ * size up front, and a fresh stream each time it is sent (a retried delivery opens it again).
+ */
+export interface StreamedContent {
+  size: number;
+  open(): Readable;
 }
 
 /** How the runner reaches a port of a running unit over HTTP. */

@@ -3,9 +3,10 @@
 // One connection pool per container, kept alive between polls and closed with the run: host
 // ports are reused by later containers, and a pooled connection must never outlive its own.
 import { Pool } from 'undici';
+import type { Readable } from 'node:stream';
 import type { ArtifactsResponse, DaemonStatus, HealthResponse, NotifyResponse, UploadRequest } from '../../../agent-image/src/contract/index.js';
-import { ADAPTER_TOKEN_HEADER, ROUTES } from '../../../agent-image/src/contract/index.js';
-import type { AdapterEndpoint, ContainerFile } from '../engine/index.js';
+import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, FILE_PUT_QUERY, ROUTES } from '../../../agent-image/src/contract/index.js';
+import { contentBytes, contentStream, tarFiles, type AdapterEndpoint, type ContainerFile } from '../engine/index.js';
 
 /** The adapter (or a proxy in front of it) answered with an HTTP error. */
 export class AdapterHttpError extends Error {
@@ -15,6 +16,12 @@ export class AdapterHttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Artifact files by host name, and those the image could not read (copied by archive instead). */
+export interface CollectedArtifacts {
+  files: Map<string, Buffer>;
+  unreadable: string[];
 }
 
 /** Scenarios run to megabytes: an upload through a proxy may take longer than a poll. */
@@ -75,22 +82,78 @@ export class AdapterClient {
   }
 
   /** Our image only (404 elsewhere): every artifact file in one answer, base64 decoded. */
-  async artifacts(): Promise<{ files: Map<string, Buffer>; unreadable: string[] }> {
+  async artifacts(): Promise<CollectedArtifacts> {
     const r = await this.call<ArtifactsResponse>('GET', ROUTES.artifacts);
     const files = new Map(Object.entries(r.files ?? {}).map(([name, b64]) => [name, Buffer.from(b64, 'base64')] as const));
     return { files, unreadable: r.unreadable ?? [] };
   }
 
   /**
+   * Our image's artifacts-tar feature: the same files as artifacts() as one tar stream, read
+   * entry by entry off the socket (no base64, no JSON: one copy of each file's bytes).
+   */
+  async artifactsTar(): Promise<CollectedArtifacts> {
+    const path = `${ROUTES.artifacts}?${ARTIFACTS_TAR_QUERY}`;
+    const timeoutMs = Math.max(this.timeoutMs, UPLOAD_TIMEOUT_MS);
+    const res = await this.pool.request({ path: this.prefix + path, method: 'GET', headers: this.headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    const type = String(res.headers['content-type'] ?? '');
+    if (res.statusCode >= 400 || !type.startsWith('application/x-tar')) {
+      const text = (await res.body.text()).slice(0, 200);
+      throw new AdapterHttpError(`GET ${path} → HTTP ${res.statusCode} (${type || 'no content type'}): ${text}`, res.statusCode);
+    }
+    const listed = (h: string): string[] => String(res.headers[h] ?? '').split(',').filter(Boolean);
+    return { files: await tarFiles(res.body), unreadable: listed(ARTIFACTS_TAR_HEADERS.unreadable) };
+  }
+
+  /**
    * Our image only (its files-route feature): writes files under UPLOAD_ROOT, in the given
    * order, so a reader that sees the last one knows the others are complete. This is how the
-   * scenario gets into a running unit on every backend, archive API or not.
+   * scenario gets into a running unit on every backend, archive API or not. Every byte is
+   * base64 in one JSON body: images without files-stream only.
    */
   async putFiles(files: readonly ContainerFile[]): Promise<void> {
     const body: UploadRequest = {
-      files: files.map((f) => ({ path: f.path, content: Buffer.from(f.content).toString('base64'), ...(f.mode !== undefined ? { mode: f.mode } : {}) })),
+      files: await Promise.all(
+        files.map(async (f) => ({ path: f.path, content: (await contentBytes(f.content)).toString('base64'), ...(f.mode !== undefined ? { mode: f.mode } : {}) })),
+      ),
     };
     await this.call('POST', ROUTES.files, body, Math.max(this.timeoutMs, UPLOAD_TIMEOUT_MS));
+  }
+
+  /**
+   * The files-stream feature: the same as putFiles, one PUT per file in the given order, each
+   * body the file's raw bytes streamed from where they are (a scenario from disk), never whole
+   * in memory. The image renames a file into place only once all its bytes arrived. A source
+   * that fails mid-way (a scenario changed since planning) fails the call with its own error.
+   */
+  async putFilesStreamed(files: readonly ContainerFile[]): Promise<void> {
+    for (const f of files) {
+      const { size, stream } = contentStream(f.content);
+      let sourceError: Error | null = null;
+      stream.once('error', (e) => (sourceError = e));
+      const query = new URLSearchParams({ [FILE_PUT_QUERY.path]: f.path, ...(f.mode !== undefined ? { [FILE_PUT_QUERY.mode]: f.mode.toString(8).padStart(4, '0') } : {}) });
+      try {
+        await this.send('PUT', `${ROUTES.files}?${query}`, stream, size);
+      } catch (e) {
+        throw sourceError ?? e;
+      } finally {
+        stream.destroy();
+      }
+    }
+  }
+
+  private async send(method: 'PUT', path: string, body: Readable, size: number): Promise<void> {
+    const timeoutMs = Math.max(this.timeoutMs, UPLOAD_TIMEOUT_MS);
+    const res = await this.pool.request({
+      path: this.prefix + path,
+      method,
+      headers: { ...this.headers, 'content-type': 'application/octet-stream', 'content-length': String(size) },
+      body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw new AdapterHttpError(`${method} ${path} → HTTP ${res.statusCode}: ${text.slice(0, 200)}`, res.statusCode);
   }
 
   /** Our image only: asks the container to exit, so removing it needs no kill. */

@@ -1,6 +1,7 @@
 // Copies the run's artifacts out of the container and writes them, with result.json, into the
 // scenario's output directory. Our image serves them all in one local HTTP answer
-// (GET /artifacts); other images, a dead adapter, or files the daemon cannot read go through
+// (GET /artifacts: a tar stream with the artifacts-tar feature, base64 in JSON before it);
+// other images, a dead adapter, or files the daemon cannot read go through
 // the engine's archive API (one request per directory).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
@@ -10,9 +11,9 @@ import { ARTIFACT_FILES } from '../../../agent-image/src/contract/index.js';
 import { redactBytes } from '../secrets/redact.js';
 
 /** Reads every known artifact (missing ones are skipped); returns host name → content. */
-export async function collectArtifacts(c: ContainerHandle, adapter?: AdapterClient | null): Promise<Map<string, Buffer>> {
+export async function collectArtifacts(c: ContainerHandle, adapter?: AdapterClient | null, tar = false): Promise<Map<string, Buffer>> {
   if (adapter) {
-    const got = await adapter.artifacts().catch(() => null);
+    const got = await (tar ? adapter.artifactsTar() : adapter.artifacts()).catch(() => null);
     if (got) {
       if (got.unreadable.length === 0) return got.files;
       const rest = await readByArchive(c, new Set(got.unreadable));
@@ -52,7 +53,7 @@ export async function keepRunArtifacts(dir: string, files: Map<string, Buffer>, 
   await writeArtifacts(dir, files);
 }
 
-/** Writes artifacts; text passes through redact() so no secret lands on disk. */
+/** Writes artifacts, however they were collected; each passes through redactBytes() so no secret lands on disk. */
 export async function writeArtifacts(dir: string, files: Map<string, Buffer>): Promise<void> {
   await mkdir(dir, { recursive: true });
   // A name may hold one directory (agent-trace/<file>); nothing may climb out of `dir`.

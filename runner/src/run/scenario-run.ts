@@ -17,7 +17,7 @@ import {
   type ScenarioResult,
 } from '../../../agent-image/src/contract/index.js';
 import { EngineError, LABELS, type AdapterEndpoint, type ContainerFile, type ContainerHandle } from '../engine/index.js';
-import { readScenarioBytes, readScenarioFile, type ScenarioEntry } from '../dataset/index.js';
+import { readScenarioFile, scenarioContent, type ScenarioEntry } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { AdapterClient } from './adapter-client.js';
@@ -39,20 +39,20 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   const started = new Date();
   const stem = basename(o.scenarioFile).replace(/\.json$/i, '');
   let facts: ScenarioEntry;
-  // The bytes go to the container as read; they are dropped once delivered (a 5 MB universe
-  // must not stay in memory for the whole run, times -j).
+  // A planned scenario's bytes go to the container streamed from disk as they are sent (a 5 MB
+  // universe must not be held per run in flight, times -j); an unplanned one was just read.
   let delivery: { create: ContainerFile[]; late: ContainerFile[] } | null;
   const features = await imageFeatures(o.engine, o.image);
   // Our image takes the scenario from its adapter once it runs (unit-ready.ts says why); files
   // outside the adapter's reach (a CA bundle) and everything for other images go in at create.
   const late = features.has(IMAGE_FEATURES.scenarioAfterStart) && features.has(IMAGE_FEATURES.filesRoute);
   try {
-    let bytes: Buffer;
+    let content: ContainerFile['content'];
     if (o.scenario) {
       facts = o.scenario;
-      bytes = await readScenarioBytes(facts);
-    } else ({ entry: facts, bytes } = readScenarioFile(o.scenarioFile, null)!);
-    delivery = splitDelivery(bytes, o.files ?? [], late);
+      content = scenarioContent(facts);
+    } else ({ entry: facts, bytes: content } = readScenarioFile(o.scenarioFile, null)!);
+    delivery = splitDelivery(content, o.files ?? [], late);
   } catch (e) {
     const result: ScenarioResult = {
       scenario_id: stem,
@@ -123,6 +123,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       endpoint: ep,
       container,
       lateFiles: delivery.late,
+      streamFiles: features.has(IMAGE_FEATURES.filesStream),
       kind: `${o.image} ${o.agent}`, // the agent runtime is part of the boot
       healthSeconds: o.timeouts.healthSeconds,
       ...(o.signal ? { signal: o.signal } : {}),
@@ -140,7 +141,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     if (container) {
       mark = Date.now();
       try {
-        artifacts = await collectArtifacts(container, features.has(IMAGE_FEATURES.artifactsRoute) ? client : null);
+        artifacts = await collectArtifacts(container, features.has(IMAGE_FEATURES.artifactsRoute) ? client : null, features.has(IMAGE_FEATURES.artifactsTar));
       } catch (e) {
         log(`${id}: could not collect artifacts: ${(e as Error).message}`);
       }
@@ -179,7 +180,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
 }
 
 /** The files of a run: at create, or (our image) through the adapter, the ready marker last. */
-function splitDelivery(scenario: Buffer, extra: readonly ContainerFile[], late: boolean): { create: ContainerFile[]; late: ContainerFile[] } {
+function splitDelivery(scenario: ContainerFile['content'], extra: readonly ContainerFile[], late: boolean): { create: ContainerFile[]; late: ContainerFile[] } {
   // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
   const files: ContainerFile[] = [{ path: CONTAINER_PATHS.scenario, content: scenario, mode: 0o644 }, ...extra];
   const lateFiles = late ? files.filter((f) => f.path.startsWith(UPLOAD_ROOT)) : [];

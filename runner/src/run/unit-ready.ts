@@ -16,6 +16,7 @@
 // published port); the first /health comes when the world is usually composed.
 import { isTerminal } from '../../../agent-image/src/contract/index.js';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle } from '../engine/index.js';
+import { DatasetError } from '../dataset/index.js';
 import { AdapterHttpError, type AdapterClient } from './adapter-client.js';
 import { LatencyEstimate } from './latency-estimate.js';
 import { RunFailure } from './run-failure.js';
@@ -27,6 +28,8 @@ export interface UnitReadyOptions {
   container: ContainerHandle;
   /** Delivered through POST /files once the adapter answers; empty when everything went in at create. */
   lateFiles: readonly ContainerFile[];
+  /** The image takes PUT /files (files-stream): each file streamed, not base64 in one JSON body. */
+  streamFiles?: boolean;
   /** What boots (image and agent runtime): boot times are learnt per kind. */
   kind: string;
   healthSeconds: number;
@@ -75,7 +78,7 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
       const lookedAt = Date.now();
       try {
         if (answeredAt === null && o.lateFiles.length) {
-          await client.putFiles(o.lateFiles);
+          await (o.streamFiles ? client.putFilesStreamed(o.lateFiles) : client.putFiles(o.lateFiles));
           answeredAt = Date.now();
           bootEstimate.record(o.kind, lookedAt - since, firstBootLook);
           // The world is composed after that: the first /health when it usually is.
@@ -100,6 +103,8 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
           continue;
         }
       } catch (e) {
+        // A scenario changed on disk since planning: delivering it again will not help.
+        if (e instanceof DatasetError) throw new RunFailure('invalid_scenario', e.message);
         if (answeredAt === null && o.lateFiles.length && e instanceof AdapterHttpError && REFUSED.has(e.statusCode)) {
           throw new RunFailure('container_start_failed', `the adapter refused the scenario: ${e.message}`);
         }

@@ -1,12 +1,15 @@
 // POST /files: token required, paths confined to the upload root, files written in order
 // with their modes, a large body (megabytes) passes, bad requests are refused before any write.
+// PUT /files (files-stream): the same rules for one raw body streamed to disk; a body cut short
+// or too large leaves nothing behind.
 import http from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAdapterServer, listen } from '../../../agent-image/src/adapter/index.js';
-import { writeUpload } from '../../../agent-image/src/adapter/upload.js';
+import { UploadTooLarge, writeUpload, writeUploadStream } from '../../../agent-image/src/adapter/upload.js';
 import { ADAPTER_TOKEN_HEADER, ROUTES, type UploadRequest } from '../../../agent-image/src/contract/routes.js';
 
 const servers: http.Server[] = [];
@@ -27,12 +30,15 @@ async function serve(root: string) {
       batches.push(files.map((f) => f.path));
       await writeUpload(files);
     },
+    streamFiles: true,
   });
   servers.push(server);
   const port = await listen(server, 0, '127.0.0.1');
+  const put = (query: string, body: Buffer | string, headers: Record<string, string> = { [ADAPTER_TOKEN_HEADER]: TOKEN }) =>
+    fetch(`http://127.0.0.1:${port}${ROUTES.files}?${query}`, { method: 'PUT', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/octet-stream', ...headers } });
   const post = (body: unknown, headers: Record<string, string> = { [ADAPTER_TOKEN_HEADER]: TOKEN }) =>
     fetch(`http://127.0.0.1:${port}${ROUTES.files}`, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
-  return { post, batches };
+  return { post, put, port, batches };
 }
 
 describe('POST /files', () => {
@@ -74,5 +80,66 @@ describe('POST /files', () => {
     }
     expect((await post('{not json')).status).toBe(400);
     expect(batches).toHaveLength(1); // only the authorized, valid request reached the writer
+  });
+});
+
+describe('PUT /files (streamed, one file)', () => {
+  const q = (path: string, mode?: string) => new URLSearchParams({ path, ...(mode ? { mode } : {}) }).toString();
+
+  it('writes the raw body with its mode; a 5 MiB body and an empty marker pass', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'upload-')) + '/';
+    const { put } = await serve(root);
+    const big = Buffer.alloc(5 * 1024 * 1024);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7) & 0xff; // every byte value, no text
+    const r = await put(q(`${root}sub/custom_scenario.json`, '0640'), big);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ ok: true, written: 1, bytes: big.length });
+    expect(readFileSync(`${root}sub/custom_scenario.json`).equals(big)).toBe(true);
+    expect(statSync(`${root}sub/custom_scenario.json`).mode & 0o777).toBe(0o640);
+    expect((await put(q(`${root}scenario.ready`), '')).status).toBe(200);
+    expect(existsSync(`${root}scenario.ready`)).toBe(true);
+    expect(readdirSync(`${root}sub`)).toEqual(['custom_scenario.json']); // no temporary left
+  });
+
+  it('needs the token and refuses bad paths and modes before reading the body', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'upload-')) + '/';
+    const { put } = await serve(root);
+    expect((await put(q(`${root}a.json`), '{}', {})).status).toBe(401);
+    for (const [query, error] of [
+      [q('/etc/passwd'), 'only normalized paths under'],
+      [q(`${root}../escape`), 'only normalized paths under'],
+      [q(`${root}a`, '4755'), 'mode must be an integer'],
+      [q(`${root}a`, 'rw'), 'mode must be an integer'],
+      ['mode=0644', 'PUT /files needs ?path='],
+    ] as const) {
+      const r = await put(query, 'x');
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { error: string }).error).toContain(error);
+    }
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('a client that stops before Content-Length leaves nothing in place', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'upload-')) + '/';
+    const { port } = await serve(root);
+    await new Promise<void>((resolve) => {
+      const req = http.request({ port, host: '127.0.0.1', method: 'PUT', path: `${ROUTES.files}?${q(`${root}cut.json`)}`, headers: { [ADAPTER_TOKEN_HEADER]: TOKEN, 'content-length': '1000' } });
+      req.on('error', () => resolve());
+      req.write(Buffer.alloc(600, 'a'));
+      setTimeout(() => {
+        req.destroy();
+        setTimeout(resolve, 100);
+      }, 100);
+    });
+    // The server notices the closed connection, then removes its temporary.
+    for (let i = 0; i < 40 && readdirSync(root).length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  it('a body over the limit is refused and its temporary removed', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'upload-')) + '/';
+    const req = Object.assign(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), { headers: {} }) as unknown as http.IncomingMessage;
+    await expect(writeUploadStream(req, { path: `${root}big.json`, mode: undefined }, 1000)).rejects.toBeInstanceOf(UploadTooLarge);
+    expect(readdirSync(root)).toEqual([]);
   });
 });

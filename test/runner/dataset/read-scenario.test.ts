@@ -1,9 +1,9 @@
 // A scenario's facts come from one read with one set of rules (docs/runner.md, "A scenario's facts").
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadJsonl, readScenarioEntry, scenarioParses } from '../../../runner/src/dataset/index.js';
+import { DatasetError, loadJsonl, readScenarioEntry, scenarioContent, scenarioParses } from '../../../runner/src/dataset/index.js';
 import { sha256File } from '../../../runner/src/fsutil/hash.js';
 import { scenarioJson } from './make-scenario.js';
 
@@ -50,5 +50,46 @@ describe('scenario facts from the one read', () => {
     const field = write('field.json', scenarioJson('f', { apps: [{ name: 3 }] }));
     expect(() => readScenarioEntry(field, null)).toThrow(`${field}: field "apps.0.name"`);
     expect(() => readScenarioEntry(join(dir, 'missing.json'), null)).toThrow(`cannot read scenario file ${join(dir, 'missing.json')}`);
+  });
+});
+
+describe('a planned scenario streamed for delivery (scenarioContent)', () => {
+  const drain = async (s: NodeJS.ReadableStream): Promise<{ got: Buffer; err: unknown }> => {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const c of s) chunks.push(c as Buffer);
+      return { got: Buffer.concat(chunks), err: null };
+    } catch (e) {
+      return { got: Buffer.concat(chunks), err: e };
+    }
+  };
+
+  it('gives the planned bytes, opened afresh each time (a retried delivery)', async () => {
+    // Bigger than one read chunk (64 KiB): several chunks, the last one held until the hash is known.
+    const f = write('big.json', scenarioJson('big', { pad: 'x'.repeat(300_000) }));
+    const c = scenarioContent(readScenarioEntry(f, null));
+    expect(c.size).toBe(readFileSync(f).length);
+    for (let i = 0; i < 2; i++) expect((await drain(c.open())).got.equals(readFileSync(f))).toBe(true);
+  });
+
+  it('a file changed since planning: refused at once when its size differs, else by its hash before the last chunk', async () => {
+    const f = write('chg.json', scenarioJson('chg', { pad: 'y'.repeat(300_000) }));
+    const entry = readScenarioEntry(f, null);
+    writeFileSync(f, readFileSync(f, 'utf8') + ' ');
+    expect(() => scenarioContent(entry)).toThrow(DatasetError);
+    const same = readFileSync(f, 'utf8').slice(0, -1).replace('yyyy', 'zzzz');
+    writeFileSync(f, same);
+    const { got, err } = await drain(scenarioContent(entry).open());
+    expect(err).toBeInstanceOf(DatasetError);
+    expect((err as Error).message).toBe(`${f}: the scenario file changed after the run was planned; start the run again`);
+    // The receiver never has every byte: it cannot complete the file.
+    expect(got.length).toBeLessThan(entry.bytes);
+  });
+
+  it('a missing file is an error naming it', () => {
+    const f = write('gone.json', scenarioJson('gone'));
+    const entry = readScenarioEntry(f, null);
+    rmSync(f);
+    expect(() => scenarioContent(entry)).toThrow(`cannot read scenario file ${f}`);
   });
 });

@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunPlan } from '../../../runner/src/plan/plan.js';
 import { resolveDataset, scenarioParses } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
-import { EngineError, LABELS, type ContainerSpec } from '../../../runner/src/engine/index.js';
+import { contentBytes, EngineError, LABELS, type ContainerSpec } from '../../../runner/src/engine/index.js';
 import { sha256File } from '../../../runner/src/fsutil/hash.js';
 import { runScenario, DEFAULT_TIMEOUTS } from '../../../runner/src/run/index.js';
 import { CONTAINER_PATHS } from '../../../agent-image/src/contract/index.js';
@@ -70,7 +70,8 @@ describe('one parse of each scenario', () => {
     expect(created).toHaveLength(3);
     expect(scenarioParses.count - before).toBe(3);
     for (const spec of created) {
-      const delivered = spec.files!.find((f) => f.path === CONTAINER_PATHS.scenario)!.content as Buffer;
+      // Streamed from disk when sent (never held whole): read here as the engine would.
+      const delivered = await contentBytes(spec.files!.find((f) => f.path === CONTAINER_PATHS.scenario)!.content);
       const id = spec.labels[LABELS.scenarioId]!;
       expect(Buffer.compare(delivered, readFileSync(files.find((f) => f.endsWith(`/${id}.json`))!))).toBe(0);
     }

@@ -2,8 +2,15 @@
 // in through POST /files once the adapter answers — also behind a front that accepts
 // connections before anything listens (Docker's userland proxy, an SSH forward) or answers
 // 503 (a pod proxy) — with the marker last, exactly once; a refusal by the adapter ends the
-// run at once, typed; a unit that dies before it answers is reported as exited.
+// run at once, typed; a unit that dies before it answers is reported as exited. Streamed
+// (files-stream): the scenario is read from disk afresh on each attempt, and one changed since
+// planning ends the wait at once as invalid_scenario.
 import net from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readScenarioEntry, scenarioContent } from '../../../runner/src/dataset/index.js';
+import { scenarioJson } from '../dataset/make-scenario.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAdapterServer, listen } from '../../../agent-image/src/adapter/index.js';
 import type { UploadRequest } from '../../../agent-image/src/contract/routes.js';
@@ -19,12 +26,13 @@ afterEach(() => {
 });
 
 /** The real adapter; the agent "connects" once the marker has been delivered. */
-async function adapter() {
+async function adapter(uploadRoot?: string) {
   const batches: string[][] = [];
   let connected = false;
   const { server } = createAdapterServer({
     backend: { status: () => null, connected: () => connected, hasConnected: () => connected, info: () => ({}), post: () => null },
     token: TOKEN,
+    ...(uploadRoot ? { uploadRoot, streamFiles: true } : {}),
     putFiles: async (files: UploadRequest['files']) => {
       batches.push(files.map((f) => `${f.path}=${Buffer.from(f.content, 'base64').toString()}`));
       if (files.at(-1)?.path.endsWith('scenario.ready')) setTimeout(() => (connected = true), 30);
@@ -32,7 +40,7 @@ async function adapter() {
   });
   const port = await listen(server, 0, '127.0.0.1');
   closers.push(() => (server.closeAllConnections(), server.close()));
-  return { port, batches };
+  return { port, batches, connect: () => setTimeout(() => (connected = true), 30) };
 }
 
 /**
@@ -82,6 +90,51 @@ describe('waitUnitReady', () => {
     await client.close();
     expect(f.refusals()).toBeGreaterThan(0);
     expect(a.batches).toEqual([['/var/gaia2/custom_scenario.json={"events":[]}', '/var/gaia2/scenario.ready=']]);
+  });
+
+  it('streamed: the scenario read from disk lands whole behind a front that resets (each attempt opens it again)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ready-stream-')) + '/';
+    const a = await adapter(root);
+    const f = await front(a.port, 'reset');
+    const src = join(root, '..', `planned-${process.pid}.json`);
+    writeFileSync(src, JSON.stringify(scenarioJson('streamed', { pad: 'p'.repeat(200_000) })));
+    const files = [
+      { path: `${root}custom_scenario.json`, content: scenarioContent(readScenarioEntry(src, null)), mode: 0o644 },
+      { path: `${root}scenario.ready`, content: '', mode: 0o644 },
+    ];
+    const ep: AdapterEndpoint = { url: `http://127.0.0.1:${f.port}`, accepting: () => acceptsConnections('127.0.0.1', f.port) };
+    setTimeout(f.open, 200);
+    const client = new AdapterClient(ep, TOKEN);
+    // The marker stands for the agent connecting here; /health says so once it is on disk.
+    const poll = setInterval(() => readdirSync(root).includes('scenario.ready') && a.connect(), 20);
+    try {
+      await waitUnitReady({ client, endpoint: ep, container: unit(), lateFiles: files, streamFiles: true, kind: 't-stream', healthSeconds: 10 });
+    } finally {
+      clearInterval(poll);
+      await client.close();
+    }
+    expect(f.refusals()).toBeGreaterThan(0);
+    expect(readFileSync(`${root}custom_scenario.json`).equals(readFileSync(src))).toBe(true);
+    expect(a.batches).toEqual([]); // nothing went the JSON way
+  });
+
+  it('streamed: a scenario changed since planning ends the wait at once as invalid_scenario, nothing delivered', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ready-stream-')) + '/';
+    const a = await adapter(root);
+    const src = join(root, '..', `changed-${process.pid}.json`);
+    writeFileSync(src, JSON.stringify(scenarioJson('changed', { pad: 'q'.repeat(200_000) })));
+    const content = scenarioContent(readScenarioEntry(src, null));
+    writeFileSync(src, readFileSync(src, 'utf8').replace('qqqq', 'rrrr'));
+    const ep: AdapterEndpoint = { url: `http://127.0.0.1:${a.port}` };
+    const client = new AdapterClient(ep, TOKEN);
+    const t0 = Date.now();
+    await expect(
+      waitUnitReady({ client, endpoint: ep, container: unit(), lateFiles: [{ path: `${root}custom_scenario.json`, content }], streamFiles: true, kind: 't-changed', healthSeconds: 30 }),
+    ).rejects.toMatchObject({ kind: 'invalid_scenario', message: `${src}: the scenario file changed after the run was planned; start the run again` });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await client.close();
+    for (let i = 0; i < 40 && readdirSync(root).length; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(root)).toEqual([]);
   });
 
   it('a refusal by the adapter itself (wrong token) ends the wait at once as container_start_failed', async () => {

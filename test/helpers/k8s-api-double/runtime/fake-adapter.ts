@@ -5,6 +5,8 @@
 //   GET /health     {ok, connected, backend:"fake", agent, status, buffer, sseClients}
 //   POST /files     the scenario upload: starts the run (status running, then the recorded
 //                   final status after `runMs`)
+//   PUT /files      the streamed upload (files-stream): one raw file per request, the same start
+//   GET /artifacts?format=tar  the recorded files as a tar stream (artifacts-tar)
 //   GET /status     {"status":"waiting"} → {"status":"running",…} → the recorded status
 //   GET /artifacts  the recorded files (token required, 403 without one, like the image)
 //   POST /shutdown  {"ok":true}, then the container exits 0
@@ -12,7 +14,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
-import { ADAPTER_TOKEN_HEADER, ROUTES } from '../../../../agent-image/src/contract/routes.js';
+import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, FILE_PUT_QUERY, ROUTES } from '../../../../agent-image/src/contract/routes.js';
+import { packFiles } from '../../../../runner/src/engine/archive.js';
 import type { Pod, Secret } from '../types.js';
 import type { FakeAppFactory } from './fake.js';
 
@@ -63,6 +66,12 @@ export function fakeAdapter(o: { runMs?: number } = {}): FakeAppFactory {
       if (!authorized(req)) { json(res, 401, { ok: false, error: 'Unauthorized' }); return true; }
       return false;
     };
+    // The first upload starts the run: running now, the recorded final status after runMs.
+    const begin = (): void => {
+      if (status.status !== 'waiting') return;
+      status = { status: 'running', turn: 0, nb_turns: final.nb_turns ?? 1, num_events: 0, agent: final.agent, connected: true };
+      setTimeout(() => { status = final; }, runMs).unref();
+    };
     const handler: http.RequestListener = (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
       const chunks: Buffer[] = [];
@@ -80,11 +89,21 @@ export function fakeAdapter(o: { runMs?: number } = {}): FakeAppFactory {
             json(res, 400, { ok: false, error: 'Invalid JSON' }); return;
           }
           if (!Array.isArray(files) || files.length === 0) { json(res, 400, { ok: false, error: '"files" must be a non-empty list' }); return; }
-          if (status.status === 'waiting') {
-            status = { status: 'running', turn: 0, nb_turns: final.nb_turns ?? 1, num_events: 0, agent: final.agent, connected: true };
-            setTimeout(() => { status = final; }, runMs).unref();
-          }
+          begin();
           json(res, 200, { ok: true, written: files.length });
+        } else if (req.method === 'PUT' && path === FILES_ROUTE) {
+          if (refused(req, res, path)) return;
+          const target = new URL(req.url ?? '/', 'http://pod').searchParams.get(FILE_PUT_QUERY.path);
+          if (!target?.startsWith('/var/gaia2/')) { json(res, 400, { ok: false, error: `PUT /files needs ?${FILE_PUT_QUERY.path}= under /var/gaia2/` }); return; }
+          begin();
+          json(res, 200, { ok: true, written: 1, bytes: Buffer.concat(chunks).length });
+        } else if (req.method === 'GET' && path === ROUTES.artifacts && (req.url ?? '').endsWith(`?${ARTIFACTS_TAR_QUERY}`)) {
+          if (refused(req, res, path)) return;
+          const done = status === final;
+          const names = done ? Object.keys(files) : [];
+          void packFiles(names.map((name) => ({ name, content: Buffer.from(files[name]!, 'base64') }))).then((tar) => {
+            res.writeHead(200, { 'content-type': 'application/x-tar', [ARTIFACTS_TAR_HEADERS.missing]: done ? '' : Object.keys(files).join(','), [ARTIFACTS_TAR_HEADERS.unreadable]: '' }).end(tar);
+          });
         } else if (req.method === 'GET' && path === ROUTES.artifacts) {
           if (refused(req, res, path)) return;
           const done = status === final;
