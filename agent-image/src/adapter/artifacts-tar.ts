@@ -3,9 +3,10 @@
 // base64 copy and a JSON string of every byte on both sides (≈110 ms per MB in the runner);
 // this one costs the copy through the socket. Which files are missing or unreadable is known
 // before the first byte (every file is opened first) and goes in the answer's headers.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { pack } from 'tar-stream';
 import type { ArtifactsResponse } from '../contract/routes.js';
 
 export interface OpenArtifact {
@@ -38,80 +39,36 @@ export function openArtifacts(paths: ReadonlyArray<readonly [string, string]>): 
   return out;
 }
 
-const BLOCK = 512;
 const CHUNK = 64 * 1024;
 
-function octal(value: number, width: number): string {
-  return value.toString(8).padStart(width - 1, '0') + '\0';
-}
-
-/** A ustar header block; names past 100 bytes go in a pax header record before it. */
-export function tarHeader(name: string, size: number, mtime: number, type: '0' | 'x' = '0'): Buffer {
-  const h = Buffer.alloc(BLOCK);
-  h.write(name.slice(0, 100), 0, 'utf8');
-  h.write(octal(0o644, 8), 100);
-  h.write(octal(0, 8), 108);
-  h.write(octal(0, 8), 116);
-  h.write(octal(size, 12), 124);
-  h.write(octal(mtime, 12), 136);
-  h.write('        ', 148); // the checksum counts its own field as spaces
-  h.write(type, 156);
-  h.write('ustar\0' + '00', 257, 'binary');
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(octal(sum, 7) + ' ', 148);
-  return h;
-}
-
-function entryHeader(name: string, size: number, mtime: number): Buffer {
-  if (Buffer.byteLength(name) <= 100) return tarHeader(name, size, mtime);
-  // "<len> path=<name>\n", where <len> counts the whole record, its own digits included.
-  const body = ` path=${name}\n`;
-  let len = Buffer.byteLength(body);
-  len += String(len + String(len).length).length;
-  const record = Buffer.from(`${len}${body}`);
-  return Buffer.concat([tarHeader('PaxHeader', record.length, mtime, 'x'), record, Buffer.alloc(pad(record.length)), tarHeader(name.slice(0, 100), size, mtime)]);
-}
-
-const pad = (n: number): number => (BLOCK - (n % BLOCK)) % BLOCK;
-
-/** Writes with backpressure; a reader that went away ends the stream with an error, not a hang. */
-async function write(out: Writable, chunk: Buffer): Promise<void> {
-  if (out.write(chunk)) return;
-  const ac = new AbortController();
-  try {
-    await Promise.race([
-      once(out, 'drain', { signal: ac.signal }),
-      once(out, 'close', { signal: ac.signal }).then(() => {
-        throw new Error('the reader went away');
-      }),
-    ]);
-  } finally {
-    ac.abort();
+/** A file's bytes as they were when opened: cut at that size if it grew, padded with zeros if it shrank. */
+async function* bytesAsOpened(f: OpenArtifact): AsyncGenerator<Buffer> {
+  let sent = 0;
+  if (f.size > 0) {
+    for await (const chunk of createReadStream('', { fd: f.fd, start: 0, end: f.size - 1, autoClose: false, highWaterMark: CHUNK })) {
+      sent += (chunk as Buffer).length;
+      yield chunk as Buffer;
+    }
   }
+  if (sent < f.size) yield Buffer.alloc(f.size - sent);
 }
 
 /**
- * Writes the opened files as a tar stream and ends `out`; closes every descriptor. A file is
- * sent with the size it had when opened (a file that grew is cut there, one that shrank is
- * padded with zeros), so the archive is always well formed.
+ * Writes the opened files as a tar stream (tar-stream's pack: ustar, pax for long names) and
+ * ends `out`; closes every descriptor. A file is sent with the size it had when opened, so the
+ * archive is always well formed; a reader that goes away ends it with an error, not a hang.
  */
 export async function sendTar(out: Writable, files: readonly OpenArtifact[]): Promise<void> {
-  const buf = Buffer.allocUnsafe(CHUNK);
+  const tar = pack();
+  // tar-stream's Pack is a streamx Readable, which node's stream functions accept.
+  const sending = pipeline(tar as unknown as Readable, out);
+  sending.catch(() => {}); // awaited below; an early failure surfaces through the entries too
   try {
     for (const f of files) {
-      await write(out, entryHeader(f.name, f.size, f.mtime));
-      let sent = 0;
-      while (sent < f.size) {
-        const n = readSync(f.fd, buf, 0, Math.min(CHUNK, f.size - sent), sent);
-        if (n === 0) break;
-        await write(out, Buffer.from(buf.subarray(0, n)));
-        sent += n;
-      }
-      if (sent < f.size) await write(out, Buffer.alloc(f.size - sent));
-      await write(out, Buffer.alloc(pad(f.size)));
+      await pipeline(Readable.from(bytesAsOpened(f)), tar.entry({ name: f.name, size: f.size, mode: 0o644, mtime: new Date(f.mtime * 1000) }));
     }
-    out.end(Buffer.alloc(2 * BLOCK));
+    tar.finalize();
+    await sending;
   } finally {
     for (const f of files) closeSync(f.fd);
   }
