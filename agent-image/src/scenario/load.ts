@@ -8,6 +8,7 @@ import {
   type Scenario,
 } from '../contract/scenario.js';
 import { AUI_APP, SEND_MESSAGE_TO_AGENT } from '../contract/events.js';
+import { undeferred } from '../contract/pyjson.js';
 import { flattenArgs } from './args.js';
 import type { LoadedScenario, ScenarioEventModel, UserDetails } from './model.js';
 import { assignTurns, buildOracleTurns, buildTurnBoundaries, OracleCycleError } from './turns.js';
@@ -31,7 +32,7 @@ function userTaskContent(e: ScenarioEventModel): string | null {
 export function userDetailsFromScenario(s: Scenario): UserDetails | null {
   for (const app of s.apps) {
     if (!CONTACTS_APPS.has(app.name) && !CONTACTS_APPS.has(app.class_name ?? '')) continue;
-    const contacts = (app.app_state as { contacts?: unknown } | undefined)?.contacts;
+    const contacts = (undeferred(app.app_state) as { contacts?: unknown } | undefined)?.contacts;
     const list = Array.isArray(contacts) ? contacts : contacts && typeof contacts === 'object' ? Object.values(contacts) : [];
     for (const c of list as Array<Record<string, unknown>>) {
       if (c && c['is_user'] === true) {

@@ -17,6 +17,8 @@ import { parseSimTime } from '../../world/clock.js';
 import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../../a2a/index.js';
 import { applyNoise, type AppliedNoise } from '../../noise/index.js';
 
+const DEFERRED_KEYS: ReadonlySet<string> = new Set(['app_state']);
+
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */
   scenario: string | unknown;
@@ -37,6 +39,8 @@ export interface ComposeOptions {
   a2a?: A2aSettings | null;
   /** Where the Noise phase records what it injected (settings.noise set); default <stateDir>/noise.jsonl. */
   noiseFile?: string;
+  /** See WorldDaemonOptions.afterStatesParsed. */
+  afterStatesParsed?: () => void;
 }
 
 export interface ComposedWorld {
@@ -51,7 +55,9 @@ export interface ComposedWorld {
 
 export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const file = o.scenarioFile ?? '<scenario>';
-  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
+  // The apps' states are the bulk of a universe: their text is only skipped now, and each is
+  // parsed when first read or in the background once the agent is attached (docs/daemon.md, "Boot").
+  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario, { defer: DEFERRED_KEYS }) as unknown) : o.scenario;
   const noise: AppliedNoise | null = o.settings.noise ? applyNoise(given, o.settings.noise, o.noiseFile ?? join(o.stateDir, 'noise.jsonl')) : null;
   const raw = noise ? noise.scenario : given;
   const scenario = loadScenario(raw, file);
@@ -95,6 +101,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     appAgents,
     states,
     drive,
+    afterStatesParsed: o.afterStatesParsed,
     agentRuntime: { name: s.agent, chosenBy: s.agentChosenBy },
     noise,
   };
