@@ -80,16 +80,33 @@ export class DeferredJson {
   ) {
     this.text = text;
   }
+  private waiting: Array<() => void> = [];
   get value(): unknown {
     if (!this.parsed) {
       this.parsed = { v: parseRange(this.text!, this.from, this.to, null) };
       this.text = null;
+      const waiting = this.waiting;
+      this.waiting = [];
+      for (const then of waiting) then();
     }
     return this.parsed.v;
   }
   get isParsed(): boolean {
     return this.parsed !== null;
   }
+  /** Calls `then` once the value is parsed (now, if it is). */
+  whenParsed(then: () => void): void {
+    if (this.parsed) then();
+    else this.waiting.push(then);
+  }
+}
+
+/** Calls `then` once every DeferredJson among `values` is parsed (now, if none is waiting). */
+export function whenAllParsed(values: readonly unknown[], then: () => void): void {
+  const waiting = values.filter((v): v is DeferredJson => v instanceof DeferredJson && !v.isParsed);
+  let left = waiting.length;
+  if (left === 0) return then();
+  for (const d of waiting) d.whenParsed(() => --left === 0 && then());
 }
 
 /** The value behind a DeferredJson (parsed now, if not yet), anything else as it is. */

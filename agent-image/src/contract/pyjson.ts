@@ -10,7 +10,7 @@ import { PyFloat, num, pyFloatRepr } from './py-float.js';
 import { parsePyJson } from './pyjson-parse.js';
 
 export { PyFloat, isPyNumber, num, pyFloat, pyFloatRepr } from './py-float.js';
-export { DeferredJson, PyJsonError, parsePyJson, undeferred, type PyJsonParseOptions } from './pyjson-parse.js';
+export { DeferredJson, PyJsonError, parsePyJson, undeferred, whenAllParsed, type PyJsonParseOptions } from './pyjson-parse.js';
 
 
 /**

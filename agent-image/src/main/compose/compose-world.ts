@@ -4,10 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initWorld, resolveScenarioTools } from '../../apps/index.js';
+import { scenarioApps } from '../../apps/registry.js';
 import { worldStates } from '../../world/apps-gateway.js';
 import { Judge, type JudgeLlm } from '../../judge/index.js';
-import { loadScenario, type LoadedScenario } from '../../scenario/index.js';
-import { parsePyJson } from '../../contract/pyjson.js';
+import { contactsStates, loadScenario, type LoadedScenario, type UserDetails } from '../../scenario/index.js';
+import { parsePyJson, whenAllParsed } from '../../contract/pyjson.js';
 import { OracleAgent } from '../../agents/oracle/oracle-agent.js';
 import { WorldDaemon, type WorldDaemonOptions } from '../../world/daemon.js';
 import { DaemonLog } from '../../world/daemon-log.js';
@@ -75,8 +76,15 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const s = o.settings;
   // The reference builds a judge only for multi-turn scenarios or when the final turn is
   // judged, and never for a scenario without oracle actions.
-  const userDetails = readUserDetails(o.stateDir) ?? scenario.userDetails;
-  if (userDetails) writeUserDetails(o.stateDir, userDetails);
+  // The user's own contact is in the contacts state: with that state deferred, it is found and
+  // its file written once the state is parsed (the judge asks for it when it judges; the file
+  // is read with the artifacts, after the end of the run has parsed every state).
+  const fromState = readUserDetails(o.stateDir);
+  const userDetails = (): UserDetails | null => fromState ?? scenario.userDetails;
+  whenAllParsed(contactsStates(scenarioApps(raw)), () => {
+    const u = userDetails();
+    if (u) writeUserDetails(o.stateDir, u);
+  });
   const wantJudge = (scenario.nbTurns > 1 || s.judgeFinalTurn) && scenario.oracleEvents.length > 0;
   const judge = wantJudge
     ? new Judge(scenario, { llm: o.judgeLlm ?? null, userDetails, ...(s.judgePromptVersion ? { promptVersion: s.judgePromptVersion } : {}) })
