@@ -147,6 +147,11 @@ export class MemoryStates implements StateStore {
     this.before.clear();
   }
 
+  /** Seeded states not parsed yet. */
+  get deferredFiles(): string[] {
+    return [...this.entries].filter(([, e]) => e.deferred).map(([f]) => f);
+  }
+
   /** Apps whose state changed since the last persist. */
   get dirtyFiles(): string[] {
     return [...this.entries].filter(([, e]) => e.dirty).map(([f]) => f);
