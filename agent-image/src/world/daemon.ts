@@ -236,11 +236,14 @@ export class WorldDaemon {
   /** Attaches the runtime; it receives nothing until markReady(). */
   attachAgent(endpoint: AgentEndpoint): void {
     this.agent.attach(endpoint);
+    // Boot is over for the runner: the states the scenario's parse deferred follow now.
+    this.apps.parseDeferredInBackground(this.opts.afterStatesParsed);
   }
 
   /** The agent can take messages: adapter reports connected, the task is delivered. */
   markReady(): void {
     this.agent.markReady();
+    this.apps.parseDeferredInBackground(this.opts.afterStatesParsed);
   }
 
   /** The agent runtime went away (process died, socket closed). */
