@@ -1,9 +1,10 @@
 // The mailbox's per-folder id index and its changed-folder tracking (apps/emails/state.ts),
-// checked against the plain model they replace: a linear first-match search by id, emails
-// appended and the whole folder stably sorted newest first at every save, every folder
-// compared at every save. Random commands (moves there and back, deletes, sends, ENV adds,
-// reads) over folders holding duplicate ids, equal timestamps and a timestamp that is not a
-// number; after each, every lookup and every saved folder must be the model's.
+// checked against a plain model of the reference's folders: a dict keyed by id per folder
+// (an email set under an id it holds keeps that key's place), the whole folder stably sorted
+// newest first at every save and read back in that order, every folder compared at every save.
+// Random commands (moves there and back, deletes, sends, ENV adds, reads) over folders sharing
+// ids, with equal timestamps and a timestamp that is not a number; after each, every lookup and
+// every saved folder must be the model's.
 import { describe, expect, it } from 'vitest';
 import { PyFloat } from '../../../agent-image/src/contract/pyjson.js';
 import { addEmail, findEmail, findInAnyFolder, loadMailbox, moveEmail, newestFirst, saveMailbox, type Email } from '../../../agent-image/src/apps/emails/state.js';
@@ -31,17 +32,16 @@ function random(seed: number): () => number {
   };
 }
 
-type Folders = Map<string, Email[]>;
-const first = (list: readonly Email[], id: string): Email | undefined => list.find((e) => e.email_id === id);
+/** Per folder, the reference's dict: email id → email, in insertion order. */
+type Folders = Map<string, Map<string, Email>>;
+const byId = (list: readonly Email[]): Map<string, Email> => new Map(list.map((e) => [e.email_id as string, e]));
 
-/** The model: the mailbox as the plain implementation kept it (load: one email per id, sorted when every timestamp is a number). */
+/** The model at load: one email per id (the last read, at the first's place), sorted when every timestamp is a number. */
 function modelOf(raw: { folders: Record<string, { emails: Email[] }> }): Folders {
   const m: Folders = new Map();
   for (const [name, f] of Object.entries(raw.folders)) {
-    const byId = new Map<string, Email>();
-    for (const e of f.emails) byId.set(e.email_id as string, e);
-    const list = [...byId.values()];
-    m.set(name, list.every((e) => Number.isFinite(Number(e.timestamp instanceof PyFloat ? e.timestamp.value : e.timestamp))) ? newestFirst(list) : list);
+    const list = [...byId(f.emails).values()];
+    m.set(name, byId(list.every((e) => Number.isFinite(Number(e.timestamp instanceof PyFloat ? e.timestamp.value : e.timestamp))) ? newestFirst(list) : list));
   }
   return m;
 }
@@ -53,7 +53,7 @@ function start() {
     folders: {
       INBOX: { folder_name: 'INBOX', emails: [email('a', 10), email('b', 30), email('c', 30), dup, email('e', 20), email('f', new PyFloat(25.5))] },
       SENT: { folder_name: 'SENT', emails: [email('s1', 5), email('s2', 50)] },
-      // TRASH holds an id INBOX holds too (another object): moving d1 in makes it held twice.
+      // TRASH holds an id INBOX holds too (another object): d1 moved in takes its place.
       TRASH: { folder_name: 'TRASH', emails: [email('d1', 35), email('t1', 30)] },
       // A timestamp that is not a number: file order, sorted per listing and at every save.
       ODD: { folder_name: 'ODD', emails: [email('o1', 3), email('o2', 'soon'), email('o3', 7)] },
@@ -65,7 +65,7 @@ function start() {
 }
 
 describe('the mailbox id index', () => {
-  it('answers every lookup as a first-match search would, across moves, deletes, sends, ENV adds and reads', () => {
+  it("answers every lookup and saves every folder as the reference's dicts would, across moves, deletes, sends, ENV adds and reads", () => {
     for (let seed = 1; seed <= 12; seed++) {
       const rnd = random(seed);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
@@ -73,7 +73,7 @@ describe('the mailbox id index', () => {
       const ctx = ctxWith(raw);
       const names = [...model.keys()];
       const ids = new Set<string>(['missing']);
-      for (const list of model.values()) for (const e of list) ids.add(e.email_id as string);
+      for (const f of model.values()) for (const id of f.keys()) ids.add(id);
       let n = 0;
       for (let step = 0; step < 40; step++) {
         const box = loadMailbox(ctx);
@@ -82,16 +82,20 @@ describe('the mailbox id index', () => {
           // move there and back (or a delete: always re-filed into TRASH)
           const src = pick(names);
           const from = model.get(src)!;
-          const id = from.length > 0 && rnd() < 0.9 ? (pick(from).email_id as string) : 'missing';
+          const id = from.size > 0 && rnd() < 0.9 ? pick([...from.keys()]) : 'missing';
           const remove = rnd() < 0.3;
           const dest = remove ? 'TRASH' : pick(names);
-          const i = from.findIndex((e) => e.email_id === id);
-          if (i < 0) {
+          const e = from.get(id);
+          if (!e) {
             expect(() => moveEmail(box, id, src, dest, src, remove)).toThrow(`Email with id ${id} does not exist in ${src}`);
             continue;
           }
           moveEmail(box, id, src, dest, src, remove);
-          if (src !== dest || remove) model.get(dest)!.push(...from.splice(i, 1));
+          // src.pop(id); dest[id] = email
+          if (src !== dest || remove) {
+            from.delete(id);
+            model.get(dest)!.set(id, e);
+          }
         } else if (op < 0.75) {
           // send / ENV add: a new email, sometimes with the timestamp of another, rarely not a number
           const name = pick(names);
@@ -99,29 +103,48 @@ describe('the mailbox id index', () => {
           const e = email(`n${n++}`, ts);
           ids.add(e.email_id as string);
           addEmail(box, name, e);
-          model.get(name)!.push(e);
+          model.get(name)!.set(e.email_id as string, e);
         } else {
           // get-email-by-id: marks one read, no folder changes
           const name = pick(names);
           const id = pick([...ids]);
           const e = findEmail(box, name, id);
-          expect(e).toBe(first(model.get(name)!, id));
+          expect(e).toBe(model.get(name)!.get(id));
           if (e) e.is_read = true;
         }
         saveMailbox(ctx, box);
-        for (const [name, list] of model) model.set(name, newestFirst(list));
+        for (const [name, f] of model) model.set(name, byId(newestFirst([...f.values()])));
         const saved = ctx.saved.at(-1)!.folders as Record<string, { folder_name: string; emails: Email[] }>;
         const next = loadMailbox(ctx);
         for (const name of names) {
-          const want = model.get(name)!;
+          const want = [...model.get(name)!.values()];
           expect(saved[name]!.emails, `seed ${seed} step ${step} ${name}`).toEqual(want);
           saved[name]!.emails.forEach((e, i) => expect(e).toBe(want[i]));
           expect(next.folders.get(name)!.map((e) => e.email_id)).toEqual(want.map((e) => e.email_id));
-          for (const id of ids) expect(findEmail(next, name, id), `seed ${seed} step ${step} ${name} ${id}`).toBe(first(want, id));
+          for (const id of ids) expect(findEmail(next, name, id), `seed ${seed} step ${step} ${name} ${id}`).toBe(model.get(name)!.get(id));
         }
-        for (const id of ids) expect(findInAnyFolder(next, id)).toBe(names.map((f) => first(model.get(f)!, id)).find((x) => x));
+        for (const id of ids) expect(findInAnyFolder(next, id)).toBe(names.map((f) => model.get(f)!.get(id)).find((x) => x));
       }
     }
+  });
+
+  it("an email moved into a folder holding its id takes that key's place, then sorts by its timestamp as the reference's save does", () => {
+    const moved = (trash: Email[], incoming: Email): string[] => {
+      const ctx = ctxWith({ user_email: 'me@x', folders: { INBOX: { folder_name: 'INBOX', emails: [incoming] }, TRASH: { folder_name: 'TRASH', emails: trash } } });
+      const box = loadMailbox(ctx);
+      moveEmail(box, 'd', 'INBOX', 'TRASH', 'INBOX');
+      saveMailbox(ctx, box);
+      const saved = (ctx.saved[0]!.folders as Record<string, { emails: Email[] }>).TRASH!.emails;
+      expect(saved.filter((e) => e.email_id === 'd')).toEqual([incoming]);
+      expect(findEmail(loadMailbox(ctx), 'TRASH', 'd')).toBe(incoming);
+      return saved.map((e) => `${e.email_id as string}${String(e.timestamp)}`);
+    };
+    // Older than the one it replaces: first among its ties (the key came before them).
+    expect(moved([email('d', 45), email('y', 40), email('z', 30)], email('d', 40))).toEqual(['d40', 'y40', 'z30']);
+    // Newer: last among its ties (the key came after them).
+    expect(moved([email('x', 50), email('y', 40), email('d', 35)], email('d', 40))).toEqual(['x50', 'y40', 'd40']);
+    // The same timestamp: the very place of the one it replaces.
+    expect(moved([email('x', 50), email('y', 40), email('d', 40), email('z', 40)], email('d', 40))).toEqual(['x50', 'y40', 'd40', 'z40']);
   });
 
   it('a save after a command that changed no folder keeps every folder object; a move replaces only its two folders', () => {

@@ -6,9 +6,10 @@
 // outputs are the same. A folder with a timestamp that is not a number keeps file order (no
 // total order to sort by: each listing sorts it as the reference would).
 // Folders missing from the state are not created (reference behaviour).
+// A folder holds one email per id, as the reference's folders (dicts keyed by id) do: an email
+// added or moved into a folder that holds its id takes that email's place (see addEmail).
 // A command costs what it does, not the folder's size: each folder has an id index (id → email,
-// kept by every add and move; an id a folder holds twice, which a move can make, is looked up
-// by scanning that folder, first match as before), an email added to a sorted folder is
+// kept by every add and move), an email added to a sorted folder is
 // inserted where the stable sort would put it (binary search), and a save rewrites only the
 // folders the command added to or took from (`changed`): the others are known to be stored
 // as they are (`stored`), with no pass over them. Reading an email (is_read) changes no folder.
@@ -25,8 +26,8 @@ export interface Mailbox {
   userEmail: string;
   /** Each folder's emails; change them only through addEmail / moveEmail (they keep the sets below true). */
   folders: Map<string, Email[]>;
-  /** Per folder, email id → the email, or DUPLICATE when the folder holds the id more than once. */
-  ids: Map<string, Map<string, Email | typeof DUPLICATE>>;
+  /** Per folder, email id → the email. */
+  ids: Map<string, Map<string, Email>>;
   /** Folders whose timestamps are all numbers: their list is newest first, always. */
   ordered: Set<string>;
   /** Folders whose object in `raw` is `{folder_name, emails}` with this list's emails in this order, newest first: saved as they are while unchanged. */
@@ -34,9 +35,6 @@ export interface Mailbox {
   /** Folders the running command added emails to or took emails from. */
   changed: Set<string>;
 }
-
-/** An id held twice in one folder (a move of an email whose id the folder already holds): lookups scan the list, as the reference's first-match search does. */
-const DUPLICATE = Symbol('duplicate id');
 
 const DEFAULT_FOLDERS = ['INBOX', 'SENT', 'DRAFT', 'TRASH'];
 
@@ -163,27 +161,37 @@ export function findInAnyFolder(box: Mailbox, id: string): Email | undefined {
   return undefined;
 }
 
-/** The folder's index answers, or a scan of its list when the folder holds the id twice. */
-function firstWithId(box: Mailbox, name: string, id: string): Email | undefined {
-  const hit = box.ids.get(name)!.get(id);
-  return hit === DUPLICATE ? box.folders.get(name)!.find((e) => e.email_id === id) : hit;
-}
+const firstWithId = (box: Mailbox, name: string, id: string): Email | undefined => box.ids.get(name)!.get(id);
 
-/** Adds an email to a folder where the reference's stable newest-first sort would put it after appending it. */
+/**
+ * Adds an email to a folder where the reference's stable newest-first sort would put it after
+ * appending it; into a folder that holds its id, in the place of that email, as the
+ * reference's `folder[email_id] = email` keeps the key where it was.
+ */
 export function addEmail(box: Mailbox, name: string, e: Email): void {
   const upper = name.toUpperCase();
   const list = folder(box, upper) as Email[];
-  const t = num(e.timestamp);
-  if (box.ordered.has(upper) && Number.isFinite(t)) {
-    // After every email at least as new (ties keep their order: the new one was last).
-    list.splice(countWhile(list, (x) => x >= t), 0, e);
-  } else {
-    list.push(e);
-    box.ordered.delete(upper);
-  }
   const ids = box.ids.get(upper)!;
   const id = e.email_id as string;
-  ids.set(id, ids.has(id) ? DUPLICATE : e);
+  const old = ids.get(id);
+  const t = num(e.timestamp);
+  const ordered = box.ordered.has(upper) && Number.isFinite(t);
+  if (old) {
+    const at = indexIn(box, upper, old);
+    if (!ordered || num(old.timestamp) === t) list[at] = e;
+    else {
+      // The save sorts by timestamp, ties in the dict's order, which for a folder kept sorted
+      // is the list's: the emails of its new timestamp all came before the old one's place
+      // (it is newer than they were) or all after it.
+      list.splice(at, 1);
+      list.splice(countWhile(list, t > num(old.timestamp) ? (x) => x >= t : (x) => x > t), 0, e);
+    }
+  } else if (ordered) {
+    // After every email at least as new (ties keep their order: the new one was last).
+    list.splice(countWhile(list, (x) => x >= t), 0, e);
+  } else list.push(e);
+  if (!ordered) box.ordered.delete(upper);
+  ids.set(id, e);
   box.changed.add(upper);
 }
 
@@ -199,30 +207,20 @@ function countWhile(list: readonly Email[], newer: (timestamp: number) => boolea
   return lo;
 }
 
-/** Takes an email out of a folder (its position found by its timestamp where the folder is ordered). */
-function removeEmail(box: Mailbox, name: string, e: Email): void {
+/** Where an email of the folder is (found by its timestamp where the folder is ordered). */
+function indexIn(box: Mailbox, name: string, e: Email): number {
   const list = box.folders.get(name)!;
-  let i = -1;
   if (box.ordered.has(name)) {
     const t = num(e.timestamp);
-    for (let j = countWhile(list, (x) => x > t); j < list.length && num(list[j]!.timestamp) === t; j++) {
-      if (list[j] === e) {
-        i = j;
-        break;
-      }
-    }
+    for (let j = countWhile(list, (x) => x > t); j < list.length && num(list[j]!.timestamp) === t; j++) if (list[j] === e) return j;
   }
-  if (i < 0) i = list.indexOf(e);
-  list.splice(i, 1);
-  const ids = box.ids.get(name)!;
-  const id = e.email_id as string;
-  if (ids.get(id) === e) ids.delete(id);
-  else {
-    // The id was held twice: what is left decides.
-    const left = list.filter((x) => x.email_id === id);
-    if (left.length === 0) ids.delete(id);
-    else ids.set(id, left.length === 1 ? left[0]! : DUPLICATE);
-  }
+  return list.indexOf(e);
+}
+
+/** Takes an email out of a folder. */
+function removeEmail(box: Mailbox, name: string, e: Email): void {
+  box.folders.get(name)!.splice(indexIn(box, name, e), 1);
+  box.ids.get(name)!.delete(e.email_id as string);
   box.changed.add(name);
 }
 
