@@ -1,7 +1,9 @@
 // Scale bench (issue Q): universes with all ten apps at 1×, 100× and 1,000× the golden
 // samples' item counts (bench/lib/universe.ts), run in-process like bench/daemon.mjs. Each
 // measure is shown beside the 1× sample's in the same run, as a ratio:
-//   boot      composeWorld (scenario parse, state seeding, the daemon) until it answers a call
+//   boot      composeWorld (the scenario's parse, which skips the apps' states: each is parsed when
+//             first read; state seeding; the daemon) until it answers a call (contacts', whose
+//             state, the largest, it parses)
 //   first email  after boot, the first `emails list-emails` (it does not touch the drive, so it
 //             does not wait for the drive's tree)
 //   drive     then, until a cloud-drive command answers (the tree is built after boot)

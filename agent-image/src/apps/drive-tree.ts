@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { resolveDrivePath } from './framework/drive.js';
+import { undeferred } from '../contract/pyjson.js';
 
 interface DriveNode {
   name?: unknown;
@@ -15,10 +16,13 @@ interface DriveNode {
   real_path?: unknown;
 }
 
-/** One file-system call per step; root name ignored; files copied from the backing dir when present. */
+/**
+ * One file-system call per step; root name ignored; files copied from the backing dir when
+ * present. A state still deferred is parsed at the first step (after boot).
+ */
 function* driveSteps(root: string, state: object, backingDir: string | undefined): Generator<void> {
   mkdirSync(root, { recursive: true });
-  const files = (state as { files?: unknown }).files;
+  const files = (undeferred(state) as { files?: unknown } | null)?.files;
   if (files && typeof files === 'object') yield* walk(files as DriveNode, root, backingDir);
 }
 

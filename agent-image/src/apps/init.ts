@@ -2,7 +2,7 @@
 // cloud-drive tree, app_class_map.json and an empty events.jsonl.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePyJson } from '../contract/pyjson.js';
+import { DeferredJson, parsePyJson, undeferred } from '../contract/pyjson.js';
 import { DriveBuild } from './drive-tree.js';
 import { APP_CLASS_MAP_FILE, stateFilePath, writeStateFile } from './framework/state.js';
 import type { MemoryStates } from './framework/state-store.js';
@@ -51,6 +51,8 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: InitO
       continue;
     }
     const className = typeof app.class_name === 'string' && app.class_name ? app.class_name : app.name;
+    // A state the parse deferred (DeferredJson: always an object or array) is seeded as it is,
+    // and parsed when first read (docs/daemon.md, "Boot").
     const state = app.app_state && typeof app.app_state === 'object' ? app.app_state : {};
     const canonical = stateNameFor(app.name);
     if (canonical !== className) classMap[canonical] = className;
@@ -60,8 +62,8 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: InitO
       if (!opts.states) drive.finish();
     }
     const file = stateFilePath(stateDir, canonical);
-    if (opts.states) opts.states.seed(file, state as Record<string, unknown>);
-    else writeStateFile(file, state);
+    if (opts.states) opts.states.seed(file, state as Record<string, unknown> | DeferredJson);
+    else writeStateFile(file, undeferred(state));
     names.push(app.name);
   }
   if (Object.keys(classMap).length > 0) writeStateFile(join(stateDir, APP_CLASS_MAP_FILE), classMap);

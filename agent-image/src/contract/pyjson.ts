@@ -6,22 +6,12 @@
 // its ".0". Plain JS numbers print as ints when integral and as Python floats otherwise.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { EventLine } from './events.js';
+import { PyFloat, num, pyFloatRepr } from './py-float.js';
+import { parsePyJson } from './pyjson-parse.js';
 
-/** A Python float. valueOf/toJSON let it flow through arithmetic and JSON.stringify. */
-export class PyFloat {
-  constructor(readonly value: number) {}
-  valueOf(): number {
-    return this.value;
-  }
-  toJSON(): number {
-    return this.value;
-  }
-  toString(): string {
-    return pyFloatRepr(this.value);
-  }
-}
+export { PyFloat, isPyNumber, num, pyFloat, pyFloatRepr } from './py-float.js';
+export { DeferredJson, PyJsonError, parsePyJson, undeferred, whenAllParsed, type PyJsonParseOptions } from './pyjson-parse.js';
 
-export const pyFloat = (n: number): PyFloat => new PyFloat(n);
 
 /**
  * A value already written in compact `json.dumps` form (no indent): pyDumps copies the text
@@ -49,43 +39,6 @@ export const pyJsonValue = (v: unknown): unknown => (v instanceof PyJsonText ? v
  * before a closing bracket → nothing), and ": " is the same in both forms.
  */
 export const compactFromIndented = (indented: string): string => indented.replace(/,\n */g, ', ').replace(/\n */g, '');
-
-/** The number behind an int, a float or a PyFloat; NaN for anything else. */
-export function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (v instanceof PyFloat) return v.value;
-  return Number.NaN;
-}
-
-export const isPyNumber = (v: unknown): v is number | PyFloat => typeof v === 'number' || v instanceof PyFloat;
-
-/** Python `repr(float)`: shortest round-trip digits, ".0" on integral values, e-notation outside 1e-4..1e16. */
-export function pyFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Infinity';
-  if (x === -Infinity) return '-Infinity';
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const abs = Math.abs(x);
-  if (abs >= 1e-4 && abs < 1e16) {
-    // Where both print positional digits, JS's shortest round-trip digits are Python's; only
-    // the ".0" of integral values differs (the common case: timestamps and prices).
-    const s = String(x);
-    return Number.isInteger(x) ? s + '.0' : s;
-  }
-  const [mant, expStr] = x.toExponential().split('e') as [string, string];
-  const exp = Number(expStr);
-  const neg = mant.startsWith('-');
-  const digits = mant.replace('-', '').replace('.', '');
-  const sign = neg ? '-' : '';
-  if (exp < -4 || exp >= 16) {
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const e = Math.abs(exp) < 10 ? `0${Math.abs(exp)}` : String(Math.abs(exp));
-    return `${sign}${m}e${exp < 0 ? '-' : '+'}${e}`;
-  }
-  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
-  if (digits.length <= exp + 1) return `${sign}${digits}${'0'.repeat(exp + 1 - digits.length)}.0`;
-  return `${sign}${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
-}
 
 function pyNumber(n: number): string {
   if (Number.isInteger(n) && !Object.is(n, -0)) return String(n).includes('e') ? BigInt(n).toString() : String(n);
@@ -208,172 +161,6 @@ function dump(value: unknown, opts: PyDumpsOptions, chunk: number, emit: (text: 
   };
   walk(value, 0);
   return out;
-}
-
-/** Error thrown by parsePyJson, with a Python-json-like message and the char offset. */
-export class PyJsonError extends Error {
-  override name = 'PyJsonError';
-  constructor(
-    readonly msg: string,
-    readonly text: string,
-    readonly pos: number,
-  ) {
-    const before = text.slice(0, pos);
-    const line = before.split('\n').length;
-    const col = pos - (before.lastIndexOf('\n') + 1) + 1;
-    super(`${msg}: line ${line} column ${col} (char ${pos})`);
-  }
-}
-
-// The characters a JSON string cannot hold as they are; a number literal and whitespace (sticky).
-const SPECIAL = /["\\\u0000-\u001f]/g;
-const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
-const WHITESPACE = /[ \t\n\r]*/y;
-const CONTROL = /[\u0000-\u001f]/g;
-// V8 makes a slice (a view holding its parent) of a substring this long or longer.
-const SLICE_MIN = 13;
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-/**
- * JSON parser that keeps float literals as PyFloat (ints stay numbers). Accepts what Python's
- * json.loads accepts (NaN, Infinity, -Infinity included); error messages follow Python's.
- */
-export function parsePyJson(text: string): unknown {
-  let i = 0;
-  // Where the next backslash and the next control character are (-1: none left), found with
-  // one native search each time the parse passes the last one found: most strings hold
-  // neither, and are then one indexOf and one slice.
-  let backslash = -2;
-  let control = -2;
-  const plainUntil = (end: number): boolean => {
-    if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
-    if (backslash !== -1 && backslash < end) return false;
-    if (control !== -1 && control < i) {
-      CONTROL.lastIndex = i;
-      control = CONTROL.exec(text)?.index ?? -1;
-    }
-    return control === -1 || control >= end;
-  };
-  const ws = (): void => {
-    const c = text.charCodeAt(i);
-    // fast exit: most values follow a delimiter directly or after one space
-    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return;
-    WHITESPACE.lastIndex = i;
-    WHITESPACE.test(text);
-    i = WHITESPACE.lastIndex;
-  };
-  const fail = (msg: string, at = i): never => {
-    throw new PyJsonError(msg, text, at);
-  };
-  const value = (): unknown => {
-    ws();
-    const c = text[i];
-    if (c === '{') return object();
-    if (c === '[') return array();
-    if (c === '"') return string();
-    if (text.startsWith('null', i)) return (i += 4), null;
-    if (text.startsWith('true', i)) return (i += 4), true;
-    if (text.startsWith('false', i)) return (i += 5), false;
-    if (text.startsWith('NaN', i)) return (i += 3), new PyFloat(Number.NaN);
-    if (text.startsWith('Infinity', i)) return (i += 8), new PyFloat(Infinity);
-    if (text.startsWith('-Infinity', i)) return (i += 9), new PyFloat(-Infinity);
-    NUMBER.lastIndex = i;
-    const m = NUMBER.exec(text);
-    if (!m) return fail('Expecting value');
-    i += m[0].length;
-    if (m[1] !== undefined || m[2] !== undefined) return new PyFloat(Number(m[0]));
-    const n = Number(m[0]);
-    return Number.isSafeInteger(n) ? n : BigInt(m[0]);
-  };
-  const string = (): string => {
-    const start = i;
-    i++;
-    const quote = text.indexOf('"', i);
-    if (quote >= 0 && plainUntil(quote)) {
-      i = quote + 1;
-      return copyOf(start, i, false);
-    }
-    // Escapes and control characters are checked here, with Python's messages; the string
-    // itself is then decoded by copyOf (JSON's escapes are Python's).
-    for (;;) {
-      SPECIAL.lastIndex = i;
-      const m = SPECIAL.exec(text);
-      if (!m) {
-        i = text.length;
-        return fail('Unterminated string starting at', start);
-      }
-      i = m.index;
-      const c = text[i]!;
-      if (c === '"') {
-        i++;
-        return copyOf(start, i, true);
-      }
-      if (c !== '\\') return fail('Invalid control character at', i);
-      const e = text[i + 1];
-      if (e !== undefined && e in ESCAPES) i += 2;
-      else if (e === 'u') {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail('Invalid \\uXXXX escape', i + 1);
-        i += 6;
-      } else fail('Invalid \\escape', i);
-    }
-  };
-  // The string literal text[from, to) (quotes included, already checked). A slice of `text`
-  // (V8 slices strings of 13 characters or more) would keep the whole scenario text alive as
-  // long as the daemon's states hold one of its strings: JSON.parse of the literal is a copy.
-  const copyOf = (from: number, to: number, escaped: boolean): string =>
-    !escaped && to - from < SLICE_MIN + 2 ? text.slice(from + 1, to - 1) : (JSON.parse(text.slice(from, to)) as string);
-  const array = (): unknown[] => {
-    i++;
-    const out: unknown[] = [];
-    ws();
-    if (text[i] === ']') return i++, out;
-    for (;;) {
-      out.push(value());
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      // A copy of exact length: pushing reserves room for 16 or more items, which in a
-      // universe's thousands of short arrays (recipients, tags) is most of their memory.
-      if (text[i] === ']') return i++, out.slice();
-      fail("Expecting ',' delimiter");
-    }
-  };
-  const object = (): Record<string, unknown> => {
-    i++;
-    const out: Record<string, unknown> = {};
-    ws();
-    if (text[i] === '}') return i++, out;
-    for (;;) {
-      ws();
-      if (text[i] !== '"') fail('Expecting property name enclosed in double quotes');
-      const k = string();
-      ws();
-      if (text[i] !== ':') fail("Expecting ':' delimiter");
-      i++;
-      const v = value();
-      // A plain assignment keeps objects in V8's fast mode; only "__proto__" needs defining.
-      if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-      else out[k] = v;
-      ws();
-      if (text[i] === ',') {
-        i++;
-        ws();
-        continue;
-      }
-      if (text[i] === '}') return i++, out;
-      fail("Expecting ',' delimiter");
-    }
-  };
-  const v = value();
-  ws();
-  if (i < text.length) fail('Extra data');
-  // V8 keeps the subject of the last successful match (RegExp.input): a match on an empty
-  // string lets a large scenario text go once the caller drops it.
-  WHITESPACE.lastIndex = 0;
-  WHITESPACE.test('');
-  return v;
 }
 
 const EVENT_KEYS = ['t', 'app', 'fn', 'args', 'w', 'ret', 'event_id', 'sim_t', 'wall_t'] as const;

@@ -17,8 +17,11 @@ const NO_TOOL = 'NoApp__NoFunction';
 export interface JudgeOptions {
   /** Soft-check engine; null/absent → hard checks only (judge_mode "hard-only"). */
   llm?: JudgeLlm | null;
-  /** The user's own contact; defaults to the scenario's (the daemon passes the runtime one). */
-  userDetails?: UserDetails | null;
+  /**
+   * The user's own contact; defaults to the scenario's (the daemon passes the runtime one, as
+   * a function: it is looked up when first needed, its state may not be parsed yet).
+   */
+  userDetails?: UserDetails | null | (() => UserDetails | null);
   /** Which prompt set the soft checks use (prompt-sets.ts); default "default". */
   promptVersion?: PromptVersion;
   extraSmuAllowed?: number;
@@ -62,7 +65,10 @@ export class Judge {
 
   private readonly llm: JudgeLlm | null;
   private readonly prompts: PromptSet;
-  private readonly userDetails: UserDetails | null;
+  private readonly userDetailsOf: () => UserDetails | null;
+  private get userDetails(): UserDetails | null {
+    return this.userDetailsOf();
+  }
   private readonly extraSmu: number;
   private readonly threshold: number;
   private readonly pre: number;
@@ -83,7 +89,8 @@ export class Judge {
     this.llm = opts.llm ?? null;
     this.prompts = promptSet(opts.promptVersion);
     this.mode = this.llm ? 'llm' : 'hard-only';
-    this.userDetails = opts.userDetails === undefined ? scenario.userDetails : opts.userDetails;
+    const u = opts.userDetails;
+    this.userDetailsOf = u === undefined ? () => scenario.userDetails : typeof u === 'function' ? u : () => u;
     this.extraSmu = opts.extraSmuAllowed ?? 1;
     this.threshold = opts.checkTimeThresholdSeconds ?? 1;
     this.pre = opts.preEventToleranceSeconds ?? 10;

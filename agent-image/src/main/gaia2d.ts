@@ -131,18 +131,17 @@ function runDaemon(): void {
       faketime: env[ENV.faketime] || undefined,
       a2a: a2aSettingsFromEnv(env, join(stateDir, 'app_agents_trace.jsonl')),
       log,
+      // The last of the scenario's text goes with the last deferred state: collect it then.
+      afterStatesParsed: () => (globalThis as { gc?: () => void }).gc?.(),
     });
     world = composed.world;
+    // The scenario's text and the parse's garbage are dead now, and the daemon next waits for
+    // its agent: one full collection returns them to the system at once (V8 would keep them
+    // until its heap reaches its next limit, or ~20 s idle). `gc` is there when the daemon is
+    // started with --expose-gc, as the image's entrypoint does (docs/daemon.md, "App state").
+    (globalThis as { gc?: () => void }).gc?.();
     backend = daemonBackend(world, buffer);
     const w = world;
-    // The scenario's text and the parse's garbage are dead now: one full collection returns
-    // them to the system at once (V8 would keep them until its heap reaches its next limit, or
-    // ~20 s idle). It runs once the agent is ready, its task delivered (the agent is then busy
-    // with it, the LLM agent with its model), not before the sockets open: at 18 MB it takes
-    // ~60 ms, which were boot time. `gc` is there when the daemon is started with --expose-gc,
-    // as the image's entrypoint does (docs/daemon.md, "App state").
-    const gc = (globalThis as { gc?: () => void }).gc;
-    if (gc) w.onAgentReady(() => setImmediate(gc));
 
     const cliSock = env[CLI_SOCKET_ENV] || DAEMON_SOCKETS.cli;
     await serveCliSocket(w, cliSock, new Set(composed.tools));

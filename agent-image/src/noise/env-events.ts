@@ -20,6 +20,7 @@ import type { EnvEventsSettings } from '../contract/noise.js';
 import { entryForAppName } from '../apps/registry.js';
 import { NoiseRng } from './rng.js';
 import { NOISE_EVENT_PREFIX } from '../contract/events.js';
+import { undeferred } from '../contract/pyjson.js';
 
 /** Horizon when the scenario declares no duration (reference default). */
 export const DEFAULT_NOISE_HORIZON = 360;
@@ -79,7 +80,8 @@ function universeApps(scenario: Obj): UniverseApp[] {
     const cls = typeof a.class_name === 'string' ? a.class_name : a.name;
     const cli = entryForAppName(a.name)?.cli ?? entryForAppName(cls)?.cli ?? null;
     const name = (cli && scenarioNames.get(cli)) ?? a.name;
-    return [{ name, className: cls, cli, state: isObj(a.app_state) ? a.app_state : {} }];
+    const state = undeferred(a.app_state);
+    return [{ name, className: cls, cli, state: isObj(state) ? state : {} }];
   });
 }
 

@@ -20,7 +20,7 @@ export type {
   TurnBoundary,
   UserDetails,
 } from './model.js';
-export { loadScenario, loadScenarioText, userDetailsFromScenario } from './load.js';
+export { contactsStates, loadScenario, loadScenarioText, userDetailsFromScenario } from './load.js';
 export { parseArgValue, flattenArgs, baseTypeName } from './args.js';
 export { parsePlaceholder, resolvePlaceholder, resolveArgs, type PlaceholderRef, type ReturnLookup } from './placeholders.js';
 export { isOracleReply, topologicalOrder, assignTurns, OracleCycleError } from './turns.js';

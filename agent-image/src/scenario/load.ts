@@ -8,6 +8,7 @@ import {
   type Scenario,
 } from '../contract/scenario.js';
 import { AUI_APP, SEND_MESSAGE_TO_AGENT } from '../contract/events.js';
+import { undeferred } from '../contract/pyjson.js';
 import { flattenArgs } from './args.js';
 import type { LoadedScenario, ScenarioEventModel, UserDetails } from './model.js';
 import { assignTurns, buildOracleTurns, buildTurnBoundaries, OracleCycleError } from './turns.js';
@@ -27,11 +28,14 @@ function userTaskContent(e: ScenarioEventModel): string | null {
   return c == null ? '' : String(c);
 }
 
+/** The app states of a scenario's contacts apps (app entries), as it holds them (maybe DeferredJson). */
+export const contactsStates = (apps: ReadonlyArray<{ name?: unknown; class_name?: unknown; app_state?: unknown }>): unknown[] =>
+  apps.filter((app) => CONTACTS_APPS.has(String(app.name)) || CONTACTS_APPS.has(String(app.class_name ?? ''))).map((app) => app.app_state);
+
 /** The user's own contact (is_user) from the scenario's contacts app state, if any. */
 export function userDetailsFromScenario(s: Scenario): UserDetails | null {
-  for (const app of s.apps) {
-    if (!CONTACTS_APPS.has(app.name) && !CONTACTS_APPS.has(app.class_name ?? '')) continue;
-    const contacts = (app.app_state as { contacts?: unknown } | undefined)?.contacts;
+  for (const state of contactsStates(s.apps)) {
+    const contacts = (undeferred(state) as { contacts?: unknown } | undefined)?.contacts;
     const list = Array.isArray(contacts) ? contacts : contacts && typeof contacts === 'object' ? Object.values(contacts) : [];
     for (const c of list as Array<Record<string, unknown>>) {
       if (c && c['is_user'] === true) {
@@ -106,6 +110,7 @@ export function loadScenario(data: unknown, file = '<scenario>'): LoadedScenario
   const first = userMessages.find((e) => e.dependencies.length === 0) ?? userMessages[0];
 
   const timeIncrement = definitionNumber(s, 'time_increment_in_seconds');
+  let userDetails: { v: UserDetails | null } | null = null;
   return {
     id: scenarioId(s),
     split: scenarioSplit(s),
@@ -125,7 +130,11 @@ export function loadScenario(data: unknown, file = '<scenario>'): LoadedScenario
     oracleEvents: events.filter((e) => e.type === 'AGENT'),
     turnBoundaries: buildTurnBoundaries(events, byId, nbTurns),
     unknownEventTypes: events.filter((e) => !KNOWN_TYPES.has(e.type)).map((e) => ({ id: e.id, type: e.type })),
-    userDetails: userDetailsFromScenario(s),
+    // Read when first asked: the contacts state may still be unparsed (docs/daemon.md, "Boot").
+    get userDetails(): UserDetails | null {
+      userDetails ??= { v: userDetailsFromScenario(s) };
+      return userDetails.v;
+    },
   };
 }
 

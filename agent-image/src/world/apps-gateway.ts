@@ -36,6 +36,29 @@ export class AppsGateway {
     this.driveReady = drive ? () => drive.finish() : undefined;
   }
 
+  /**
+   * Parses the seeded states the scenario's parse deferred (docs/daemon.md, "Boot"), one per
+   * turn of the event loop, from the first call on; then `done` (the daemon lets the
+   * scenario's text go). A state that fails to parse is left to the command that loads it,
+   * which reports the error.
+   */
+  parseDeferredInBackground(done?: () => void): void {
+    if (this.deferredStarted) return;
+    this.deferredStarted = true;
+    const next = (): void => {
+      let more = false;
+      try {
+        more = this.states.parseDeferred();
+      } catch {
+        return;
+      }
+      if (more) setImmediate(next);
+      else done?.();
+    };
+    setImmediate(next);
+  }
+  private deferredStarted = false;
+
   /** Writes every app state changed since the last call to its file; returns the files written. */
   persist(): string[] {
     return this.states.persist();

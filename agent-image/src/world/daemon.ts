@@ -55,7 +55,6 @@ export class WorldDaemon {
   private lastActivity = Date.now();
   private readonly startedWall = Date.now();
   private readonly waiters: Array<() => void> = [];
-  private readonly readyListeners: Array<() => void> = [];
   private runCounter = 0;
 
   constructor(private readonly opts: WorldDaemonOptions) {
@@ -237,21 +236,14 @@ export class WorldDaemon {
   /** Attaches the runtime; it receives nothing until markReady(). */
   attachAgent(endpoint: AgentEndpoint): void {
     this.agent.attach(endpoint);
+    // Boot is over for the runner: the states the scenario's parse deferred follow now.
+    this.apps.parseDeferredInBackground(this.opts.afterStatesParsed);
   }
 
   /** The agent can take messages: adapter reports connected, the task is delivered. */
   markReady(): void {
     this.agent.markReady();
-    if (this.agent.everConnected) for (const l of this.readyListeners.splice(0)) l();
-  }
-
-  /**
-   * Once, when the agent first became ready (its task delivered): work the daemon can do after
-   * the boot rather than during it (the image's one full collection, gaia2d.ts).
-   */
-  onAgentReady(l: () => void): void {
-    if (this.agent.everConnected) l();
-    else this.readyListeners.push(l);
+    this.apps.parseDeferredInBackground(this.opts.afterStatesParsed);
   }
 
   /** The agent runtime went away (process died, socket closed). */

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { FileStates, MemoryStates, StateRuleError, detached } from '../../../agent-image/src/apps/framework/state-store.js';
 import { stateText } from '../../../agent-image/src/apps/framework/state.js';
 import { viewOf } from '../../../agent-image/src/apps/framework/state-views.js';
-import { PyFloat, pyJsonValue } from '../../../agent-image/src/contract/pyjson.js';
+import { DeferredJson, PyFloat, parsePyJson, pyJsonValue } from '../../../agent-image/src/contract/pyjson.js';
 import { loadTranscript, replayTranscript, type ReplayOptions } from './golden.js';
 import { makeWorld } from './world.js';
 
@@ -134,5 +134,24 @@ describe('app states in memory (MemoryStates)', () => {
     expect(edit.exitCode, edit.stderr).toBe(0);
     expect((pyJsonValue(got.events[0]!.ret) as { first_name: string }).first_name).toBe('Ana');
     expect(JSON.parse((await runCli(['contacts', 'get-contact', '--contact-id', 'c1'], ctx)).stdout).first_name).toBe('Bea');
+  });
+
+  it('a state seeded deferred is parsed on its first load or by parseDeferred, one at a time; a bad one names its file', () => {
+    const text = '{"apps": [{"app_state": {"n": 1.0}}, {"app_state": {"m": [1]}}, {"app_state": {"bad": [1,, 2]}}]}';
+    const [a, b, bad] = (parsePyJson(text, { defer: new Set(['app_state']) }) as { apps: Array<{ app_state: DeferredJson }> }).apps.map((x) => x.app_state);
+    const s = new MemoryStates();
+    s.seed('/s/a.json', a!);
+    s.seed('/s/b.json', b!);
+    expect(s.deferredFiles).toEqual(['/s/a.json', '/s/b.json']);
+    expect(s.load('/s/b.json')).toEqual({ m: [1] });
+    expect(a!.isParsed).toBe(false);
+    expect(s.deferredFiles).toEqual(['/s/a.json']);
+    expect(s.parseDeferred()).toBe(true);
+    expect(a!.isParsed).toBe(true);
+    expect(s.load('/s/a.json')).toBe(a!.value);
+    expect(s.parseDeferred()).toBe(false);
+    s.seed('/s/bad.json', bad!);
+    expect(() => s.load('/s/bad.json')).toThrow("the scenario's state for /s/bad.json is not valid JSON: Expecting value: line 1 column 90 (char 89)");
+    expect(() => s.parseDeferred()).toThrow(/bad\.json/);
   });
 });

@@ -8,6 +8,7 @@ import type { DriveBuild } from '../../../agent-image/src/apps/index.js';
 import { AppsGateway } from '../../../agent-image/src/world/apps-gateway.js';
 import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { readGolden } from './golden.js';
+import { parsePyJson } from '../../../agent-image/src/contract/pyjson.js';
 import { runOracle, tempStateDir, testSettings } from './run-world.js';
 
 const SIM = () => ({ simTime: '2025-10-09 09:00:00' });
@@ -82,6 +83,57 @@ describe('app states of the world daemon', () => {
     const s = await world.finished();
     expect(s.status).toBe('stopped');
     expect(contacts(stateDir).contacts).not.toHaveProperty(id);
+  });
+});
+
+describe("the scenario's app states at boot (deferred)", () => {
+  const SCENARIO = 'scenarios/execution/exec_messages_hike_group.json';
+
+  it('are not parsed at boot; a command parses its own app; the rest follow once the agent is attached, then the user details', async () => {
+    const stateDir = tempStateDir();
+    let parsed!: () => void;
+    const allParsed = new Promise<void>((r) => (parsed = r));
+    const { world } = await composeWorld({ scenario: readGolden(SCENARIO), stateDir, settings: testSettings({ agent: 'scripted' }), afterStatesParsed: () => parsed() });
+    const seeded = world.apps.states.deferredFiles.map((f) => f.slice(stateDir.length + 1)).sort();
+    expect(seeded).toEqual(expect.arrayContaining(['contacts.json', 'messages.json']));
+    expect(seeded.length).toBeGreaterThan(2);
+    // The user's own contact is in the contacts state: not looked up yet.
+    expect(() => statSync(join(stateDir, 'user_details.json'))).toThrow();
+    const r = await world.apps.cli(['messages', 'list-recent-conversations'], SIM);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const left = world.apps.states.deferredFiles.map((f) => f.slice(stateDir.length + 1)).sort();
+    expect(left).toEqual(seeded.filter((f) => f !== 'messages.json'));
+    // Attaching the agent ends the boot: the others are parsed in the background.
+    world.attachAgent({ name: 'fake', deliver: () => 'r', isIdle: () => true, wakeAt: () => null, shutdown: () => undefined });
+    await allParsed;
+    expect(world.apps.states.deferredFiles).toEqual([]);
+    const me = JSON.parse(readFileSync(join(stateDir, 'user_details.json'), 'utf8')) as { first_name: string };
+    const seededContacts = (JSON.parse(readGolden(SCENARIO)) as { apps: Array<{ name: string; app_state: { contacts: Record<string, { is_user?: boolean; first_name: string }> } }> }).apps.find((a) => a.name === 'Contacts')!.app_state.contacts;
+    expect(me.first_name).toBe(Object.values(seededContacts).find((c) => c.is_user)!.first_name);
+    world.fail('test: stopped');
+  });
+
+  it('are written at the end with the same bytes as states seeded parsed, untouched or not', async () => {
+    const files = async (scenario: unknown): Promise<Record<string, string>> => {
+      const stateDir = tempStateDir();
+      const { world } = await composeWorld({ scenario, stateDir, settings: testSettings({ agent: 'scripted' }) });
+      expect((await world.apps.cli(['contacts', 'get-contacts'], SIM)).exitCode).toBe(0);
+      world.fail('test: stopped');
+      const out: Record<string, string> = {};
+      for (const name of ['contacts.json', 'messages.json', 'agent_user_interface.json', 'user_details.json']) {
+        try {
+          out[name] = readFileSync(join(stateDir, name), 'utf8');
+        } catch {
+          out[name] = '<none>';
+        }
+      }
+      return out;
+    };
+    const text = readGolden(SCENARIO);
+    const deferred = await files(text);
+    expect(deferred['messages.json']).toMatch(/^\{/);
+    expect(deferred['user_details.json']).toMatch(/first_name/);
+    expect(deferred).toEqual(await files(parsePyJson(text)));
   });
 });
 

@@ -10,7 +10,7 @@
 // and a saved state must not hold one object in two places (the file holds two copies, which
 // later commands change apart). MemoryStates checks both with `verify`, which the tests use.
 // A command runs inside begin()/end().
-import { pyDumps } from '../../contract/pyjson.js';
+import { DeferredJson, pyDumps } from '../../contract/pyjson.js';
 import { readAppClassMap, readStateFile, writeStateFile } from './state.js';
 import { forgetViews } from './state-views.js';
 
@@ -44,6 +44,8 @@ export class FileStates implements StateStore {
 interface Entry {
   state: AppState | null;
   dirty: boolean;
+  /** A seeded state not parsed yet (the scenario's text of it): parsed on its first load. */
+  deferred?: DeferredJson;
 }
 
 export interface MemoryStatesOptions {
@@ -69,9 +71,26 @@ export class MemoryStates implements StateStore {
 
   constructor(private readonly opts: MemoryStatesOptions = {}) {}
 
-  /** A state the world starts with (seeding): served from memory, written at the next persist. */
-  seed(file: string, state: AppState): void {
-    this.entries.set(file, { state, dirty: true });
+  /**
+   * A state the world starts with (seeding): served from memory, written at the next persist.
+   * A DeferredJson is parsed when the state is first loaded or persisted, or by parseDeferred.
+   */
+  seed(file: string, state: AppState | DeferredJson): void {
+    if (state instanceof DeferredJson) this.entries.set(file, { state: null, dirty: true, deferred: state });
+    else this.entries.set(file, { state, dirty: true });
+  }
+
+  /**
+   * Parses one seeded state still deferred (the daemon calls it in idle moments after boot,
+   * so that the scenario's text can go); false when none is left.
+   */
+  parseDeferred(): boolean {
+    for (const [file, e] of this.entries) {
+      if (!e.deferred) continue;
+      undefer(e, file);
+      return true;
+    }
+    return false;
   }
 
   /** Written once at seeding and never changed: read once. */
@@ -87,6 +106,7 @@ export class MemoryStates implements StateStore {
       e = { state: readStateFile(file), dirty: false };
       this.entries.set(file, e);
     }
+    if (e.deferred) undefer(e, file);
     if (e.state) this.loaded.add(e.state);
     if (this.opts.verify && !this.before.has(file)) this.before.set(file, pyDumps(e.state));
     return e.state;
@@ -127,6 +147,11 @@ export class MemoryStates implements StateStore {
     this.before.clear();
   }
 
+  /** Seeded states not parsed yet. */
+  get deferredFiles(): string[] {
+    return [...this.entries].filter(([, e]) => e.deferred).map(([f]) => f);
+  }
+
   /** Apps whose state changed since the last persist. */
   get dirtyFiles(): string[] {
     return [...this.entries].filter(([, e]) => e.dirty).map(([f]) => f);
@@ -137,12 +162,25 @@ export class MemoryStates implements StateStore {
     const written: string[] = [];
     for (const [file, e] of this.entries) {
       if (!e.dirty) continue;
+      if (e.deferred) undefer(e, file);
       writeStateFile(file, e.state);
       e.dirty = false;
       written.push(file);
     }
     return written;
   }
+}
+
+/** A seeded state as the world starts with it: `{}` when the scenario's value is not an object (as seeding an eager one). */
+function undefer(e: Entry, file: string): void {
+  let v: unknown;
+  try {
+    v = e.deferred!.value;
+  } catch (err) {
+    throw new Error(`the scenario's state for ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  e.state = v && typeof v === 'object' ? (v as AppState) : {};
+  delete e.deferred;
 }
 
 function assertNoSharing(file: string, state: unknown): void {

@@ -4,10 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { initWorld, resolveScenarioTools } from '../../apps/index.js';
+import { scenarioApps } from '../../apps/registry.js';
 import { worldStates } from '../../world/apps-gateway.js';
 import { Judge, type JudgeLlm } from '../../judge/index.js';
-import { loadScenario, type LoadedScenario } from '../../scenario/index.js';
-import { parsePyJson } from '../../contract/pyjson.js';
+import { contactsStates, loadScenario, type LoadedScenario, type UserDetails } from '../../scenario/index.js';
+import { parsePyJson, whenAllParsed } from '../../contract/pyjson.js';
 import { OracleAgent } from '../../agents/oracle/oracle-agent.js';
 import { WorldDaemon, type WorldDaemonOptions } from '../../world/daemon.js';
 import { DaemonLog } from '../../world/daemon-log.js';
@@ -16,6 +17,8 @@ import { readUserDetails, writeUserDetails } from '../../world/user-details.js';
 import { parseSimTime } from '../../world/clock.js';
 import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../../a2a/index.js';
 import { applyNoise, type AppliedNoise } from '../../noise/index.js';
+
+const DEFERRED_KEYS: ReadonlySet<string> = new Set(['app_state']);
 
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */
@@ -37,6 +40,8 @@ export interface ComposeOptions {
   a2a?: A2aSettings | null;
   /** Where the Noise phase records what it injected (settings.noise set); default <stateDir>/noise.jsonl. */
   noiseFile?: string;
+  /** See WorldDaemonOptions.afterStatesParsed. */
+  afterStatesParsed?: () => void;
 }
 
 export interface ComposedWorld {
@@ -51,7 +56,9 @@ export interface ComposedWorld {
 
 export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const file = o.scenarioFile ?? '<scenario>';
-  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario) as unknown) : o.scenario;
+  // The apps' states are the bulk of a universe: their text is only skipped now, and each is
+  // parsed when first read or in the background once the agent is attached (docs/daemon.md, "Boot").
+  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario, { defer: DEFERRED_KEYS }) as unknown) : o.scenario;
   const noise: AppliedNoise | null = o.settings.noise ? applyNoise(given, o.settings.noise, o.noiseFile ?? join(o.stateDir, 'noise.jsonl')) : null;
   const raw = noise ? noise.scenario : given;
   const scenario = loadScenario(raw, file);
@@ -69,8 +76,15 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const s = o.settings;
   // The reference builds a judge only for multi-turn scenarios or when the final turn is
   // judged, and never for a scenario without oracle actions.
-  const userDetails = readUserDetails(o.stateDir) ?? scenario.userDetails;
-  if (userDetails) writeUserDetails(o.stateDir, userDetails);
+  // The user's own contact is in the contacts state: with that state deferred, it is found and
+  // its file written once the state is parsed (the judge asks for it when it judges; the file
+  // is read with the artifacts, after the end of the run has parsed every state).
+  const fromState = readUserDetails(o.stateDir);
+  const userDetails = (): UserDetails | null => fromState ?? scenario.userDetails;
+  whenAllParsed(contactsStates(scenarioApps(raw)), () => {
+    const u = userDetails();
+    if (u) writeUserDetails(o.stateDir, u);
+  });
   const wantJudge = (scenario.nbTurns > 1 || s.judgeFinalTurn) && scenario.oracleEvents.length > 0;
   const judge = wantJudge
     ? new Judge(scenario, { llm: o.judgeLlm ?? null, userDetails, ...(s.judgePromptVersion ? { promptVersion: s.judgePromptVersion } : {}) })
@@ -95,6 +109,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     appAgents,
     states,
     drive,
+    afterStatesParsed: o.afterStatesParsed,
     agentRuntime: { name: s.agent, chosenBy: s.agentChosenBy },
     noise,
   };
