@@ -50,11 +50,13 @@ const EXACT_DIGITS = 15;
 
 export interface PyJsonParseOptions {
   /**
-   * Object keys whose values, when objects or arrays, are not parsed now: each is skipped (its
-   * strings and brackets matched, nothing made) and becomes a DeferredJson, parsed when first
-   * read. The daemon defers the apps' states of a scenario (docs/daemon.md, "Boot").
+   * Values not parsed now: an object or array under one of `keys` in an object at `depth`
+   * (the top value is at depth 0, a value in it at 1: objects and arrays both count) is
+   * skipped (its strings and
+   * brackets matched, nothing made) and becomes a DeferredJson, parsed when first read. The
+   * daemon defers the apps' states of a scenario, `apps[i].app_state` (docs/daemon.md, "Boot").
    */
-  defer?: ReadonlySet<string>;
+  defer?: { keys: ReadonlySet<string>; depth: number };
 }
 
 /**
@@ -112,7 +114,7 @@ export function whenAllParsed(values: readonly unknown[], then: () => void): voi
 /** The value behind a DeferredJson (parsed now, if not yet), anything else as it is. */
 export const undeferred = (v: unknown): unknown => (v instanceof DeferredJson ? v.value : v);
 
-function parseRange(text: string, from: number, end: number, defer: ReadonlySet<string> | null): unknown {
+function parseRange(text: string, from: number, end: number, defer: NonNullable<PyJsonParseOptions['defer']> | null): unknown {
   let i = from;
   // Where the next backslash and the next control character are (-1: none left), found with
   // one native search each time the parse passes the last one found: most strings hold
@@ -138,6 +140,7 @@ function parseRange(text: string, from: number, end: number, defer: ReadonlySet<
   const fail = (msg: string, at = i): never => {
     throw new PyJsonError(msg, text, at);
   };
+  // Nesting of the object or array being parsed (the top value's is 0).
   // Keys of the last object parsed at each depth, a guess for the next one's: its n-th key is
   // compared in place (no copy, no hashing) with the text; undefined where that key had escapes.
   const keysAt: Array<Array<string | undefined> | undefined> = [];
@@ -275,6 +278,7 @@ function parseRange(text: string, from: number, end: number, defer: ReadonlySet<
     i++;
     ws();
     if (text.charCodeAt(i) === CLOSE_BRACKET) return i++, [];
+    const d = depth++;
     const base = top;
     for (;;) {
       const v = value();
@@ -289,6 +293,7 @@ function parseRange(text: string, from: number, end: number, defer: ReadonlySet<
         i++;
         const out = stack.slice(base, top);
         top = base;
+        depth = d;
         return out;
       }
       fail("Expecting ',' delimiter");
@@ -321,7 +326,7 @@ function parseRange(text: string, from: number, end: number, defer: ReadonlySet<
       if (text.charCodeAt(i) !== COLON) fail("Expecting ':' delimiter");
       i++;
       let v: unknown;
-      if (defer !== null && defer.has(k)) {
+      if (defer !== null && d === defer.depth && defer.keys.has(k)) {
         ws();
         const c = text.charCodeAt(i);
         v = c === OPEN_BRACE || c === OPEN_BRACKET ? deferred() : value();

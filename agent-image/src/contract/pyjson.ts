@@ -1,7 +1,7 @@
 // Python `json.dumps` emulation. The reference prints every app output and event line with
 // Python's json module, and byte-level fidelity matters (golden transcripts, other tools that
 // diff the logs). JS numbers do not know int from float, so a float whose value is integral
-// is carried as a PyFloat; parsePyJson keeps literals written with '.' or an exponent as
+// is carried as a PyFloat (py-float.ts); parsePyJson (pyjson-parse.ts) keeps literals written with '.' or an exponent as
 // PyFloat so that a seeded `"price": 950` prints 950 and `"timestamp": 1728974530.0` keeps
 // its ".0". Plain JS numbers print as ints when integral and as Python floats otherwise.
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -11,7 +11,6 @@ import { parsePyJson } from './pyjson-parse.js';
 
 export { PyFloat, isPyNumber, num, pyFloat, pyFloatRepr } from './py-float.js';
 export { DeferredJson, PyJsonError, parsePyJson, undeferred, whenAllParsed, type PyJsonParseOptions } from './pyjson-parse.js';
-
 
 /**
  * A value already written in compact `json.dumps` form (no indent): pyDumps copies the text

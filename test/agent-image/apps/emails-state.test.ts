@@ -3,7 +3,7 @@
 // not a number.
 import { describe, expect, it } from 'vitest';
 import { PyFloat } from '../../../agent-image/src/contract/pyjson.js';
-import { newestFirst, newestFirstView, loadMailbox, saveMailbox } from '../../../agent-image/src/apps/emails/state.js';
+import { addEmail, newestFirst, newestFirstView, loadMailbox, saveMailbox } from '../../../agent-image/src/apps/emails/state.js';
 import type { AppContext } from '../../../agent-image/src/apps/framework/types.js';
 
 const email = (id: string, ts: unknown) => ({ email_id: id, timestamp: ts });
@@ -38,12 +38,12 @@ describe('the mailbox order', () => {
     expect(box.folders.get('SENT')!.map((e) => e.email_id)).toEqual(['x', 'y', 'z']);
   });
 
-  it('a save keeps a folder the command did not reorder as the same object, and writes changed ones newest first', () => {
+  it('a save keeps a folder the command did not change as the same object, and writes changed ones newest first', () => {
     const inbox = { folder_name: 'INBOX', emails: [email('b', 3), email('a', 1)] };
     const raw = { user_email: 'me@x', folders: { INBOX: inbox, SENT: { folder_name: 'SENT', emails: [email('s', 1)] } } };
     const ctx = ctxWith(raw);
     const box = loadMailbox(ctx);
-    box.folders.get('SENT')!.push(email('t', 9));
+    addEmail(box, 'SENT', email('t', 9));
     saveMailbox(ctx, box);
     const out = ctx.saved[0]!.folders as Record<string, { emails: Array<{ email_id: string }> }>;
     expect(out.INBOX).toBe(inbox);

@@ -138,7 +138,7 @@ describe('app states in memory (MemoryStates)', () => {
 
   it('a state seeded deferred is parsed on its first load or by parseDeferred, one at a time; a bad one names its file', () => {
     const text = '{"apps": [{"app_state": {"n": 1.0}}, {"app_state": {"m": [1]}}, {"app_state": {"bad": [1,, 2]}}]}';
-    const [a, b, bad] = (parsePyJson(text, { defer: new Set(['app_state']) }) as { apps: Array<{ app_state: DeferredJson }> }).apps.map((x) => x.app_state);
+    const [a, b, bad] = (parsePyJson(text, { defer: { keys: new Set(['app_state']), depth: 2 } }) as { apps: Array<{ app_state: DeferredJson }> }).apps.map((x) => x.app_state);
     const s = new MemoryStates();
     s.seed('/s/a.json', a!);
     s.seed('/s/b.json', b!);

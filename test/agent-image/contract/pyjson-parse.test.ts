@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { DeferredJson, PyFloat, parsePyJson, undeferred, whenAllParsed } from '../../../agent-image/src/contract/pyjson.js';
 import { GOLDEN } from '../world/golden.js';
 
-const APP_STATE = new Set(['app_state']);
+// `apps[i].app_state` in a scenario, as the daemon defers them; `[i].app_state` in a list.
+const APP_STATES = { keys: new Set(['app_state']), depth: 2 };
+const APP_STATE = { keys: new Set(['app_state']), depth: 1 };
 
 /** Every golden scenario file's text. */
 function scenarios(): Array<[string, string]> {
@@ -39,7 +41,7 @@ describe('parsePyJson with deferred keys', () => {
     const all = scenarios();
     expect(all.length).toBeGreaterThan(10);
     for (const [name, text] of all) {
-      const lazy = parsePyJson(text, { defer: APP_STATE }) as { apps: Array<{ app_state?: unknown }> };
+      const lazy = parsePyJson(text, { defer: APP_STATES }) as { apps: Array<{ app_state?: unknown }> };
       const states = lazy.apps.map((a) => a.app_state);
       expect(states.some((s) => s instanceof DeferredJson), name).toBe(true);
       for (const s of states) if (s instanceof DeferredJson) expect(s.isParsed, name).toBe(false);
@@ -47,42 +49,45 @@ describe('parsePyJson with deferred keys', () => {
     }
   });
 
-  it('defers objects and arrays only, at any depth, and parses each once', () => {
-    const text = '{"app_state": null, "a": {"app_state": [1, 2.0, {"x": "y"}]}, "b": [{"app_state": "s"}, {"app_state": {}}]}';
-    const v = parsePyJson(text, { defer: APP_STATE }) as { app_state: unknown; a: { app_state: DeferredJson }; b: Array<{ app_state: unknown }> };
-    expect(v.app_state).toBeNull();
-    expect(v.b[0]!.app_state).toBe('s');
-    expect(v.a.app_state).toBeInstanceOf(DeferredJson);
-    expect(v.b[1]!.app_state).toBeInstanceOf(DeferredJson);
-    const first = v.a.app_state.value;
+  it('defers objects and arrays under the key, at the depth asked only, and parses each once', () => {
+    const text = '{"app_state": {"top": 1}, "apps": [{"app_state": null}, {"app_state": [1, 2.0, {"x": "y"}]}, {"app_state": "s"}, {"app_state": {}}, {"o": {"app_state": {"deep": 1}}}]}';
+    const v = parsePyJson(text, { defer: APP_STATES }) as { app_state: unknown; apps: Array<{ app_state?: unknown; o?: { app_state: unknown } }> };
+    expect(v.app_state).toEqual({ top: 1 });
+    expect(v.apps[0]!.app_state).toBeNull();
+    expect(v.apps[2]!.app_state).toBe('s');
+    expect(v.apps[4]!.o!.app_state).toEqual({ deep: 1 });
+    const d = v.apps[1]!.app_state as DeferredJson;
+    expect(d).toBeInstanceOf(DeferredJson);
+    expect(v.apps[3]!.app_state).toBeInstanceOf(DeferredJson);
+    const first = d.value;
     expect(first).toEqual([1, new PyFloat(2), { x: 'y' }]);
-    expect(v.a.app_state.value).toBe(first);
-    expect(undeferred(v.b[1]!.app_state)).toEqual({});
+    expect(d.value).toBe(first);
+    expect(undeferred(v.apps[3]!.app_state)).toEqual({});
   });
 
   it('a bad token inside a deferred value fails when it is read, with the eager error and position', () => {
-    const text = '{"name": "x",\n "app_state": {"emails": [1, 2,, 3]}, "after": true}';
+    const text = '[{"name": "x",\n "app_state": {"emails": [1, 2,, 3]}, "after": true}]';
     let eager = '';
     try {
       parsePyJson(text);
     } catch (e) {
       eager = (e as Error).message;
     }
-    expect(eager).toMatch(/^Expecting value: line 2 column 32 \(char 45\)$/);
-    const v = parsePyJson(text, { defer: APP_STATE }) as { app_state: DeferredJson; after: boolean };
-    expect(v.after).toBe(true);
-    expect(() => v.app_state.value).toThrow(eager);
+    expect(eager).toMatch(/^Expecting value: line 2 column 32 \(char 46\)$/);
+    const [v] = parsePyJson(text, { defer: APP_STATE }) as Array<{ app_state: DeferredJson; after: boolean }>;
+    expect(v!.after).toBe(true);
+    expect(() => v!.app_state.value).toThrow(eager);
   });
 
   it('what the skip sees fails at once: an unterminated string, a bad escape or control character, an unclosed value', () => {
-    expect(() => parsePyJson('{"app_state": {"a": "b}', { defer: APP_STATE })).toThrow(/^Unterminated string starting at: line 1 column 21 \(char 20\)$/);
-    expect(() => parsePyJson('{"app_state": {"a": "b\\q"}}', { defer: APP_STATE })).toThrow(/^Invalid \\escape: line 1 column 23 \(char 22\)$/);
-    expect(() => parsePyJson('{"app_state": {"a": "b\u0001"}}', { defer: APP_STATE })).toThrow(/^Invalid control character at: line 1 column 23 \(char 22\)$/);
-    expect(() => parsePyJson('{"app_state": {"a": [1, 2]', { defer: APP_STATE })).toThrow(/^Expecting ',' delimiter/);
+    expect(() => parsePyJson('[{"app_state": {"a": "b}]', { defer: APP_STATE })).toThrow(/^Unterminated string starting at: line 1 column 22 \(char 21\)$/);
+    expect(() => parsePyJson('[{"app_state": {"a": "b\\q"}}]', { defer: APP_STATE })).toThrow(/^Invalid \\escape: line 1 column 24 \(char 23\)$/);
+    expect(() => parsePyJson('[{"app_state": {"a": "b\u0001"}}]', { defer: APP_STATE })).toThrow(/^Invalid control character at: line 1 column 24 \(char 23\)$/);
+    expect(() => parsePyJson('[{"app_state": {"a": [1, 2]}', { defer: APP_STATE })).toThrow(/^Expecting ',' delimiter: line 1 column 29 \(char 28\)$/);
     // Strings holding brackets and escaped quotes do not confuse the skip.
-    const v = parsePyJson('{"app_state": {"a": "}]\\"{[", "b": ["]"]}, "c": 1}', { defer: APP_STATE }) as { app_state: DeferredJson; c: number };
-    expect(v.c).toBe(1);
-    expect(v.app_state.value).toEqual({ a: '}]"{[', b: [']'] });
+    const [v] = parsePyJson('[{"app_state": {"a": "}]\\"{[", "b": ["]"]}, "c": 1}]', { defer: APP_STATE }) as Array<{ app_state: DeferredJson; c: number }>;
+    expect(v!.c).toBe(1);
+    expect(v!.app_state.value).toEqual({ a: '}]"{[', b: [']'] });
   });
 
   it('whenAllParsed waits for every deferred value, and runs at once when none waits', () => {
@@ -106,7 +111,7 @@ describe('parsePyJson with deferred keys', () => {
     const before = heap();
     // 20 MB of whitespace after two deferred states.
     let text: string | null = `{"apps": [{"app_state": {"k": "${'x'.repeat(40)}"}}, {"app_state": ["\\n${'y'.repeat(40)}"]}],${' '.repeat(20e6)}"n": 1}`;
-    const v = parsePyJson(text, { defer: APP_STATE }) as { apps: Array<{ app_state: DeferredJson }> };
+    const v = parsePyJson(text, { defer: APP_STATES }) as { apps: Array<{ app_state: DeferredJson }> };
     text = null;
     expect(heap() - before).toBeGreaterThan(15e6);
     expect(v.apps[0]!.app_state.value).toEqual({ k: 'x'.repeat(40) });

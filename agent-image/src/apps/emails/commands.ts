@@ -7,11 +7,11 @@ import { opt } from '../framework/options.js';
 import type { AppContext, AppDef, CommandDef } from '../framework/types.js';
 import { CONTENT, EMAIL_ID, FOLDER_ALIASED, SUBJECT, listOpt } from './options.js';
 import { ENV_COMMANDS } from './env.js';
-import { addTo, attachmentsFrom, ok } from './helpers.js';
-import { checkAddresses, findIn, folder, loadMailbox, newEmail, newestFirstView, saveMailbox, type Email, type Mailbox } from './state.js';
+import { attachmentsFrom, ok } from './helpers.js';
+import { addEmail, checkAddresses, emailsNewestFirst, findEmail, findInAnyFolder, loadMailbox, moveEmail, newEmail, saveMailbox, type Email, type Mailbox } from './state.js';
 
 function lookup(box: Mailbox, folderName: unknown, id: string, suffix = ''): Email {
-  const e = findIn(folder(box, folderName), id);
+  const e = findEmail(box, String(folderName), id);
   if (!e) return fail(`Email with id ${id} does not exist${suffix}`);
   return e;
 }
@@ -31,7 +31,7 @@ const commands: CommandDef[] = [
     options: [FOLDER_ALIASED, opt('offset', 'Index of the first email.', { type: 'integer', default: 0 }), opt('limit', 'Maximum number of emails.', { type: 'integer', default: 10 })],
     run: (o, ctx) => {
       const name = String(o.folder_name).toUpperCase();
-      const emails = newestFirstView(folder(loadMailbox(ctx), name));
+      const emails = emailsNewestFirst(loadMailbox(ctx), name);
       const offset = o.offset as number;
       if (offset < 0) fail('Offset must be non-negative');
       if (offset > emails.length) fail('Offset must be less than the number of emails');
@@ -62,7 +62,7 @@ const commands: CommandDef[] = [
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
-      const emails = newestFirstView(folder(box, name));
+      const emails = emailsNewestFirst(box, name);
       const idx = o.idx as number;
       if (idx < 0 || idx >= emails.length) fail(`Email with index ${idx} does not exist`);
       return showEmail(ctx, box, emails[idx]!, { idx, folder_name: name });
@@ -86,7 +86,7 @@ const commands: CommandDef[] = [
       const box = loadMailbox(ctx);
       const attachments = attachmentsFrom(ctx, o.attachment_paths);
       const e = newEmail(ctx, { sender: box.userEmail, recipients: o.recipients, subject: o.subject, content: o.content, cc: o.cc, attachments, is_read: true });
-      addTo(box, 'SENT', e);
+      addEmail(box, 'SENT', e);
       saveMailbox(ctx, box);
       return ok(e.email_id, { recipients: o.recipients, subject: o.subject, content: o.content, cc: o.cc, attachment_paths: o.attachment_paths });
     },
@@ -111,7 +111,7 @@ const commands: CommandDef[] = [
         attachments: { ...((src.attachments as object | null) ?? {}) },
         is_read: true,
       });
-      addTo(box, 'SENT', e);
+      addEmail(box, 'SENT', e);
       saveMailbox(ctx, box);
       return ok(e.email_id, { email_id: o.email_id, recipients: o.recipients, folder_name: name });
     },
@@ -150,7 +150,7 @@ const commands: CommandDef[] = [
       let current = original;
       while (current.sender === box.userEmail && current.parent_id) {
         const pid = String(current.parent_id);
-        const parent = [...box.folders.values()].map((f) => findIn(f, pid)).find((x) => x);
+        const parent = findInAnyFolder(box, pid);
         if (!parent) return fail(`Email with id ${pid} does not exist`);
         current = parent;
       }
@@ -164,7 +164,7 @@ const commands: CommandDef[] = [
         attachments,
         is_read: true,
       });
-      addTo(box, 'SENT', e);
+      addEmail(box, 'SENT', e);
       saveMailbox(ctx, box);
       return ok(e.email_id, { email_id: o.email_id, folder_name: name, content: o.content, attachment_paths: o.attachment_paths });
     },
@@ -212,7 +212,7 @@ const commands: CommandDef[] = [
       const name = String(o.folder_name).toUpperCase();
       const q = String(o.query).toLowerCase();
       const has = (v: unknown): boolean => typeof v === 'string' && v.toLowerCase().includes(q);
-      const hits = newestFirstView(folder(loadMailbox(ctx), name)).filter(
+      const hits = emailsNewestFirst(loadMailbox(ctx), name).filter(
         (e) => has(e.sender) || (Array.isArray(e.recipients) && e.recipients.some(has)) || has(e.subject) || has(e.content),
       );
       return { output: hits, args: { query: o.query, folder_name: name }, ret: hits };
@@ -220,17 +220,6 @@ const commands: CommandDef[] = [
   },
   ...ENV_COMMANDS,
 ];
-
-/** Moves between folders; a move into the same folder is a no-op (delete always re-files into TRASH). */
-function moveEmail(box: Mailbox, id: string, src: string, dest: string, typed: string, always = false): void {
-  const from = folder(box, src);
-  const i = from.findIndex((e) => e.email_id === id);
-  if (i < 0) fail(`Email with id ${id} does not exist in ${typed}`);
-  const to = folder(box, dest);
-  if (src === dest && !always) return;
-  const [e] = from.splice(i, 1);
-  to.push(e!);
-}
 
 export const emailsApp: AppDef = {
   cli: 'emails',

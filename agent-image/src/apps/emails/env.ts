@@ -2,9 +2,9 @@
 import type { CommandDef } from '../framework/types.js';
 import { fail } from '../framework/errors.js';
 import { opt } from '../framework/options.js';
-import { addTo, attachmentsFrom, ok } from './helpers.js';
+import { attachmentsFrom, ok } from './helpers.js';
 import { CONTENT, EMAIL_ID, FOLDER, SUBJECT, listOpt } from './options.js';
-import { findIn, folder, loadMailbox, newEmail, saveMailbox } from './state.js';
+import { addEmail, findEmail, loadMailbox, newEmail, saveMailbox } from './state.js';
 
 const SENDER = opt('sender', 'Address of the sender.', { required: true });
 
@@ -20,7 +20,7 @@ export const ENV_COMMANDS: CommandDef[] = [
       const box = loadMailbox(ctx);
       const name = String(o.folder_name).toUpperCase();
       const e = newEmail(ctx, { sender: o.sender, recipients: o.recipients, subject: o.subject, content: o.content, is_read: false });
-      addTo(box, name, e);
+      addEmail(box, name, e);
       saveMailbox(ctx, box);
       return ok(e.email_id, { sender: o.sender, recipients: o.recipients, subject: o.subject, content: o.content, folder_name: name });
     },
@@ -35,7 +35,7 @@ export const ENV_COMMANDS: CommandDef[] = [
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const e = newEmail(ctx, { sender: o.sender, recipients: [box.userEmail], subject: o.subject, content: o.content, is_read: false });
-      addTo(box, 'INBOX', e);
+      addEmail(box, 'INBOX', e);
       saveMailbox(ctx, box);
       return ok(e.email_id, { sender: o.sender, subject: o.subject, content: o.content });
     },
@@ -50,7 +50,7 @@ export const ENV_COMMANDS: CommandDef[] = [
     run: (o, ctx) => {
       const box = loadMailbox(ctx);
       const id = String(o.email_id);
-      const original = findIn(folder(box, 'SENT'), id);
+      const original = findEmail(box, 'SENT', id);
       if (!original) return fail(`Email with id ${id} does not exist in SENT`);
       const attachments = attachmentsFrom(ctx, o.attachment_paths);
       const e = newEmail(ctx, {
@@ -62,7 +62,7 @@ export const ENV_COMMANDS: CommandDef[] = [
         attachments,
         is_read: false,
       });
-      addTo(box, 'INBOX', e);
+      addEmail(box, 'INBOX', e);
       saveMailbox(ctx, box);
       return ok(e.email_id, { sender: o.sender, email_id: id, content: o.content, attachment_paths: o.attachment_paths });
     },

@@ -1,7 +1,6 @@
 // Helpers shared by the visible and the ENV email commands.
 import { readAttachment } from '../framework/drive.js';
 import type { AppContext } from '../framework/types.js';
-import { folder, type Email, type Mailbox } from './state.js';
 
 /** Writes answer {"status": "ok", "email_id": id} and return the id. */
 export const ok = (id: unknown, args: Record<string, unknown>) => ({ output: { status: 'ok', email_id: id }, args, ret: id });
@@ -15,8 +14,3 @@ export function attachmentsFrom(ctx: AppContext, paths: unknown): Record<string,
   }
   return out;
 }
-
-export function addTo(box: Mailbox, name: string, email: Email): void {
-  folder(box, name).push(email);
-}
-

@@ -18,7 +18,8 @@ import { parseSimTime } from '../../world/clock.js';
 import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../../a2a/index.js';
 import { applyNoise, type AppliedNoise } from '../../noise/index.js';
 
-const DEFERRED_KEYS: ReadonlySet<string> = new Set(['app_state']);
+/** The apps' states: `apps[i].app_state` (the top object 0, its `apps` list 1, an app's entry 2). */
+const APP_STATES = { keys: new Set(['app_state']), depth: 2 } as const;
 
 export interface ComposeOptions {
   /** Scenario JSON text or parsed value, and a name for error messages. */
@@ -58,7 +59,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   const file = o.scenarioFile ?? '<scenario>';
   // The apps' states are the bulk of a universe: their text is only skipped now, and each is
   // parsed when first read or in the background once the agent is attached (docs/daemon.md, "Boot").
-  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario, { defer: DEFERRED_KEYS }) as unknown) : o.scenario;
+  const given = typeof o.scenario === 'string' ? (parsePyJson(o.scenario, { defer: APP_STATES }) as unknown) : o.scenario;
   const noise: AppliedNoise | null = o.settings.noise ? applyNoise(given, o.settings.noise, o.noiseFile ?? join(o.stateDir, 'noise.jsonl')) : null;
   const raw = noise ? noise.scenario : given;
   const scenario = loadScenario(raw, file);
