@@ -29,6 +29,7 @@ const SPECIAL = /["\\\u0000-\u001f]/g;
 const CONTROL = /[\u0000-\u001f]/g;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const EMPTY = /(?:)/;
+const WHITESPACE = /[ \t\n\r]*/y;
 // V8 makes a slice (a view holding its parent) of a substring this long or longer.
 const SLICE_MIN = 13;
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't']);
@@ -130,12 +131,16 @@ function parseRange(text: string, from: number, end: number, defer: NonNullable<
     }
     return control === -1 || control >= end;
   };
+  // A run of whitespace is passed by a native search: a long one in a loop here would have V8
+  // compile this closure while it runs (on-stack replacement), which may fold its context, and
+  // with it the text, into the compiled code and keep the text alive after the parse.
   const ws = (): void => {
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return;
-      i++;
-    }
+    const c = text.charCodeAt(i);
+    // fast exit: most values follow a delimiter directly or after one space
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return;
+    WHITESPACE.lastIndex = i;
+    WHITESPACE.test(text);
+    i = WHITESPACE.lastIndex;
   };
   const fail = (msg: string, at = i): never => {
     throw new PyJsonError(msg, text, at);

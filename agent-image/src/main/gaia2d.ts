@@ -132,7 +132,7 @@ function runDaemon(): void {
       a2a: a2aSettingsFromEnv(env, join(stateDir, 'app_agents_trace.jsonl')),
       log,
       // The last of the scenario's text goes with the last deferred state: collect it then.
-      afterStatesParsed: () => (globalThis as { gc?: () => void }).gc?.(),
+      afterStatesSettled: () => (globalThis as { gc?: () => void }).gc?.(),
     });
     world = composed.world;
     // The scenario's text and the parse's garbage are dead now, and the daemon next waits for

@@ -37,18 +37,24 @@ export class AppsGateway {
   }
 
   /**
-   * Parses the seeded states the scenario's parse deferred (docs/daemon.md, "Boot"), one per
-   * turn of the event loop, from the first call on; then `done` (the daemon lets the
-   * scenario's text go). A state that fails to parse is left to the command that loads it,
-   * which reports the error.
+   * Once the boot is over (docs/daemon.md, "Boot"): parses the seeded states the scenario's
+   * parse deferred, then writes every state not yet written (the seeded ones) to its file, one
+   * app per turn of the event loop and never while a command runs, so that the end of the run
+   * writes only what changed after; then `done` (the daemon lets the scenario's text go). A
+   * state that fails to parse stops it: the command that loads that state reports the error.
    */
-  parseDeferredInBackground(done?: () => void): void {
-    if (this.deferredStarted) return;
-    this.deferredStarted = true;
+  settleInBackground(done?: () => void): void {
+    if (this.settling) return;
+    this.settling = true;
     const next = (): void => {
-      let more = false;
+      if (this.ended) return; // the end persists whatever is left
+      if (this.inFlight > 0) {
+        setImmediate(next);
+        return;
+      }
+      let more: boolean;
       try {
-        more = this.states.parseDeferred();
+        more = this.states.parseDeferred() || this.states.persistOne() !== null;
       } catch {
         return;
       }
@@ -57,7 +63,7 @@ export class AppsGateway {
     };
     setImmediate(next);
   }
-  private deferredStarted = false;
+  private settling = false;
 
   /** Writes every app state changed since the last call to its file; returns the files written. */
   persist(): string[] {

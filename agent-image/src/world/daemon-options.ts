@@ -33,11 +33,11 @@ export interface WorldDaemonOptions {
   /** The cloud drive's tree while it is still being built (composeWorld); finished before a command that uses the drive. */
   drive?: DriveBuild | null;
   /**
-   * Called once the app states the scenario's parse deferred are all parsed (in the
-   * background, after the agent attached or the world was marked ready): the daemon
-   * collects the scenario's text then.
+   * Called once the boot's background work is done (after the agent attached or the world
+   * was marked ready): the app states the scenario's parse deferred are parsed and the seeded
+   * states written. The daemon collects the scenario's text then.
    */
-  afterStatesParsed?: () => void;
+  afterStatesSettled?: () => void;
   /** Agent2Agent: the apps operated by app agents (null/absent: none). */
   appAgents?: DelegatedApps | null;
   /** The runtime chosen to play and what chose it, reported in daemon_status.json. */

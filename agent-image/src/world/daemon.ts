@@ -236,14 +236,15 @@ export class WorldDaemon {
   /** Attaches the runtime; it receives nothing until markReady(). */
   attachAgent(endpoint: AgentEndpoint): void {
     this.agent.attach(endpoint);
-    // Boot is over for the runner: the states the scenario's parse deferred follow now.
-    this.apps.parseDeferredInBackground(this.opts.afterStatesParsed);
+    // Boot is over for the runner: its background work follows (the app states the scenario's
+    // parse deferred are parsed, the seeded states written).
+    this.apps.settleInBackground(this.opts.afterStatesSettled);
   }
 
   /** The agent can take messages: adapter reports connected, the task is delivered. */
   markReady(): void {
     this.agent.markReady();
-    this.apps.parseDeferredInBackground(this.opts.afterStatesParsed);
+    this.apps.settleInBackground(this.opts.afterStatesSettled);
   }
 
   /** The agent runtime went away (process died, socket closed). */

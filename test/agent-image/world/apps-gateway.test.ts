@@ -89,11 +89,11 @@ describe('app states of the world daemon', () => {
 describe("the scenario's app states at boot (deferred)", () => {
   const SCENARIO = 'scenarios/execution/exec_messages_hike_group.json';
 
-  it('are not parsed at boot; a command parses its own app; the rest follow once the agent is attached, then the user details', async () => {
+  it('are not parsed at boot; a command parses its own app; the rest follow once the agent is attached, then the user details and the seeded files', async () => {
     const stateDir = tempStateDir();
     let parsed!: () => void;
     const allParsed = new Promise<void>((r) => (parsed = r));
-    const { world } = await composeWorld({ scenario: readGolden(SCENARIO), stateDir, settings: testSettings({ agent: 'scripted' }), afterStatesParsed: () => parsed() });
+    const { world } = await composeWorld({ scenario: readGolden(SCENARIO), stateDir, settings: testSettings({ agent: 'scripted' }), afterStatesSettled: () => parsed() });
     const seeded = world.apps.states.deferredFiles.map((f) => f.slice(stateDir.length + 1)).sort();
     expect(seeded).toEqual(expect.arrayContaining(['contacts.json', 'messages.json']));
     expect(seeded.length).toBeGreaterThan(2);
@@ -110,7 +110,16 @@ describe("the scenario's app states at boot (deferred)", () => {
     const me = JSON.parse(readFileSync(join(stateDir, 'user_details.json'), 'utf8')) as { first_name: string };
     const seededContacts = (JSON.parse(readGolden(SCENARIO)) as { apps: Array<{ name: string; app_state: { contacts: Record<string, { is_user?: boolean; first_name: string }> } }> }).apps.find((a) => a.name === 'Contacts')!.app_state.contacts;
     expect(me.first_name).toBe(Object.values(seededContacts).find((c) => c.is_user)!.first_name);
+    // The seeded states are written too, so the end writes only what changes after.
+    const seededFile = readFileSync(join(stateDir, 'contacts.json'), 'utf8');
+    expect(Object.keys(contacts(stateDir).contacts).sort()).toEqual(Object.keys(seededContacts).sort());
+    expect(world.apps.states.dirtyFiles).toEqual([]);
+    const id = firstContactId(await world.apps.cli(['contacts', 'get-contacts'], SIM));
+    expect((await world.apps.cli(['contacts', 'edit-contact', '--contact-id', id, '--updates', '{"first_name": "Zed"}'], SIM)).exitCode).toBe(0);
+    expect(readFileSync(join(stateDir, 'contacts.json'), 'utf8')).toBe(seededFile);
+    expect(world.apps.states.dirtyFiles.map((f) => f.slice(stateDir.length + 1))).toEqual(['contacts.json']);
     world.fail('test: stopped');
+    expect(contacts(stateDir).contacts[id]!.first_name).toBe('Zed');
   });
 
   it('are written at the end with the same bytes as states seeded parsed, untouched or not', async () => {

@@ -162,16 +162,30 @@ export class MemoryStates implements StateStore {
     const written: string[] = [];
     for (const [file, e] of this.entries) {
       if (!e.dirty) continue;
-      if (e.deferred) undefer(e, file);
-      writeStateFile(file, e.state);
-      e.dirty = false;
+      write(file, e);
       written.push(file);
     }
     return written;
   }
+
+  /** Writes one changed state to its file, as persist does; that file, or null when none is changed. */
+  persistOne(): string | null {
+    for (const [file, e] of this.entries) {
+      if (!e.dirty) continue;
+      write(file, e);
+      return file;
+    }
+    return null;
+  }
 }
 
 /** A seeded state as the world starts with it: `{}` when the scenario's value is not an object (as seeding an eager one). */
+function write(file: string, e: Entry): void {
+  if (e.deferred) undefer(e, file);
+  writeStateFile(file, e.state);
+  e.dirty = false;
+}
+
 function undefer(e: Entry, file: string): void {
   let v: unknown;
   try {

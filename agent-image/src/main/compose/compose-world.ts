@@ -41,8 +41,8 @@ export interface ComposeOptions {
   a2a?: A2aSettings | null;
   /** Where the Noise phase records what it injected (settings.noise set); default <stateDir>/noise.jsonl. */
   noiseFile?: string;
-  /** See WorldDaemonOptions.afterStatesParsed. */
-  afterStatesParsed?: () => void;
+  /** See WorldDaemonOptions.afterStatesSettled. */
+  afterStatesSettled?: () => void;
 }
 
 export interface ComposedWorld {
@@ -110,7 +110,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     appAgents,
     states,
     drive,
-    afterStatesParsed: o.afterStatesParsed,
+    afterStatesSettled: o.afterStatesSettled,
     agentRuntime: { name: s.agent, chosenBy: s.agentChosenBy },
     noise,
   };
