@@ -96,7 +96,10 @@ AGENT_PID=
 case "$AGENT" in
   oracle) ;;
   default|scripted|external)
-    for _ in $(seq 1 300); do [[ -S $RUN/agent.sock ]] && break; kill -0 "$DAEMON" 2>/dev/null || break; sleep 0.1; done
+    # Started at once, while the daemon composes the world: the runtime's own start (Node, its
+    # bundle) overlaps the scenario's parse instead of following it, and the runtime connects as
+    # soon as the daemon serves the agent socket (it retries while the socket is absent, and the
+    # CLI socket is served before it). Supervision below ends it if the daemon dies meanwhile.
     # Only what the agent needs, quoted with %q (values may hold spaces or quotes).
     # In a directory of the agent's own, so the agent can delete the file once it has read it.
     install -d -o agent -g agent -m 700 "$RUN/agent-env"

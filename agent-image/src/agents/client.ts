@@ -28,7 +28,11 @@ export interface ConnectOptions {
   /** Defaults to $GAIA2_AGENT_SOCKET, then /run/gaia2/agent.sock. */
   socketPath?: string;
   steer?: boolean;
-  /** Keep retrying the connection this long (daemon still starting). Default 30 s. */
+  /**
+   * Keep retrying the connection this long (daemon still starting). Default 180 s: the image
+   * starts the runtime together with the daemon, which may wait up to 120 s for its scenario
+   * (GAIA2_SCENARIO_READY) and then composes the world before it serves the agent socket.
+   */
   connectTimeoutMs?: number;
 }
 
@@ -159,10 +163,13 @@ export class DaemonConnection {
   }
 }
 
+/** Between connection attempts while the daemon starts (a refused attempt costs microseconds). */
+const CONNECT_RETRY_MS = 10;
+
 /** Connects, sends hello and waits for the daemon's welcome. Retries while the socket is absent. */
 export async function connectToDaemon(opts: ConnectOptions): Promise<DaemonConnection> {
   const socketPath = opts.socketPath ?? process.env[AGENT_SOCKET_ENV] ?? DAEMON_SOCKETS.agent;
-  const deadline = Date.now() + (opts.connectTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (opts.connectTimeoutMs ?? 180_000);
   for (;;) {
     try {
       return await attempt(socketPath, opts);
@@ -170,7 +177,8 @@ export async function connectToDaemon(opts: ConnectOptions): Promise<DaemonConne
       if (Date.now() > deadline) {
         throw new Error(`cannot connect to the world daemon at ${socketPath}: ${(e as Error).message}`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      // Short: the socket appears once the world is composed, and every wait here is boot time.
+      await new Promise((r) => setTimeout(r, CONNECT_RETRY_MS));
     }
   }
 }

@@ -24,7 +24,7 @@ import {
   type AdapterBackend,
 } from '../adapter/index.js';
 import { writeUpload } from '../adapter/upload.js';
-import { composeWorld } from './compose/compose-world.js';
+import { composeWorld, readScenarioFile } from './compose/compose-world.js';
 import { settingsFromEnv, type DaemonSettings } from '../world/config.js';
 import { DaemonLog } from '../world/daemon-log.js';
 import { serveAgentSocket, serveCliSocket } from '../world/sockets.js';
@@ -121,7 +121,7 @@ function runDaemon(): void {
 
     const settings = settingsFromEnv(env);
     const composed = await composeWorld({
-      scenario: readFileSync(scenarioPath, 'utf8'),
+      scenario: readScenarioFile(scenarioPath),
       scenarioFile: scenarioPath,
       stateDir,
       settings,

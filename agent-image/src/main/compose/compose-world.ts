@@ -123,5 +123,10 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
   return { world, scenario, tools, oracle, appAgents: appAgents?.apps ?? [] };
 }
 
-/** Reads a scenario file (JSON) for composeWorld. */
-export const readScenarioFile = (path: string): string => readFileSync(path, 'utf8');
+/**
+ * Reads a scenario file (JSON) for composeWorld: the same text as readFileSync(path, 'utf8')
+ * (a leading BOM kept, bad bytes replaced by U+FFFD alike), in a fraction of its time for a
+ * large file: on the image's Node 22 a 17.5 MB scenario takes ~150 ms read as 'utf8' and ~50 ms
+ * read as bytes and decoded by a TextDecoder (docs/daemon.md, "Boot in the container").
+ */
+export const readScenarioFile = (path: string): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(readFileSync(path));
