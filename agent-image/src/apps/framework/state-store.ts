@@ -171,15 +171,13 @@ export class MemoryStates implements StateStore {
   }
 }
 
-/** A seeded state as the world starts with it: `{}` when the scenario's value is not an object (as seeding an eager one). */
+/** Parses a seeded state (a DeferredJson is always an object or an array, as seeding takes it). */
 function undefer(e: Entry, file: string): void {
-  let v: unknown;
   try {
-    v = e.deferred!.value;
+    e.state = e.deferred!.value as AppState;
   } catch (err) {
     throw new Error(`the scenario's state for ${file} is not valid JSON: ${(err as Error).message}`);
   }
-  e.state = v && typeof v === 'object' ? (v as AppState) : {};
   delete e.deferred;
 }
 
