@@ -6,10 +6,13 @@
 // Life of a connection:
 //   agent  → hello {agent, steer?}          (first line; daemon answers welcome)
 //   daemon → welcome {tools, sim_time, …}
-//   agent  → ready                          (adapter /health turns connected:true)
+//   agent  → ready {steer?}                 (adapter /health turns connected:true; the
+//                                            simulated clock, held since the start, runs)
 //   daemon → message {run_id, text, …}      a run starts: the agent works on it…
 //   agent  → cli {id, argv} / time {id}     …calling apps (answers: cli_result / time)
 //   agent  → usage / progress / log         (optional, any time)
+//   agent  → clock {hold}                   hold / release the simulated clock (a program
+//                                            restarting: its start-up is not the agent's time)
 //   agent  → reply {run_id, content}        the run ends: the daemon writes the SMU line
 //   daemon → shutdown {reason}              terminal status reached; the agent may exit
 //
@@ -17,7 +20,8 @@
 // and delivered (bundled with any other queued ones) after the run's reply, so a mid-run
 // notification never creates an extra turn boundary. An agent that declared `steer: true`
 // instead receives mid-run messages at once, tagged `steer: true` with the active run_id,
-// and must fold them into that run (still one reply for the run).
+// and must fold them into that run (still one reply for the run); parts it could not take go
+// back with the run's reply (`requeue`) and are delivered again as the next run.
 
 import { StringDecoder } from 'node:string_decoder';
 
@@ -49,6 +53,20 @@ export interface HelloMsg {
 
 export interface ReadyMsg {
   type: 'ready';
+  /** As hello's `steer`, for runtimes that learn it only once their program is up. */
+  steer?: boolean;
+}
+
+/**
+ * Holds (true) or releases (false) the simulated clock. The clock starts held and runs from the
+ * agent's first `ready`; a runtime holds it again while its program restarts, so start-up is
+ * never charged to the scenario's time (docs/daemon.md, "The clock").
+ */
+export interface ClockMsg {
+  type: 'clock';
+  hold: boolean;
+  /** For the daemon's log. */
+  reason?: string;
 }
 
 /** Ends the active run. The daemon writes an AgentUserInterface.send_message_to_user line. */
@@ -61,6 +79,15 @@ export interface ReplyMsg {
   state?: 'final' | 'error';
   /** With state "error": the typed cause (provider_error, internal_error, …). */
   error_kind?: string;
+  /**
+   * The agent's program failed this run on its own (it exited or reported an error): `content`
+   * is its failure text, a reply like any other (judged, state "final"); the daemon records the
+   * failure in its status (`agent_failures`) so the runner can weigh it against the model
+   * gateway's record (docs/agents.md, "When the program fails").
+   */
+  failure?: { detail: string };
+  /** Steer parts the agent did not take into this run: delivered again as the next run (recorded once). */
+  requeue?: DeliveredPart[];
 }
 
 /** Runs one app command as an agent action, e.g. argv ["calendar","add-event","--title","x"]. */
@@ -107,7 +134,8 @@ export type AgentToDaemon =
   | TimeRequestMsg
   | UsageMsg
   | ProgressMsg
-  | LogMsg;
+  | LogMsg
+  | ClockMsg;
 
 // ---------------------------------------------------------------- daemon → agent
 

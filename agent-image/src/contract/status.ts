@@ -34,6 +34,23 @@ export interface DaemonStatus {
   agent_usage?: ReportedUsage;
   /** Agent2Agent: the app agents' reported counts alone. */
   app_agents_usage?: ReportedUsage;
+  /**
+   * Turns whose agent program failed on its own (a reply with `failure`): its failure text was
+   * the reply and was judged. The runner weighs these against the model gateway's record.
+   */
+  agent_failures?: AgentFailure[];
+}
+
+export interface AgentFailure {
+  /** The reply's turn boundary (1 = the first reply). */
+  turn: number;
+  /** The failure text sent as the reply (first 2,000 characters). */
+  text: string;
+  /** What the runtime knows beyond it (exit code, last stderr line). */
+  detail: string;
+  sim_time: string;
+  /** The machine's clock at the failure, Unix seconds (for matching the gateway's record). */
+  wall_t: number;
 }
 
 /** Counts an agent reported (`usage` protocol message): input_tokens, output_tokens, … */

@@ -39,10 +39,18 @@ export interface AgentAdapter {
   /** The agent has a reasoning-effort setting the launcher maps THINKING onto. */
   thinking: boolean;
   /**
-   * The launcher (bash), installed as /opt/gaia2-agent/bin/agent: runs one turn of the agent
-   * and prints its final message (docs/agents.md, "The launcher contract").
+   * The layer's own files: a directory relative to the gaia2-runner package directory (e.g.
+   * "runner/src/agents/claude-code/layer"), copied as it is under /opt/gaia2-agent. It holds
+   * bin/agent-serve (the program kept up for the whole run: docs/agents.md, "Programs that stay
+   * up") and/or bin/agent (one turn per run: "The launcher contract"), and config templates.
+   * Every layer also gets the kit (launcher-kit.ts) as lib/.
    */
-  launcher: string;
+  layerDir?: string;
+  /**
+   * An inline per-turn launcher (bash), installed as /opt/gaia2-agent/bin/agent, for adapters
+   * without a layer directory.
+   */
+  launcher?: string;
   /** Further files of the layer, relative to /opt/gaia2-agent (e.g. "etc/settings.json"). */
   files?: Readonly<Record<string, string>>;
   /** The [agent.options] the launcher reads (as GAIA2_AGENT_OPT_<NAME>). */

@@ -3,7 +3,7 @@
 // package). One turn is one `claude -p` run: Bash is its only tool, the session is resumed
 // with --resume on later turns, and the JSON result's `result` is the reply.
 import type { AgentAdapter } from './adapter.js';
-import { KIT, KIT_FILES } from './launcher-kit.js';
+import { KIT } from './launcher-kit.js';
 
 const LAUNCHER = `#!/bin/bash
 # One turn of Claude Code (gaia2-runner claude-code adapter; docs/agents.md).
@@ -61,5 +61,4 @@ export const claudeCode: AgentAdapter = {
   providers: ['anthropic'],
   thinking: true,
   launcher: LAUNCHER,
-  files: KIT_FILES,
 };

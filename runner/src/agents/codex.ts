@@ -5,7 +5,7 @@
 // its own (wire_api = "responses") and switches analytics, feedback, OTel export, the
 // update check and the plugins' start-up sync off.
 import type { AgentAdapter } from './adapter.js';
-import { KIT, KIT_FILES } from './launcher-kit.js';
+import { KIT } from './launcher-kit.js';
 
 const LAUNCHER = `#!/bin/bash
 # One turn of Codex (gaia2-runner codex adapter; docs/agents.md).
@@ -82,5 +82,4 @@ export const codex: AgentAdapter = {
   providers: ['openai'],
   thinking: true,
   launcher: LAUNCHER,
-  files: KIT_FILES,
 };

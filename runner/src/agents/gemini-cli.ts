@@ -3,7 +3,7 @@
 // the world image's Node. One turn is one headless run (message on stdin, JSON output);
 // later turns resume the session by id. run_shell_command is its only tool.
 import type { AgentAdapter } from './adapter.js';
-import { KIT, KIT_FILES } from './launcher-kit.js';
+import { KIT } from './launcher-kit.js';
 
 const LAUNCHER = `#!/bin/bash
 # One turn of Gemini CLI (gaia2-runner gemini-cli adapter; docs/agents.md).
@@ -75,5 +75,4 @@ export const geminiCli: AgentAdapter = {
   providers: ['google', 'gemini'],
   thinking: true,
   launcher: LAUNCHER,
-  files: KIT_FILES,
 };

@@ -4,7 +4,7 @@
 // across turns; `exec` is its only tool. Every provider of the reference's matrix is declared
 // as one custom provider in ~/.openclaw/openclaw.json with the API kind it speaks.
 import type { AgentAdapter } from './adapter.js';
-import { KIT, KIT_FILES } from './launcher-kit.js';
+import { KIT } from './launcher-kit.js';
 
 const LAUNCHER = `#!/bin/bash
 # One turn of OpenClaw (gaia2-runner openclaw adapter; docs/agents.md).
@@ -73,5 +73,4 @@ export const openclaw: AgentAdapter = {
   providers: ['anthropic', 'openai', 'openai-compat', 'google', 'openrouter'],
   thinking: true,
   launcher: LAUNCHER,
-  files: KIT_FILES,
 };

@@ -29,6 +29,7 @@ export function createRegistry(list: readonly AgentAdapter[]): AgentRegistry {
     if (!NAME.test(a.name)) throw new Error(`agent adapter name "${a.name}" must be lower case letters, digits and dashes`);
     if (reserved.has(a.name) || byName.has(a.name)) throw new Error(`agent adapter name "${a.name}" is taken`);
     if (a.providers.length === 0) throw new Error(`agent adapter ${a.name} lists no providers`);
+    if (!a.layerDir && !a.launcher) throw new Error(`agent adapter ${a.name} has neither a layer directory nor a launcher`);
     byName.set(a.name, a);
   }
   const sorted = [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { chmod, copyFile, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../agents/index.js';
-import { packageSpec } from '../agents/index.js';
+import { KIT_DIR, KIT_LAYER_DIR, packageSpec } from '../agents/index.js';
 import type { ImageStore } from '../engine/index.js';
 import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
 import { ensureAgentPackage } from './agent-package.js';
@@ -54,11 +54,39 @@ const DOCKERFILE = 'agent-image/agent-layer.Dockerfile';
  */
 export const agentCacheRoot = (o: AgentLayerOptions): string => o.cacheDir ?? (process.env.GAIA2_AGENT_CACHE || join(o.projectRoot, '.cache'));
 
+/** Every file under `dir` as [path relative to it, bytes], sorted (what a layer copies from a directory). */
+async function filesUnder(dir: string, prefix = ''): Promise<Array<[string, Buffer]>> {
+  const out: Array<[string, Buffer]> = [];
+  for (const e of (await readdir(join(dir, prefix), { withFileTypes: true })).sort((x, y) => x.name.localeCompare(y.name))) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await filesUnder(dir, rel)));
+    else if (e.isFile()) out.push([rel, await readFile(join(dir, rel))]);
+  }
+  return out;
+}
+
+/** The layer's own files (kit, layer directory, inline launcher and files) as layer-relative path → bytes. */
+export async function layerFiles(projectRoot: string, a: AgentAdapter): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const [rel, bytes] of await filesUnder(join(projectRoot, KIT_DIR))) files.set(`${KIT_LAYER_DIR}/${rel}`, bytes);
+  if (a.layerDir) for (const [rel, bytes] of await filesUnder(join(projectRoot, a.layerDir))) files.set(rel, bytes);
+  if (a.launcher) files.set('bin/agent', Buffer.from(a.launcher));
+  for (const [rel, content] of Object.entries(a.files ?? {})) {
+    if (rel.split('/').includes('..') || rel.startsWith('/')) throw new Error(`agent ${a.name}: file "${rel}" must stay inside /opt/gaia2-agent`);
+    files.set(rel, Buffer.from(content));
+  }
+  return files;
+}
+
+/** Programs of the layer: its launchers and anything under bin/ (mode 755; the rest 644). */
+const isProgram = (rel: string): boolean => rel.startsWith('bin/');
+
 /** The layer's inputs but the package bytes (a version is immutable on npm): what the label hashes. */
-function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string): string {
+function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string, files: Map<string, Buffer>): string {
   const h = createHash('sha256');
   const a = o.adapter;
-  for (const part of [worldHash, dockerfile, packageSpec(a.package, o.version), a.package.install, a.launcher, JSON.stringify(a.files ?? {})]) h.update(`${part}\0`);
+  for (const part of [worldHash, dockerfile, packageSpec(a.package, o.version), a.package.install]) h.update(`${part}\0`);
+  for (const [rel, bytes] of [...files].sort(([x], [y]) => x.localeCompare(y))) h.update(`${rel}\0`).update(bytes).update('\0');
   return h.digest('hex').slice(0, 16);
 }
 
@@ -77,18 +105,17 @@ async function linkTree(from: string, to: string): Promise<void> {
   }
 }
 
-/** Writes the build context: Dockerfile, layer/pkg (the package), layer/bin/agent, layer/<files>. */
-export async function writeLayerContext(ctx: string, a: AgentAdapter, pkgTree: string, dockerfile: string): Promise<void> {
+/** Writes the build context: Dockerfile, layer/pkg (the package), layer/<the layer's own files>. */
+export async function writeLayerContext(ctx: string, files: Map<string, Buffer>, pkgTree: string, dockerfile: string): Promise<void> {
   await rm(ctx, { recursive: true, force: true });
   await mkdir(join(ctx, 'layer', 'bin'), { recursive: true });
   await writeFile(join(ctx, 'Dockerfile'), dockerfile);
   await linkTree(pkgTree, join(ctx, 'layer', 'pkg'));
-  await writeFile(join(ctx, 'layer', 'bin', 'agent'), a.launcher);
-  await chmod(join(ctx, 'layer', 'bin', 'agent'), 0o755);
-  for (const [rel, content] of Object.entries(a.files ?? {})) {
-    if (rel.split('/').includes('..') || rel.startsWith('/')) throw new Error(`agent ${a.name}: file "${rel}" must stay inside /opt/gaia2-agent`);
-    await mkdir(dirname(join(ctx, 'layer', rel)), { recursive: true });
-    await writeFile(join(ctx, 'layer', rel), content);
+  for (const [rel, bytes] of files) {
+    const to = join(ctx, 'layer', rel);
+    await mkdir(dirname(to), { recursive: true });
+    await writeFile(to, bytes);
+    await chmod(to, isProgram(rel) ? 0o755 : 0o644);
   }
 }
 
@@ -104,14 +131,15 @@ export async function ensureAgentLayer(images: ImageStore, o: AgentLayerOptions)
   }
   const worldHash = world?.[HASH_LABEL] ?? 'unknown';
   const dockerfile = await readFile(join(o.projectRoot, DOCKERFILE), 'utf8');
-  const hash = layerHash(o, worldHash, dockerfile);
+  const files = await layerFiles(o.projectRoot, a);
+  const hash = layerHash(o, worldHash, dockerfile, files);
   const labels = await images.labels(tag);
   if (!o.force && labels?.[LAYER_HASH_LABEL] === hash) return { tag, name: a.name, version: o.version, built: false };
   log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
   const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: agentCacheRoot(o), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
   const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}`);
   try {
-    await writeLayerContext(ctx, a, tree, dockerfile);
+    await writeLayerContext(ctx, files, tree, dockerfile);
     log(`building ${tag} on ${o.worldTag}`);
     await images.build({
       contextDir: ctx,

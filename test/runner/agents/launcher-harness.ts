@@ -2,10 +2,11 @@
 // launcher contract"), with a stand-in for the agent program at the path the launcher calls:
 // the stand-in records its argv, environment and stdin, and answers like the real program.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AgentAdapter } from '../../../runner/src/agents/index.js';
+import { KIT_DIR, KIT_LAYER_DIR, type AgentAdapter } from '../../../runner/src/agents/index.js';
+import { projectRoot } from '../../../runner/src/image/project-root.js';
 
 export interface Layer {
   home: string;
@@ -27,7 +28,10 @@ export function layerWith(adapter: AgentAdapter, program: string, answer: string
   const home = join(root, 'opt');
   const user = join(root, 'home');
   for (const d of [join(home, 'bin'), join(user, 'work'), join(user, 'session'), join(user, 'turns'), join(root, 'trace')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(home, 'bin', 'agent'), adapter.launcher, { mode: 0o755 });
+  // As the layer build lays it out (image/agent-layer.ts, layerFiles): the kit, the layer directory, the inline launcher.
+  cpSync(join(projectRoot(), KIT_DIR), join(home, KIT_LAYER_DIR), { recursive: true });
+  if (adapter.layerDir) cpSync(join(projectRoot(), adapter.layerDir), home, { recursive: true });
+  if (adapter.launcher) writeFileSync(join(home, 'bin', 'agent'), adapter.launcher, { mode: 0o755 });
   for (const [rel, content] of Object.entries(adapter.files ?? {})) {
     mkdirSync(dirname(join(home, rel)), { recursive: true });
     writeFileSync(join(home, rel), content);

@@ -1,14 +1,12 @@
 // The launchers' shared kit as the layers run it (node gaia2-kit.mjs …): the Gaia2
 // instructions every third-party agent gets, with and without Agent2Agent expert apps.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KIT_FILE, KIT_FILES } from '../../../runner/src/agents/launcher-kit.js';
+import { KIT_DIR } from '../../../runner/src/agents/launcher-kit.js';
+import { projectRoot } from '../../../runner/src/image/project-root.js';
 
-const kit = join(mkdtempSync(join(tmpdir(), 'gaia2-kit-')), 'gaia2-kit.mjs');
-writeFileSync(kit, KIT_FILES[KIT_FILE]!);
+const kit = join(projectRoot(), KIT_DIR, 'gaia2-kit.mjs');
 
 const instructions = (env: Record<string, string>): string => {
   const r = spawnSync(process.execPath, [kit, 'instructions', 'Bash'], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { agentCacheRoot, layerTag, writeLayerContext } from '../../../runner/src/image/agent-layer.js';
+import { agentCacheRoot, layerFiles, layerTag, writeLayerContext } from '../../../runner/src/image/agent-layer.js';
+import { projectRoot } from '../../../runner/src/image/project-root.js';
 import { fixtureAdapter } from '../agents/fixture-adapter.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-layer-'));
@@ -37,16 +38,19 @@ describe('writeLayerContext', () => {
     writeFileSync(join(tree, 'node_modules/acme/cli.js'), 'x');
     symlinkSync('../acme/cli.js', join(tree, 'node_modules/.bin/acme'));
     const ctx = join(dir, 'ctx');
-    await writeLayerContext(ctx, fixtureAdapter(), tree, 'FROM x\n');
+    await writeLayerContext(ctx, await layerFiles(projectRoot(), fixtureAdapter()), tree, 'FROM x\n');
     expect(readFileSync(join(ctx, 'Dockerfile'), 'utf8')).toBe('FROM x\n');
     expect(readFileSync(join(ctx, 'layer/bin/agent'), 'utf8')).toContain('acme.sh');
     expect(statSync(join(ctx, 'layer/bin/agent')).mode & 0o777).toBe(0o755);
     expect(readFileSync(join(ctx, 'layer/etc/acme.json'), 'utf8')).toContain('telemetry');
     expect(lstatSync(join(ctx, 'layer/pkg/node_modules/.bin/acme')).isSymbolicLink()).toBe(true);
+    // the kit, from runner/src/agents/kit/, in every layer
+    expect(readFileSync(join(ctx, 'layer/lib/serve-kit.mjs'), 'utf8')).toContain('export function serve');
+    expect(statSync(join(ctx, 'layer/lib/gaia2-kit.mjs')).mode & 0o777).toBe(0o644);
     expect(readlinkSync(join(ctx, 'layer/pkg/node_modules/.bin/acme'))).toBe('../acme/cli.js');
   });
 
   it('refuses a file outside /opt/gaia2-agent', async () => {
-    await expect(writeLayerContext(join(dir, 'ctx2'), fixtureAdapter({ files: { '../etc/passwd': 'x' } }), join(dir, 'tree'), 'FROM x\n')).rejects.toThrow(/must stay inside \/opt\/gaia2-agent/);
+    await expect(layerFiles(projectRoot(), fixtureAdapter({ files: { '../etc/passwd': 'x' } }))).rejects.toThrow(/must stay inside \/opt\/gaia2-agent/);
   });
 });
