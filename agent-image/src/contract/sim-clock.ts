@@ -24,6 +24,8 @@
 //    52    12  reserved (zero)
 
 export const SIM_CLOCK_FILE = '/run/gaia2/clock';
+/** Overrides the file's path for the daemon and both readers (host-side tests; in the image it is unset). */
+export const SIM_CLOCK_FILE_ENV = 'GAIA2_CLOCK_FILE';
 export const SIM_CLOCK_SIZE = 64;
 export const SIM_CLOCK_MAGIC = 'G2CK';
 export const SIM_CLOCK_VERSION = 1;

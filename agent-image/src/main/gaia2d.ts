@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { CONTAINER_PATHS, DEFAULT_ADAPTER_PORT, ENV } from '../contract/paths.js';
 import { AGENT_SOCKET_ENV, CLI_SOCKET_ENV, DAEMON_SOCKETS } from '../contract/agent-protocol.js';
 import type { DaemonStatus } from '../contract/status.js';
+import { SIM_CLOCK_FILE, SIM_CLOCK_FILE_ENV } from '../contract/sim-clock.js';
 import {
   artifactPaths,
   createAdapterServer,
@@ -128,6 +129,7 @@ function runDaemon(): void {
       judgeLlm: judgeLlmFromEnv(settings.judgeExtraBody),
       fsBackingDir: env[ENV.fsBackingDir] || undefined,
       faketimeFile: env.GAIA2_FAKETIME_FILE || CONTAINER_PATHS.faketime,
+      simClockFile: env[SIM_CLOCK_FILE_ENV] || SIM_CLOCK_FILE,
       faketime: env[ENV.faketime] || undefined,
       a2a: a2aSettingsFromEnv(env, join(stateDir, 'app_agents_trace.jsonl')),
       log,

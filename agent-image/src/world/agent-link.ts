@@ -7,7 +7,7 @@ import type { DeliveredPart } from '../contract/agent-protocol.js';
 import { AUI_APP, SEND_MESSAGE_TO_AGENT, SEND_MESSAGE_TO_USER, type EventLine } from '../contract/events.js';
 import type { CommandResult } from '../apps/index.js';
 import type { AppsGateway } from './apps-gateway.js';
-import type { SimClock } from './clock.js';
+import { START_HOLD, type SimClock } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { AgentEndpoint } from './agent-endpoint.js';
 import type { RunStatus, UsageRole } from './run-status.js';
@@ -89,6 +89,8 @@ export class AgentLink {
     if (this.ready || h.run.isTerminal) return;
     this.ready = true;
     this.seen = true;
+    // The clock, held since the start, runs from the first moment the agent can act.
+    if (h.clock.release(START_HOLD)) h.log.info(`clock runs from ${h.clock.text()}`);
     h.activity();
     h.log.info(`agent ${this.current?.name ?? '?'} connected`);
     if (h.task !== null) this.deliver({ kind: 'user', text: h.task });

@@ -138,6 +138,10 @@ export class AgentSession implements AgentEndpoint {
       }
       case 'progress':
         return;
+      case 'clock':
+        // Its program (re)starting: that time is not the agent's (docs/daemon.md, "The clock").
+        this.world.holdClock(m.hold === true, typeof m.reason === 'string' ? m.reason.slice(0, 200) : undefined);
+        return;
       case 'log':
         this.world.log.info(`agent ${this.name}: ${String(m.text).slice(0, 2000)}`);
         return;

@@ -22,6 +22,10 @@ export interface WorldDaemonOptions {
   /** Wall seconds for the agent to become ready. Default 120. */
   connectTimeoutSec?: number;
   faketimeFile?: string | null;
+  /** Where the simulated clock is published for the agent's processes (/run/gaia2/clock in the image); null: nowhere. */
+  simClockFile?: string | null;
+  /** The real uid whose processes read the simulated clock (default: the image's agent user). */
+  clockAgentUid?: number;
   /** Sim start when the scenario has none (FAKETIME from the runner), epoch seconds. */
   fallbackStart?: number;
   log?: DaemonLog;

@@ -18,7 +18,8 @@ import { APPS } from '../apps/catalog.js';
 import type { EventLine } from '../contract/events.js';
 import type { CommandResult } from '../apps/index.js';
 import type { LoadedScenario } from '../scenario/index.js';
-import { SimClock, writeFaketimeFile } from './clock.js';
+import { SimClock, writeFaketimeFile, type ClockAnchor } from './clock.js';
+import { ClockFile } from './clock-file.js';
 import { EventLog } from './event-log.js';
 import { ScenarioSchedule } from './schedule.js';
 import { AppsGateway } from './apps-gateway.js';
@@ -35,6 +36,9 @@ import { AgentLink, type ReplyInfo } from './agent-link.js';
 import type { WorldDaemonOptions } from './daemon-options.js';
 
 export type { ReplyInfo } from './agent-link.js';
+
+/** The hold a runtime's `clock {hold: true}` puts on the clock. */
+const AGENT_HOLD = 'agent';
 export type { WorldDaemonOptions } from './daemon-options.js';
 
 export class WorldDaemon {
@@ -56,11 +60,20 @@ export class WorldDaemon {
   private readonly startedWall = Date.now();
   private readonly waiters: Array<() => void> = [];
   private runCounter = 0;
+  private readonly clockFile: ClockFile | null;
+  private clockFileFailed = false;
 
   constructor(private readonly opts: WorldDaemonOptions) {
     this.sc = opts.scenario;
     this.log = opts.log ?? new DaemonLog(null);
-    this.clock = new SimClock({ start: this.sc.startTime || opts.fallbackStart || Date.now() / 1000, speed: opts.speed, mode: opts.clockMode });
+    // Held at the scenario's start until the agent's first `ready` (agent-link.ts markReady).
+    this.clockFile = opts.simClockFile ? new ClockFile(opts.simClockFile, opts.clockAgentUid) : null;
+    this.clock = new SimClock({
+      start: this.sc.startTime || opts.fallbackStart || Date.now() / 1000,
+      speed: opts.speed,
+      mode: opts.clockMode,
+      ...(this.clockFile ? { publish: (a: ClockAnchor) => this.publishClock(a) } : {}),
+    });
     this.events = new EventLog(join(opts.stateDir, 'events.jsonl'));
     this.run = new RunStatus(join(opts.stateDir, 'daemon_status.json'), this.log, () => ({
       nbTurns: this.sc.nbTurns,
@@ -248,7 +261,20 @@ export class WorldDaemon {
 
   /** The agent runtime went away (process died, socket closed). */
   agentLost(why: string): void {
+    // A runtime that held the clock (its program restarting) cannot release it any more.
+    if (this.clock.release(AGENT_HOLD)) this.log.info('clock released: the agent runtime went away');
     this.agent.lost(why);
+  }
+
+  /**
+   * The runtime holds (true) or releases (false) the simulated clock (`clock {hold}`): its
+   * program is (re)starting, and that start-up is not the agent's time. The start hold (until
+   * the first `ready`) stays whatever the runtime says.
+   */
+  holdClock(hold: boolean, reason?: string): void {
+    const changed = hold ? this.clock.hold(AGENT_HOLD) : this.clock.release(AGENT_HOLD);
+    if (changed) this.log.info(`clock ${hold ? 'held' : 'released'} by the agent runtime at ${this.clock.text()}${reason ? ` (${reason})` : ''}`);
+    this.wake();
   }
 
   /** A message for the agent from outside (POST /notify). Returns the run id. */
@@ -326,6 +352,16 @@ export class WorldDaemon {
     this.events.append(stamped);
     for (const l of stamped) this.tracked.push(completedEventFromLine(l, this.tracked.length));
     this.notifyChanged();
+  }
+
+  /** Writes a new anchor of the clock to the clock file (a failure is logged once; the run goes on). */
+  private publishClock(a: ClockAnchor): void {
+    try {
+      this.clockFile!.write(a);
+    } catch (e) {
+      if (!this.clockFileFailed) this.log.error(`cannot write the clock file ${this.opts.simClockFile}: ${(e as Error).message}`);
+      this.clockFileFailed = true;
+    }
   }
 
   private notifyChanged(): void {

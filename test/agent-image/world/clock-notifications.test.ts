@@ -6,10 +6,10 @@ import { pyFloat } from '../../../agent-image/src/contract/pyjson.js';
 
 describe('SimClock', () => {
   it('runs at wall time × speed from the start, and jumps forward only', () => {
-    let mono = 1000;
-    const c = new SimClock({ start: 1_760_000_400, speed: 10, mode: 'fast-forward', monoMs: () => mono });
+    let mono = 1_000_000_000n;
+    const c = new SimClock({ start: 1_760_000_400, speed: 10, mode: 'fast-forward', monoNs: () => mono, running: true });
     expect(c.text()).toBe('2025-10-09 09:00:00');
-    mono += 1500; // 1.5 wall seconds × 10
+    mono += 1_500_000_000n; // 1.5 wall seconds × 10
     expect(c.now()).toBeCloseTo(1_760_000_415);
     expect(c.wallMsUntil(1_760_000_425)).toBeCloseTo(1000);
     expect(c.jumpTo(1_760_000_400)).toBe(0); // never backwards

@@ -31,6 +31,8 @@ export interface ComposeOptions {
   judgeLlm?: JudgeLlm | null;
   fsBackingDir?: string;
   faketimeFile?: string | null;
+  /** Where the simulated clock is published (contract/sim-clock.ts); null/absent: nowhere. */
+  simClockFile?: string | null;
   log?: DaemonLog;
   /** Skip seeding (state already initialised). */
   skipInit?: boolean;
@@ -104,6 +106,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     idleTimeoutSec: s.idleTimeoutSec,
     connectTimeoutSec: s.connectTimeoutSec,
     faketimeFile: o.faketimeFile ?? null,
+    simClockFile: o.simClockFile ?? null,
     log: o.log,
     ids: o.ids,
     fallbackStart: o.faketime ? parseSimTime(o.faketime) || undefined : undefined,
