@@ -17,13 +17,13 @@ chmod 755 /run/gaia2
 install -o gaia2 -g gaia2 -m 600 /dev/null /tmp/gaia2-eventd.log
 install -o gaia2 -g gaia2 -m 644 /dev/null /tmp/faketime.rc
 
-chmod 755 /usr/local/lib/gaia2/gaia2-cli /usr/local/lib/gaia2/sim-date /opt/gaia2-init-entrypoint.sh
+chmod 755 /usr/local/lib/gaia2/gaia2-cli /usr/local/lib/gaia2/simclock-exec /opt/gaia2-init-entrypoint.sh
+# The clock preload (put in /etc/ld.so.preload as the image's last build step) is read by every process.
+chmod 644 /usr/local/lib/gaia2/libgaia2clock.so
 for c in "${CLIS[@]}"; do
   ln -sf /usr/local/lib/gaia2/gaia2-cli "/usr/local/bin/$c"
   ln -sf /usr/local/lib/gaia2/gaia2-cli "/home/agent/bin/$c"
 done
-# The agent's `date` shows the simulated clock.
-ln -sf /usr/local/lib/gaia2/sim-date /home/agent/bin/date
 chown -R agent:agent /home/agent
 
 # The world daemon starts from a V8 startup snapshot of its bundle: its modules are loaded

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the root filesystem of a minimal Debian bookworm base image without any container
-# registry: debootstrap (minbase + curl) from the Debian mirror apt already uses, packed as a
-# tar. The runner imports that tar through the engine API (POST /images/create?fromSrc=-), so
-# the same file serves podman, Docker and a remote engine. Needs root and debootstrap.
+# registry: debootstrap (minbase, curl, and the agent's shell tools jq, python3 and file) from
+# the Debian mirror apt already uses, packed as a tar. The runner imports that tar through the
+# engine API (POST /images/create?fromSrc=-), so the same file serves podman, Docker and a
+# remote engine. Needs root and debootstrap.
 # Usage: scripts/build-base-rootfs.sh OUT.tar
 set -euo pipefail
 out=${1:?usage: build-base-rootfs.sh OUT.tar}
@@ -18,7 +19,7 @@ dir=$(mktemp -d /tmp/gaia2-base.XXXXXX)
 log=$(mktemp /tmp/gaia2-debootstrap.XXXXXX.log)
 trap 'rm -rf "$dir" "$out.partial"' EXIT
 echo "build-base-rootfs: debootstrap bookworm from $mirror"
-debootstrap --variant=minbase --include=curl,ca-certificates bookworm "$dir" "$mirror" >"$log" 2>&1 \
+debootstrap --variant=minbase --include=curl,ca-certificates,jq,python3,file bookworm "$dir" "$mirror" >"$log" 2>&1 \
   || { echo "build-base-rootfs: debootstrap failed, see $log" >&2; exit 1; }
 rm -rf "$dir"/var/cache/apt/archives/*.deb "$dir"/var/lib/apt/lists/*
 mkdir -p "$(dirname "$out")"

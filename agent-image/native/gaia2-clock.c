@@ -87,8 +87,17 @@ static int64_t g2_offset(void)
 	return g2_sim_at(&a, mono) - (mono + a.real_minus_mono_ns);
 }
 
+REAL_DECL(gettimeofday);
+REAL_DECL(time);
+REAL_DECL(timespec_get);
+
 __attribute__((constructor)) static void g2_init(void)
 {
+	/* the readers' real functions now, not at a first call that may come in a signal handler */
+	REAL(clock_gettime);
+	REAL(gettimeofday);
+	REAL(time);
+	REAL(timespec_get);
 	if (g2_real_clock_wanted()) return;
 	const struct g2_clock_file *f = g2_clock_map();
 	if (!f) return;
@@ -113,7 +122,6 @@ EXPORT int clock_gettime(clockid_t id, struct timespec *tp)
 	return 0;
 }
 
-REAL_DECL(gettimeofday);
 EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
 	if (!g2_clock) return REAL(gettimeofday)(tv, tz);
@@ -130,7 +138,6 @@ EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 	return 0;
 }
 
-REAL_DECL(time);
 EXPORT time_t time(time_t *t)
 {
 	if (!g2_clock) return REAL(time)(t);
@@ -139,7 +146,6 @@ EXPORT time_t time(time_t *t)
 	return now;
 }
 
-REAL_DECL(timespec_get);
 EXPORT int timespec_get(struct timespec *ts, int base)
 {
 	if (!g2_clock || base != TIME_UTC) return REAL(timespec_get)(ts, base);

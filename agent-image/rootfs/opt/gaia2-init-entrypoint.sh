@@ -130,7 +130,10 @@ case "$AGENT" in
     if [[ -n ${GAIA2_TRACE_FILE:-} ]]; then install -o agent -g agent -m 644 /dev/null "$GAIA2_TRACE_FILE"; fi
     # The launcher's trace directory: the agent's to write, the daemon's to collect.
     [[ $AGENT == external ]] && install -d -o agent -g agent -m 755 /tmp/gaia2-agent-trace
-    "${SETPRIV_AGENT[@]}" env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" \
+    # GAIA2_REAL_CLOCK=1: the runtime's own bookkeeping (timeouts, traces) keeps the real clock;
+    # it drops the variable at its start, so whatever it runs reads the simulated clock
+    # (docs/contract.md, "The agent's clock").
+    "${SETPRIV_AGENT[@]}" env -i HOME=/home/agent USER=agent LANG=C.UTF-8 GAIA2_AGENT="$AGENT" GAIA2_REAL_CLOCK=1 \
       PATH=/home/agent/bin:/usr/local/bin:/usr/bin:/bin \
       bash -c ". $ENV_FILE && rm -f $ENV_FILE && cd /home/agent && exec $NODE $APP/agent-$AGENT.mjs" \
       >>"$ENTRY_LOG" 2>&1 &

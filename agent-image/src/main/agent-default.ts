@@ -5,6 +5,11 @@ import { takeSecrets } from '../agents/secrets-file.js';
 import { agentOptionsFromEnv, runDefaultAgent } from '../agents/default/index.js';
 import { createModel, llmConfigFromEnv, type LlmModel } from '../llm/index.js';
 import type { AgentOptions } from '../agents/default/index.js';
+import { REAL_CLOCK_ENV } from '../contract/sim-clock.js';
+
+// Started with GAIA2_REAL_CLOCK=1: the preload library leaves this process on the real clock (its
+// timeouts and traces); dropped at once, so everything it starts reads the simulated clock.
+delete process.env[REAL_CLOCK_ENV];
 
 /** The environment plus the keys of the secrets file (never put into process.env). */
 function settingsEnv(): NodeJS.ProcessEnv {

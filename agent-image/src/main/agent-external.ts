@@ -4,6 +4,11 @@ import { connectToDaemon } from '../agents/client.js';
 import { runExternalAgent } from '../agents/external/runtime.js';
 import { SECRETS_FILE_ENV, takeSecrets } from '../agents/secrets-file.js';
 import { AGENT_LAYER, AGENT_LAYER_ENV } from '../contract/agent-layer.js';
+import { REAL_CLOCK_ENV } from '../contract/sim-clock.js';
+
+// Started with GAIA2_REAL_CLOCK=1: the preload library leaves this process on the real clock (its
+// timeouts and traces); dropped at once, so everything it starts reads the simulated clock.
+delete process.env[REAL_CLOCK_ENV];
 
 async function main(): Promise<number> {
   const secrets = takeSecrets(process.env);

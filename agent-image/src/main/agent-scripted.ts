@@ -2,6 +2,11 @@
 import { ENV } from '../contract/paths.js';
 import { connectToDaemon } from '../agents/client.js';
 import { parseScript, runScripted } from '../agents/scripted/index.js';
+import { REAL_CLOCK_ENV } from '../contract/sim-clock.js';
+
+// Started with GAIA2_REAL_CLOCK=1: the preload library leaves this process on the real clock (its
+// timeouts and traces); dropped at once, so everything it starts reads the simulated clock.
+delete process.env[REAL_CLOCK_ENV];
 
 async function main(): Promise<number> {
   const script = parseScript(process.env[ENV.script] ?? '{"turns": []}');

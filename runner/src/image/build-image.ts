@@ -1,5 +1,5 @@
 // Builds the agent image: bundles the image JS, assembles a small build context
-// (Dockerfile, Node binary, dist/image, rootfs, setup.sh) and builds it through the engine.
+// (Dockerfile, Node binary, dist/image, rootfs, setup.sh, native) and builds it through the engine.
 // The context's content hash is stored as an image label, so ensureImage() rebuilds only
 // when something that goes into the image changed.
 // Base image: --base-image / GAIA2_BASE_IMAGE, else a local Debian bookworm, else a pull,
@@ -66,6 +66,8 @@ async function prepareContext(opts: BuildImageOptions, log: (s: string) => void)
   await cp(join(root, 'dist/image'), join(ctx, 'dist/image'), { recursive: true });
   await cp(join(root, 'agent-image/rootfs'), join(ctx, 'rootfs'), { recursive: true });
   await copyFile(join(root, 'agent-image/setup.sh'), join(ctx, 'setup.sh'));
+  // C sources of the agent's clock readers, compiled in the Dockerfile's builder stage.
+  await cp(join(root, 'agent-image/native'), join(ctx, 'native'), { recursive: true });
   // The feature label is a build arg, not a file: it goes into the hash too.
   return { ctx, hash: await hashTree(ctx, OUR_IMAGE_FEATURES) };
 }

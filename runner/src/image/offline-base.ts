@@ -11,7 +11,7 @@ const run = promisify(execFile);
 
 export const OFFLINE_BASE = 'localhost/gaia2-base:bookworm';
 /** Bumped when the script's package set changes, so a cached tar of the old set is not reused. */
-const ROOTFS_FILE = 'bookworm-minbase-curl-v1.tar';
+const ROOTFS_FILE = 'bookworm-minbase-tools-v2.tar';
 
 /** Path of the cached root filesystem tar; runs scripts/build-base-rootfs.sh when it is missing. */
 export async function ensureBaseRootfs(projectRoot: string, log: (s: string) => void): Promise<string> {
