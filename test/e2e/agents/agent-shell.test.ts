@@ -4,6 +4,7 @@
 // binary under simclock-exec — never the host's day; the tools the reference's agent images put
 // on their agents' PATH are all there; and the scenario, the world's state and the judge's key
 // stay out of reach, from the shell and from python3 alike (docs/contract.md, "The agent's clock").
+// Our own LLM agent's shell tool too: its runtime keeps the real clock for itself only.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,9 @@ import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { DEFAULT_TIMEOUTS, runScenario } from '../../../runner/src/run/index.js';
 import { connectE2eEngine, eachEngine } from '../helpers/engines.js';
+import { call, say } from '../../helpers/fake-llm/index.js';
+import { SHELL_TOOL_NAME } from '../../../agent-image/src/agents/default/shell-tool.js';
+import { runWithFakeLlm, type LlmRun } from '../helpers/llm-run.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const world = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -135,5 +139,34 @@ describe.each(eachEngine())("the agent's shell on %s (real containers)", (_kind,
     ]);
     expect(values('judge_key_in')).toEqual([]);
     expect(values('judge_key_file')).toEqual([]);
+  });
+});
+
+describe.each(eachEngine())("our LLM agent's shell tool on %s (real containers)", (_kind, e) => {
+  let engine: UnitBackend;
+  let run: LlmRun;
+
+  beforeAll(async () => {
+    engine = await connectE2eEngine(e);
+    const command = "date -u +%F; date -u -d tomorrow +%F; node -e 'console.log(new Date().toISOString())'; python3 -c 'import time; print(int(time.time()))'";
+    run = await runWithFakeLlm(engine, world, SCENARIO, 'sk-shell-e2e-0000', {
+      format: 'anthropic',
+      tools: 'shell',
+      stream: false,
+      script: [call(SHELL_TOOL_NAME, { command }), say('Looked at the clock.')],
+    });
+  }, 600_000);
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('what its commands print is the simulated day, and no request to the model carries the real one', () => {
+    expect(run.result.agent_response).toBe('Looked at the clock.');
+    expect(run.fake.requests.length).toBeGreaterThanOrEqual(2);
+    const after = JSON.stringify(run.fake.requests[1]!.body); // carries the shell tool's output
+    expect(after).toContain(`${SIM_DAY}\\n2025-10-10\\n${SIM_DAY}T`);
+    const epoch = Number(/\\n(\d{10})(?!\d)/.exec(after)?.[1]); // python3's time.time()
+    expect(new Date(epoch * 1000).toISOString().slice(0, 10)).toBe(SIM_DAY);
+    for (const r of run.fake.requests) expect(JSON.stringify(r.body)).not.toContain(REAL_DAY);
   });
 });
