@@ -10,8 +10,8 @@
  *   2. at the exec stop the parent removes AT_SYSINFO_EHDR from the new image's auxiliary vector,
  *      so its C library finds no vDSO and makes real system calls for the time, then detaches;
  *   3. the parent answers each notification from the clock file (writing the result into the
- *      caller with process_vm_writev), forwards SIGTERM, SIGINT and SIGHUP to the child, and exits
- *      as the child did.
+ *      caller with process_vm_writev, or through /proc/PID/mem where a seccomp profile refuses
+ *      that call), forwards SIGTERM, SIGINT and SIGHUP to the child, and exits as the child did.
  * Where the file is absent or invalid, or this process does not read the simulated clock (not the
  * file's agent_uid, or GAIA2_REAL_CLOCK=1), the program is exec'd as it is. Where seccomp or
  * ptrace is refused, it runs anyway, after one warning line on stderr.
@@ -251,11 +251,26 @@ static int exec_stop(pid_t child, int *status)
 
 /* ------------------------------------------------------------------ the answers */
 
+/* process_vm_writev refused by the container's own seccomp profile (Docker 20.10's allows it
+ * only with CAP_SYS_PTRACE): from then on the caller's /proc/PID/mem, same permission check. */
+static int vm_writev_refused;
+
 static int write_to(pid_t pid, uint64_t addr, const void *data, size_t len)
 {
-	struct iovec local = { .iov_base = (void *)data, .iov_len = len };
-	struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
-	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : EFAULT;
+	if (!vm_writev_refused) {
+		struct iovec local = { .iov_base = (void *)data, .iov_len = len };
+		struct iovec remote = { .iov_base = (void *)(uintptr_t)addr, .iov_len = len };
+		if (process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len) return 0;
+		if (errno != EPERM && errno != ENOSYS) return EFAULT;
+		vm_writev_refused = 1;
+	}
+	char path[32];
+	snprintf(path, sizeof path, "/proc/%d/mem", (int)pid);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) return EFAULT;
+	ssize_t n = pwrite(fd, data, len, (off_t)addr);
+	close(fd);
+	return n == (ssize_t)len ? 0 : EFAULT;
 }
 
 /* The answer to one notification: the result written into the caller, its return value. */
