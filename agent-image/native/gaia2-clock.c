@@ -14,7 +14,8 @@
  *   - file times: the stat family shifts them real -> simulated, the utime family simulated -> real,
  *     by the current difference between the two clocks (so `touch f; date -r f` is now).
  * Not faked: relative sleeps and timeouts (they measure durations), CLOCK_MONOTONIC/BOOTTIME,
- * POSIX and fd timers, and raw system calls that bypass the C library. */
+ * POSIX and fd timers, raw system calls that bypass the C library, and the clock that TLS
+ * libraries check certificates against (below). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -115,16 +116,56 @@ __attribute__((constructor)) static void g2_init(void)
 
 /* ------------------------------------------------------------------ reading the time */
 
+/* TLS libraries check certificates against the real clock: a certificate issued after the
+ * scenario's simulated date would otherwise be "not yet valid", and every HTTPS connection an
+ * agent program makes (to its model, without the model gateway) would fail. A wall-clock read
+ * whose caller is in libcrypto, libssl or libgnutls, or in an OpenSSL certificate-time function
+ * built into the program (node exports X509_cmp_time and X509_time_adj_ex), gets the real time.
+ * Each call site is looked up once (dladdr) and remembered: (address << 1) | real, in a small
+ * table filled lock-free; a full table only means more lookups. */
+#define G2_SITES 512
+static uint64_t g2_sites[G2_SITES];
+
+static int g2_tls_site(uintptr_t ra)
+{
+	Dl_info di;
+	if (!dladdr((void *)ra, &di)) return 0;
+	const char *base = di.dli_fname ? strrchr(di.dli_fname, '/') : NULL;
+	base = base ? base + 1 : di.dli_fname;
+	if (base && (!strncmp(base, "libcrypto.so", 12) || !strncmp(base, "libssl.so", 9) || !strncmp(base, "libgnutls.so", 12)))
+		return 1;
+	return di.dli_sname && (!strncmp(di.dli_sname, "X509_cmp_", 9) || !strncmp(di.dli_sname, "X509_time_adj", 13));
+}
+
+static int g2_caller_real(uintptr_t ra)
+{
+	unsigned h = (unsigned)((ra >> 2) * 2654435761u) % G2_SITES;
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t v = __atomic_load_n(&g2_sites[(h + i) % G2_SITES], __ATOMIC_ACQUIRE);
+		if (v == 0) break;
+		if (v >> 1 == ra) return (int)(v & 1);
+	}
+	int real = g2_tls_site(ra);
+	uint64_t want = ((uint64_t)ra << 1) | (uint64_t)real;
+	for (unsigned i = 0; i < 16; i++) {
+		uint64_t none = 0;
+		if (__atomic_compare_exchange_n(&g2_sites[(h + i) % G2_SITES], &none, want, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) break;
+		if (none == want) break;
+	}
+	return real;
+}
+#define G2_CALLER_REAL() g2_caller_real((uintptr_t)__builtin_return_address(0))
+
 EXPORT int clock_gettime(clockid_t id, struct timespec *tp)
 {
-	if (!g2_clock || !g2_is_realtime(id)) return REAL(clock_gettime)(id, tp);
+	if (!g2_clock || !g2_is_realtime(id) || G2_CALLER_REAL()) return REAL(clock_gettime)(id, tp);
 	*tp = g2_ns_ts(g2_sim_now() + (id == CLOCK_TAI ? g2_tai_offset : 0));
 	return 0;
 }
 
 EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
-	if (!g2_clock) return REAL(gettimeofday)(tv, tz);
+	if (!g2_clock || G2_CALLER_REAL()) return REAL(gettimeofday)(tv, tz);
 	struct timeval real;
 	if (tz && REAL(gettimeofday)(&real, tz) != 0) return -1; /* the time zone, as the kernel keeps it */
 	/* glibc declares tv non-null, yet the kernel takes NULL (a call for the time zone only): the
@@ -140,7 +181,7 @@ EXPORT int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 
 EXPORT time_t time(time_t *t)
 {
-	if (!g2_clock) return REAL(time)(t);
+	if (!g2_clock || G2_CALLER_REAL()) return REAL(time)(t);
 	time_t now = (time_t)g2_ns_ts(g2_sim_now()).tv_sec;
 	if (t) *t = now;
 	return now;
@@ -148,7 +189,7 @@ EXPORT time_t time(time_t *t)
 
 EXPORT int timespec_get(struct timespec *ts, int base)
 {
-	if (!g2_clock || base != TIME_UTC) return REAL(timespec_get)(ts, base);
+	if (!g2_clock || base != TIME_UTC || G2_CALLER_REAL()) return REAL(timespec_get)(ts, base);
 	*ts = g2_ns_ts(g2_sim_now());
 	return base;
 }

@@ -5,7 +5,9 @@
 // program, pass-through where the clock is not the process's, a held clock, a fast-forward jump
 // and deadline waits that end on simulated time without spinning.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -96,6 +98,26 @@ describe('the preload library in dynamic programs', { timeout: 120_000 }, () => 
     expect(await out('date', ['-u', '+%F'], agentEnv({ [SIM_CLOCK_FILE_ENV]: bad }))).toBe(REAL_DAY);
     writeFileSync(bad, 'G2CK');
     expect(await out('date', ['-u', '+%F'], agentEnv({ [SIM_CLOCK_FILE_ENV]: bad }))).toBe(REAL_DAY); // short
+  });
+});
+
+describe('TLS under the simulated clock', { timeout: 120_000 }, () => {
+  it('certificates are checked against the real clock: one issued today is valid, while the programs read the simulated day', async () => {
+    // notBefore: now, a year after the scenario's date
+    await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost',
+      '-keyout', join(dir, 'tls.key'), '-out', join(dir, 'tls.crt')]);
+    const server = createServer({ key: readFileSync(join(dir, 'tls.key')), cert: readFileSync(join(dir, 'tls.crt')) }, (_q, r) => r.end('ok\n'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `https://localhost:${(server.address() as AddressInfo).port}/`;
+    try {
+      expect(await out('curl', ['-sS', '--cacert', join(dir, 'tls.crt'), url])).toBe('ok');
+      const node = "require('https').get(process.argv[1], (r) => console.log(r.statusCode, new Date().toISOString().slice(0, 10))).on('error', (e) => console.log(e.code))";
+      expect(await out('node', ['-e', node, url], agentEnv({ NODE_EXTRA_CA_CERTS: join(dir, 'tls.crt') }))).toBe(`200 ${SIM_DAY}`);
+      const py = 'import ssl, sys, urllib.request, datetime; c = ssl.create_default_context(cafile=sys.argv[2]); print(urllib.request.urlopen(sys.argv[1], context=c).status, datetime.date.today())';
+      expect(await out('python3', ['-c', py, url, join(dir, 'tls.crt')])).toBe(`200 ${SIM_DAY}`);
+    } finally {
+      server.close();
+    }
   });
 });
 
