@@ -109,7 +109,9 @@ describe('agent image in a real container', () => {
     const forged = lines.find((l) => l.fn === 'add_calendar_event');
     expect(forged).toBeDefined();
     expect(forged.event_id).toBeUndefined();
-    expect((await exec(id, 'PATH=/home/agent/bin:$PATH date +%Y-%m-%d', 'agent')).out.trim()).toBe('2025-10-09'); // sim clock via /home/agent/bin/date
+    // the agent user's processes read the simulated clock (the preload in /etc/ld.so.preload); root's stay real
+    expect((await exec(id, 'date -u +%Y-%m-%d -d tomorrow', 'agent')).out.trim()).toBe('2025-10-10');
+    expect((await exec(id, 'date -u +%Y', 'root')).out.trim()).not.toBe('2025');
   }, 180_000);
 
   it('a volume over the state directory gets the owner and mode the image ships, and the run completes', async () => {
