@@ -5,7 +5,7 @@
 // program, pass-through where the clock is not the process's, a held clock, a fast-forward jump
 // and deadline waits that end on simulated time without spinning.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -137,7 +137,7 @@ describe('simclock-exec and a static program', { timeout: 120_000 }, () => {
     expect((await probe(bin('probe-static'), ['nodump'])).dumpable).toBe(0);
   });
 
-  it('exits as its program did, forwards SIGTERM, and runs the program as it is where the clock is not its own', async () => {
+  it('exits as its program did, forwards SIGTERM, takes its program along when killed, and runs the program as it is where the clock is not its own', async () => {
     const exit = await run(bin('simclock-exec'), ['sh', '-c', 'exit 7'], { env: agentEnv() }).catch((e: { code: number }) => e.code);
     expect(exit).toBe(7);
     const child = spawn(bin('simclock-exec'), [bin('waits'), 'sleep', '600000'], { env: agentEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -146,6 +146,14 @@ describe('simclock-exec and a static program', { timeout: 120_000 }, () => {
     const [code, signal] = await new Promise<[number | null, string | null]>((r) => child.once('exit', (c, s) => r([c, s])));
     expect({ code, signal }).toEqual({ code: null, signal: 'SIGTERM' });
     expect((await probe(bin('simclock-exec'), [bin('probe-static')], agentEnv({ [REAL_CLOCK_ENV]: '1' }))).day).toBe(REAL_DAY);
+    // a helper killed outright takes its program with it (it could not read the clock any more)
+    const killed = spawn(bin('simclock-exec'), [bin('waits'), 'sleep', '600000'], { env: agentEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((r) => killed.stderr.once('data', () => r()));
+    const program = Number(readFileSync(`/proc/${killed.pid}/task/${killed.pid}/children`, 'utf8').trim());
+    expect(existsSync(`/proc/${program}`)).toBe(true);
+    killed.kill('SIGKILL');
+    for (let i = 0; i < 500 && existsSync(`/proc/${program}/cmdline`) && readFileSync(`/proc/${program}/cmdline`).length > 0; i++) await new Promise((w) => setTimeout(w, 20));
+    expect(existsSync(`/proc/${program}/cmdline`) && readFileSync(`/proc/${program}/cmdline`).length > 0).toBe(false); // gone, or a zombie
     const r = await run(bin('simclock-exec'), [join(dir, 'no-such-program')], { env: agentEnv() }).catch((e: { code: number; stderr: string }) => e);
     expect(r).toMatchObject({ code: 127, stderr: expect.stringContaining('no-such-program') });
   });
