@@ -16,6 +16,7 @@ import {
   type CliResultMsg,
   type DaemonToAgent,
   type MessageMsg,
+  type ReplyMsg,
   type ShutdownMsg,
   type TimeMsg,
   type UsageMsg,
@@ -76,9 +77,13 @@ export class DaemonConnection {
     this.shutdownHandlers.push(handler);
   }
 
-  /** Ends the run: the daemon writes the reply to the user (a turn boundary). */
-  reply(runId: string, content: string, state: 'final' | 'error' = 'final', errorKind?: string): void {
-    this.send({ type: 'reply', run_id: runId, content, state, ...(errorKind ? { error_kind: errorKind } : {}) });
+  /**
+   * Ends the run: the daemon writes the reply to the user (a turn boundary). `extra.failure`:
+   * the program failed on its own and `content` is its failure text (judged all the same);
+   * `extra.requeue`: steer parts not taken, delivered again as the next run.
+   */
+  reply(runId: string, content: string, state: 'final' | 'error' = 'final', errorKind?: string, extra?: Pick<ReplyMsg, 'failure' | 'requeue'>): void {
+    this.send({ type: 'reply', run_id: runId, content, state, ...(errorKind ? { error_kind: errorKind } : {}), ...extra });
   }
 
   /** Runs an app command as an agent action; argv[0] is the CLI name. */
