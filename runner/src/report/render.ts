@@ -50,7 +50,8 @@ export function rateText(rate: number | null, ci: RateInterval): string {
 
 function groupLine(name: string, g: GroupStats, r: Report): string {
   const denom = r.errors_policy === 'as-failures' ? `${g.judged + g.errors} runs` : `${g.judged} judged runs`;
-  const program = g.program_failed ? `, agent program failed in ${programFailedText(g)} judged` : '';
+  const unchecked = g.program_failed_unchecked ? ` (${g.program_failed_unchecked} without a gateway record)` : '';
+  const program = g.program_failed ? `, agent program failed in ${g.program_failed} judged run${g.program_failed === 1 ? '' : 's'}${unchecked}` : '';
   return `${name}: ${g.passed}/${denom} passed (${rateText(g.success_rate, g.success_rate_ci)}), ${g.failed} failed, errors ${errorsText(g)}${program}`;
 }
 

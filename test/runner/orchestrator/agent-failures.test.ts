@@ -126,7 +126,7 @@ describe('a failed turn weighed against the gateway’s record, through the orch
       expect(r.agent_failed!.note).toMatch(/called its provider directly/);
     }
     expect(outcome.report.overall).toMatchObject({ judged: 2, errors: 0, program_failed: 2, program_failed_unchecked: 2 });
-    expect(outcome.reportText).toContain('agent program failed in 2 (2 without a gateway record) judged');
+    expect(outcome.reportText).toContain('agent program failed in 2 judged runs (2 without a gateway record)');
     refuse.clear();
   });
 });

@@ -28,7 +28,7 @@ describe('program failures in the report', () => {
     expect(r.overall).toMatchObject({ judged: 4, passed: 2, failed: 2, errors: 1, program_failed: 3, program_failed_unchecked: 1, success_rate: 0.5 });
     expect(r.splits.search).toMatchObject({ program_failed: 2, program_failed_unchecked: 1 });
     expect(r.splits.time).toMatchObject({ program_failed: 1, program_failed_unchecked: 0 });
-    expect(renderText(r)).toContain('Overall (micro): 2/4 judged runs passed (50.0% ± 28.9% [0.0%, 100.0%]), 2 failed, errors 1 (provider_error: 1), agent program failed in 3 (1 without a gateway record) judged');
+    expect(renderText(r)).toContain('Overall (micro): 2/4 judged runs passed (50.0% ± 28.9% [0.0%, 100.0%]), 2 failed, errors 1 (provider_error: 1), agent program failed in 3 judged runs (1 without a gateway record)');
     const md = renderMarkdown(r);
     expect(md).toContain('| Split | Scenarios | Runs | Pass | Fail | Errors | Program failed | Success ± SE [95% CI] |');
     expect(md).toContain('| search | 3 | 3 | 2 | 1 | 0 | 2 (1 without a gateway record) |');
