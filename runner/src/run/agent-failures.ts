@@ -1,8 +1,9 @@
 // Errors counted by evidence (docs/agents.md, "When the program fails"). A turn whose agent
 // program failed on its own is a judged reply (daemon status `agent_failures`); before the run
 // stands, the runner looks at the model gateway's record of the container for that turn's
-// window — from the delivery of the turn's message (events.jsonl `wall_t`) to the failure
-// (its reply line's `wall_t`). An agent call in that window that the provider refused (final
+// window — from the end of the previous turn (events.jsonl `wall_t` of its reply; the
+// container's start for turn 1), which covers the delivery of the turn's message and the
+// program's start-up, to the failure (its reply line's `wall_t`). An agent call in that window that the provider refused (final
 // HTTP status ≥ 400 after the gateway's retries), that got no answer, or that broke off (timeout,
 // reset: the record's `error`) makes the run an infrastructure error, `provider_error`: out of
 // every denominator and rerun by --retry. Otherwise the run stands as judged and result.json
@@ -10,7 +11,6 @@
 // run stands, and `agent_failed` says that nothing was checked.
 import {
   AUI_APP,
-  SEND_MESSAGE_TO_AGENT,
   SEND_MESSAGE_TO_USER,
   type AgentFailedRecord,
   type AgentFailure,
@@ -75,46 +75,31 @@ export function agentFailuresOf(r: Pick<ScenarioResult, 'daemon_status'>): Agent
   );
 }
 
-/** The AgentUserInterface lines of events.jsonl (deliveries and replies), in order; other lines are not parsed. */
-function conversationLines(events: string): EventLine[] {
-  const out: EventLine[] = [];
+/** The wall clock (`wall_t`) of each reply line of events.jsonl, in order; other lines are not parsed. */
+function replyWalls(events: string): Array<number | null> {
+  const out: Array<number | null> = [];
   for (const line of events.split('\n')) {
-    if (!line.includes(AUI_APP)) continue;
+    if (!line.includes(SEND_MESSAGE_TO_USER)) continue;
     try {
       const e = JSON.parse(line) as EventLine;
-      if (e && e.app === AUI_APP && (e.fn === SEND_MESSAGE_TO_AGENT || e.fn === SEND_MESSAGE_TO_USER)) out.push(e);
+      if (e && e.app === AUI_APP && e.fn === SEND_MESSAGE_TO_USER) out.push(typeof e.wall_t === 'number' ? e.wall_t : null);
     } catch {
-      // a torn or malformed line is no delivery
+      // a torn or malformed line is no reply
     }
   }
   return out;
 }
 
 /**
- * Each failed turn's window: from the first message delivered after the previous reply (the
- * turn's message) to the failure. Without such a delivery line, from the previous reply; for
- * turn 1 without one, from the container's start.
+ * Each failed turn's window: from the end of the previous turn (its reply line; the container's
+ * start for turn 1) to the failure. It holds the delivery of the turn's message to the failure,
+ * and also what the program did to get ready for the turn: its start-up before the first message
+ * (a program that stays up starts before it) or a restart after a previous turn. A provider
+ * refusing the program then fails the turn as surely as one refusing it mid-turn.
  */
 export function turnWindows(failures: readonly AgentFailure[], events: string): TurnWindow[] {
-  const lines = conversationLines(events);
-  return failures.map((f) => {
-    let replies = 0;
-    let start = -Infinity;
-    let delivered = false;
-    for (const l of lines) {
-      const wall = typeof l.wall_t === 'number' ? l.wall_t : null;
-      if (l.fn === SEND_MESSAGE_TO_USER) {
-        replies++;
-        if (replies >= f.turn) break;
-        if (wall !== null) start = wall;
-        delivered = false;
-      } else if (replies === f.turn - 1 && !delivered && wall !== null) {
-        start = wall;
-        delivered = true;
-      }
-    }
-    return { turn: f.turn, start, end: f.wall_t };
-  });
+  const walls = replyWalls(events);
+  return failures.map((f) => ({ turn: f.turn, start: (f.turn >= 2 ? walls[f.turn - 2] : null) ?? -Infinity, end: f.wall_t }));
 }
 
 function recordedCalls(traffic: string): RecordedCall[] {

@@ -184,20 +184,34 @@ describe('left as they are', () => {
 });
 
 describe('turn windows', () => {
-  it('run from the turn’s first delivery to the failure; without a delivery, from the previous reply or the start', () => {
+  it('run from the end of the previous turn (its reply; the container’s start for turn 1) to the failure', () => {
     const f = (turn: number, wall_t: number) => ({ turn, wall_t, text: '', detail: '', sim_time: '' });
     const ev = events([['in', T0], ['app', T0 + 1], ['out', T0 + 20], ['in', T0 + 60], ['in', T0 + 61], ['out', T0 + 90], ['out', T0 + 95]]);
     expect(turnWindows([f(1, T0 + 20), f(2, T0 + 90), f(3, T0 + 95)], ev)).toEqual([
-      { turn: 1, start: T0, end: T0 + 20 },
-      { turn: 2, start: T0 + 60, end: T0 + 90 },
+      { turn: 1, start: -Infinity, end: T0 + 20 },
+      { turn: 2, start: T0 + 20, end: T0 + 90 },
       { turn: 3, start: T0 + 90, end: T0 + 95 },
     ]);
     expect(turnWindows([f(1, T0 + 5)], '')).toEqual([{ turn: 1, start: -Infinity, end: T0 + 5 }]);
   });
 
+  it('hold a program’s start-up before the first message and a restart before a later one', () => {
+    // A program that stays up starts before the task is delivered; its provider refused it then.
+    const startUp = weighAgentFailures(judged(false, [{ turn: 1, wall_t: T0 + 40 }]), {
+      record: { traffic: traffic([at(real.refused, T0 - 30, 1)]), events: events([['in', T0], ['out', T0 + 40]]) },
+    });
+    expect(startUp.error_kind).toBe('provider_error');
+    // Restarted after turn 1's reply, refused while starting, before turn 2's message arrived.
+    const restart = weighAgentFailures(judged(false, [{ turn: 2, wall_t: T0 + 90 }]), {
+      record: { traffic: traffic([at(real.ok, T0 + 5, 1), at(real.refused, T0 + 30, 2)]), events: events([['in', T0], ['out', T0 + 20], ['in', T0 + 60], ['out', T0 + 90]]) },
+    });
+    expect(restart.error).toMatch(/failed turn 2 while its provider failed: .*#2 to anthropic/);
+  });
+
   it('take calls within the slack of either end (two machines’ clocks), not beyond', () => {
-    const ev = events([['in', T0 + 100], ['out', T0 + 110]]);
-    const weigh = (t: number) => weighAgentFailures(judged(false, [{ turn: 1, wall_t: T0 + 110 }]), { record: { traffic: traffic([at(real.refused, t, 1)]), events: ev } }).status;
+    // Turn 2 of a run whose turn 1 ended (its reply) at T0 + 100.
+    const ev = events([['in', T0], ['out', T0 + 100], ['in', T0 + 105], ['out', T0 + 110]]);
+    const weigh = (t: number) => weighAgentFailures(judged(false, [{ turn: 2, wall_t: T0 + 110 }]), { record: { traffic: traffic([at(real.refused, t, 1)]), events: ev } }).status;
     expect(weigh(T0 + 110 + WINDOW_SLACK_S - 0.5)).toBe('error');
     expect(weigh(T0 + 110 + WINDOW_SLACK_S + 1)).toBe('fail');
     expect(weigh(T0 + 100 - WINDOW_SLACK_S - real.refused.t_end + real.refused.t + 0.5)).toBe('error');
