@@ -96,7 +96,7 @@ describe('gemini-cli bin/agent-serve (stand-in program)', () => {
     const s = host.start();
     await s.next('ready');
     expect(await s.turn(1, 'error')).toMatchObject({ type: 'failed', turn: 1, text: 'Rate limit exceeded. Try again later.', detail: expect.stringContaining('429') });
-    expect(await s.turn(2, 'loop')).toMatchObject({ type: 'failed', turn: 2, text: 'Gemini CLI stopped the turn (max_turn_requests)' });
+    expect(await s.turn(2, 'loop')).toMatchObject({ type: 'failed', turn: 2, text: 'Gemini CLI stopped the turn: it detected a loop in its own calls, or reached its limit of turns (stopReason max_turn_requests)' });
     expect(await s.turn(3, 'fine')).toMatchObject({ type: 'reply', turn: 3 });
     expect(starts()).toHaveLength(1);
     s.send({ type: 'shutdown', reason: 'done' });
