@@ -8,14 +8,12 @@
 //   import { serve } from '../lib/serve-kit.mjs';
 //   serve({
 //     async start(ctx) { …; return { steer: false }; },        // resolves once the program is up
-//     async turn(t, ctx) { …; return { reply: 'text' }; },     // or { failed: 'its error text', detail, exit? }
+//     async turn(t, ctx) { …; return { reply: 'text' }; },     // or { failed: 'its error text', detail }
 //     async steer(s, ctx) { …; return true; },                  // optional: taken into the running turn?
 //     async stop(reason) { … },                                  // optional: end the program
 //   });
 //
-// A turn that throws fails with the error's message as the program's failure text. A result with
-// `exit: CODE` (the bridge's program died) ends this process once the turn's answer is out, so
-// the runtime starts it again (clock held) and the bridge resumes its session. Anything a
+// A turn that throws fails with the error's message as the program's failure text. Anything a
 // bridge prints goes to stdout and would break the protocol: log with ctx.log (or stderr).
 import { createInterface } from 'node:readline';
 
@@ -63,7 +61,6 @@ export function serve(handlers) {
     activeTurn = 0;
     if (out && typeof out.failed === 'string') send({ type: 'failed', turn: t.turn, text: out.failed, ...(out.detail ? { detail: out.detail } : {}) });
     else send({ type: 'reply', turn: t.turn, text: String(out?.reply ?? '') });
-    if (Number.isInteger(out?.exit)) process.exit(out.exit);
   };
 
   const onSteer = async (s) => {
