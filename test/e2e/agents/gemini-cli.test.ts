@@ -124,8 +124,8 @@ describeAgentSuite(
         const dir = scenarioDirs(run.dir).values().next().value!;
         const traces = acpTraces(dir);
         expect([...traces.keys()].filter((f) => f.startsWith('serve-')).sort()).toEqual(['serve-1.gemini.jsonl', 'serve-2.gemini.jsonl']);
-        expect(readFileSync(join(dir, 'agent-trace', 'serve.stderr.log'), 'utf8')).toContain('gemini exited (signal SIGKILL)');
-        expect(replies(dir)[0]).toBe('Gemini CLI exited (signal SIGKILL)');
+        expect(readFileSync(join(dir, 'agent-trace', 'serve.stderr.log'), 'utf8')).toContain('agent-serve: Gemini CLI exited (signal SIGKILL)');
+        expect(replies(dir)[0]).toBe('Error: the agent program ended during the turn (exit code 1: agent-serve: Gemini CLI exited (signal SIGKILL))');
         const [first, second] = [note(traces.get('serve-1.gemini.jsonl')!), note(traces.get('serve-2.gemini.jsonl')!)];
         expect(second).toMatchObject({ start: 2, resumed: true, sessionId: first.sessionId });
         expect(second.pid).not.toBe(first.pid);
