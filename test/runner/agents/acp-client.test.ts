@@ -2,7 +2,7 @@
 // stand-in ACP agent (acp-standin.mjs): a turn's final message and tool calls, permission
 // requests answered "allow once", an agent's error and its exit mid-turn, and a session resumed
 // by a new process whose replay goes on after its answer.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +89,14 @@ describe('ACP client (kit)', () => {
     await first.stop();
     const second = client(home);
     await second.start();
-    await second.loadSession(id, home);
+    // In the agent's container Date reads the simulated clock, which stands still while a
+    // program starts: the wait for the replay must not hang on it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await second.loadSession(id, home);
+    } finally {
+      vi.useRealTimers();
+    }
     // The stand-in answered after the first replayed message; the rest came later and settled.
     expect(await second.prompt('four')).toMatchObject({ reply: 'You said: four (turn 4)' });
   });

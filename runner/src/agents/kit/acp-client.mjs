@@ -137,7 +137,7 @@ export class AcpClient {
 
   onUpdate(p) {
     if (p?.sessionId !== this.sessionId) return;
-    this.lastUpdateAt = Date.now();
+    this.lastUpdateAt = performance.now();
     this.record?.add(p.update);
   }
 
@@ -155,10 +155,11 @@ export class AcpClient {
    */
   async loadSession(sessionId, cwd, { mcpServers = [], settleMs = 300, maxMs = 10_000 } = {}) {
     this.sessionId = sessionId;
-    this.lastUpdateAt = Date.now();
+    // Monotonic time: in the agent's container Date reads the simulated clock, held while a program starts.
+    this.lastUpdateAt = performance.now();
     await this.peer.request('session/load', { sessionId, cwd, mcpServers });
-    const until = Date.now() + maxMs;
-    while (Date.now() - this.lastUpdateAt < settleMs && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const until = performance.now() + maxMs;
+    while (performance.now() - this.lastUpdateAt < settleMs && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
     return sessionId;
   }
 
