@@ -109,6 +109,8 @@ describeAgentSuite(
         const [r] = readResults(run.dir);
         expect([r!.status, r!.error ?? null, r!.error_kind ?? null], run.err).toEqual(['fail', null, null]);
         expect(lastReply(parseEventsJsonl(onlyFile(run.dir, 'events.jsonl')))).toMatch(/^Gemini CLI stopped the turn: it detected a loop/);
+        // the runner weighed the failed turn against the gateway's record and let the run stand
+        expect(r!.agent_failed).toMatchObject({ turns: [1], text: expect.stringMatching(/^Gemini CLI stopped the turn/), evidence: 'gateway_record' });
         // the provider answered every request: the program gave up, not the provider
         const dir = scenarioDirs(run.dir).values().next().value!;
         const statuses = traffic(dir).filter((l) => l.role === 'agent').map((l) => l.http_status);
@@ -126,6 +128,7 @@ describeAgentSuite(
         expect([...traces.keys()].filter((f) => f.startsWith('serve-')).sort()).toEqual(['serve-1.gemini.jsonl', 'serve-2.gemini.jsonl']);
         expect(readFileSync(join(dir, 'agent-trace', 'serve.stderr.log'), 'utf8')).toContain('agent-serve: Gemini CLI exited (signal SIGKILL)');
         expect(replies(dir)[0]).toBe('Error: the agent program ended during the turn (exit code 1: agent-serve: Gemini CLI exited (signal SIGKILL))');
+        expect(r!.agent_failed).toMatchObject({ turns: [1], evidence: 'gateway_record' });
         const [first, second] = [note(traces.get('serve-1.gemini.jsonl')!), note(traces.get('serve-2.gemini.jsonl')!)];
         expect(second).toMatchObject({ start: 2, resumed: true, sessionId: first.sessionId });
         expect(second.pid).not.toBe(first.pid);
