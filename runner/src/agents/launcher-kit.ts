@@ -4,6 +4,7 @@
 //   instructions.mjs  the Gaia2 instructions every agent gets (this project's own text)
 //   serve-kit.mjs     the serve contract's side of a bridge (bin/agent-serve)
 //   json-rpc.mjs      JSON-RPC over a program's stdio (ACP, Codex's app-server)
+//   acp-client.mjs    the client side of the Agent Client Protocol on json-rpc.mjs (Gemini CLI's --acp)
 
 /** The kit's directory, relative to the gaia2-runner package directory. */
 export const KIT_DIR = 'runner/src/agents/kit';

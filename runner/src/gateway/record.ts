@@ -8,6 +8,7 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usageOf, type CallUsage } from '../../../agent-image/src/llm/trace-usage.js';
 import { costUsd, type PriceTable } from '../pricing/index.js';
+import { modelOfRequest } from '../trace/index.js';
 import { redact } from '../secrets/redact.js';
 import type { Grant, Role } from './tokens.js';
 
@@ -81,12 +82,7 @@ function parseBody(text: string): unknown {
 }
 
 /** The model a request names (body `model`, or Gemini's models/<m>:… path). */
-export function modelOfRequest(request: unknown, url: string): string | null {
-  const m = (request as { model?: unknown } | null)?.model;
-  if (typeof m === 'string' && m) return m;
-  const g = /\/models\/([^/:?]+):/.exec(url);
-  return g ? decodeURIComponent(g[1]!) : null;
-}
+export { modelOfRequest };
 
 export class TrafficRecorder {
   private readonly seq = new Map<string, number>();

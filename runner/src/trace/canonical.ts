@@ -60,7 +60,7 @@ export function canonicalizeRow(row: Obj, index: number): CanonicalCall {
   const entry = normalizeEntry(row);
   const resp = asObj(entry.response);
   const raw = asStr(row.raw_response);
-  const model = modelOf(row.request, resp);
+  const model = modelOf(row.request, resp, asStr(row.url));
   const usage = unifyUsage(resp.usage);
   const status = asNum(resp.status) || asNum(row.http_status);
   const blocks = responseBlocks(resp);

@@ -10,7 +10,7 @@ export { canonicalizeRow, isRenderableRow } from './canonical.js';
 export { normalizeEntry, parseRawResponse } from './response.js';
 export { parseSseEvents, looksLikeSse } from './sse.js';
 export { addUsage, totalInput, unifyUsage, estimateCostUsd, ZERO_USAGE } from './usage.js';
-export { detectProvider } from './provider.js';
+export { detectProvider, modelOfRequest } from './provider.js';
 
 export interface ParsedTrace {
   calls: CanonicalCall[];

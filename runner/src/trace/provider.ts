@@ -19,6 +19,17 @@ export function detectProvider(url: string, response: Obj, model: string): Provi
   return '';
 }
 
-/** Native Gemini requests carry no model: fall back to the response's modelVersion. */
-export const modelOf = (request: unknown, response: Obj): string =>
-  asStr(asObj(request).model) || asStr(response.model);
+/** Native Gemini requests carry no model: the URL's, else the response's modelVersion. */
+export const modelOf = (request: unknown, response: Obj, url = ''): string =>
+  modelOfRequest(request, url) ?? asStr(response.model);
+
+/**
+ * The model a request names: its body's `model`, else the Gemini API's URL path
+ * (`…/models/<m>:streamGenerateContent`, whose body names no model); null when neither does.
+ */
+export function modelOfRequest(request: unknown, url: string): string | null {
+  const m = asStr(asObj(request).model);
+  if (m) return m;
+  const g = /\/models\/([^/:?]+):/.exec(url);
+  return g ? decodeURIComponent(g[1]!) : null;
+}

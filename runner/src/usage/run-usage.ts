@@ -6,7 +6,7 @@
 import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
 import { linesOfRole, type TrafficRole } from '../trace/traffic-lines.js';
-import { canonicalizeRow, isRenderableRow, totalInput } from '../trace/index.js';
+import { canonicalizeRow, isRenderableRow, modelOfRequest, totalInput } from '../trace/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -23,7 +23,8 @@ export function usageOfTrace(text: string, fallbackModel: string | null): RoleUs
     }
     if (!row || typeof row !== 'object' || !isRenderableRow(row)) continue;
     sum.llm_calls! += 1;
-    const model = (row.request as { model?: unknown } | null)?.model;
+    // The body's model, else the URL's (Gemini's models/<m>:…), else what the line states.
+    const model = modelOfRequest(row.request, typeof row.url === 'string' ? row.url : '') ?? (typeof row.model === 'string' && row.model ? row.model : null);
     const ours = row.usage as Partial<Record<string, unknown>> | null | undefined;
     if (ours && typeof ours === 'object') {
       // Our image's trace states each call's usage (agent-image/src/llm/trace-usage.ts).
@@ -31,7 +32,7 @@ export function usageOfTrace(text: string, fallbackModel: string | null): RoleUs
       sum.output_tokens += num(ours.output_tokens);
       sum.cache_read_tokens! += num(ours.cache_read_tokens);
       sum.cache_write_tokens! += num(ours.cache_write_tokens);
-      if (typeof model === 'string' && model) sum.model ??= model;
+      if (model) sum.model ??= model;
       continue;
     }
     if ('usage' in row) continue; // our writer, but the body stated no usage (an error reply)
@@ -40,7 +41,8 @@ export function usageOfTrace(text: string, fallbackModel: string | null): RoleUs
     sum.output_tokens += call.usage.output;
     sum.cache_read_tokens! += call.usage.cacheRead;
     sum.cache_write_tokens! += call.usage.cacheWrite;
-    if (call.model) sum.model ??= call.model;
+    const named = model ?? call.model;
+    if (named) sum.model ??= named;
   }
   if (sum.llm_calls === 0) return null;
   sum.model ??= fallbackModel;

@@ -1,56 +1,150 @@
-// The gemini-cli launcher, with a stand-in for bundle/gemini.js: its settings (API-key auth,
-// statistics, telemetry and updates off, the shell tool only, thinking as a model override),
-// the base URL variable, resume by the session id of turn 1, the reply from the JSON output.
+// The gemini-cli layer's bin/agent-serve under the serve contract, with a stand-in ACP agent
+// (acp-standin.mjs) at Gemini CLI's path: how it starts the program (ACP mode, YOLO, the model,
+// the per-turn launcher's settings and variables), a turn as a prompt of one session, the
+// program's failures as failed turns, and a restart that resumes the saved session. The real
+// program runs in test/e2e/agents/gemini-cli-serve.test.ts and gemini-cli.test.ts.
 import { describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { geminiCli } from '../../../runner/src/agents/gemini-cli.js';
-import { layerWith } from './launcher-harness.js';
+import { serveHost, type ServeHost, type ServeRun } from './serve-host.js';
 
-const ANSWER = `process.stdout.write(JSON.stringify({ session_id: 'gem-session-1', response: 'Booked the ride.', stats: {} }));`;
-const BASE = { PROVIDER: 'google', MODEL: 'gemini-2.5-flash', API_KEY: 'gk-test', BASE_URL: 'http://gw.example:8080/v1beta' };
+const BASE = { PROVIDER: 'google', MODEL: 'gemini-2.5-flash', API_KEY: 'gk-test', GOOGLE_API_KEY: 'gk-test', BASE_URL: 'http://gw.example:8080/v1beta' };
 
-describe('gemini-cli launcher', () => {
-  it('writes its settings, passes the key and base URL, and prints the response', () => {
-    const layer = layerWith(geminiCli, 'bundle/gemini.js', ANSWER);
-    const r = layer.turn('Book the cheapest ride', { ...BASE, THINKING: 'low' });
-    expect(r).toMatchObject({ code: 0, reply: 'Booked the ride.' });
-    const settings = JSON.parse(layer.file('home/.gemini/settings.json'));
-    expect(settings).toMatchObject({
-      security: { auth: { selectedType: 'gemini-api-key' } },
+interface Started {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  pid: number;
+}
+
+/** The layer with the stand-in as pkg/bundle/gemini.js; `starts()` lists how the program was started. */
+function layer(env: Record<string, string> = {}): { host: ServeHost; starts: () => Started[] } {
+  const pkg = mkdtempSync(join(tmpdir(), 'gemini-standin-'));
+  mkdirSync(join(pkg, 'bundle'));
+  writeFileSync(join(pkg, 'package.json'), '{"type":"module"}\n');
+  copyFileSync(join(import.meta.dirname, 'acp-standin.mjs'), join(pkg, 'bundle', 'gemini.js'));
+  const record = join(pkg, 'starts.jsonl');
+  const host = serveHost(geminiCli, pkg, { ...BASE, STANDIN_RECORD: record, ...env });
+  const starts = () => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Started) : []);
+  return { host, starts };
+}
+
+const settingsOf = (host: ServeHost) => JSON.parse(readFileSync(join(host.dirs.user, '.gemini', 'settings.json'), 'utf8'));
+const notes = (host: ServeHost, file: string) =>
+  readFileSync(join(host.dirs.trace, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { dir: string; msg: Record<string, unknown> }).filter((l) => l.dir === 'note').map((l) => l.msg);
+
+async function readyThenDown(host: ServeHost, env: Record<string, string> = {}): Promise<ServeRun> {
+  const s = host.start(env);
+  await s.next('ready');
+  s.send({ type: 'shutdown', reason: 'test' });
+  await s.exited;
+  return s;
+}
+
+describe('gemini-cli bin/agent-serve (stand-in program)', () => {
+  it('starts Gemini CLI once in ACP mode (YOLO, the model) with the launcher settings; every turn is a prompt of one session', async () => {
+    const { host, starts } = layer({ THINKING: 'low' });
+    const s = host.start();
+    expect(await s.next('ready')).toEqual({ type: 'ready', steer: false });
+    expect(await s.turn(1, 'Book the cheapest ride')).toEqual({ type: 'reply', turn: 1, text: 'You said: Book the cheapest ride (turn 1)' });
+    expect(await s.turn(2, 'And now?')).toEqual({ type: 'reply', turn: 2, text: 'You said: And now? (turn 2)' });
+    s.send({ type: 'shutdown', reason: 'done' });
+    expect(await s.exited).toEqual({ code: 0, signal: null });
+
+    const [only, ...more] = starts();
+    expect(more).toEqual([]);
+    expect(only!.argv).toEqual(['--acp', '--yolo', '-m', 'gemini-2.5-flash']);
+    expect(only!.cwd).toBe(host.dirs.work);
+    expect(only!.env).toMatchObject({ GEMINI_API_KEY: 'gk-test', GOOGLE_GEMINI_BASE_URL: 'http://gw.example:8080', GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' });
+    expect(only!.env.GOOGLE_API_KEY).toBeUndefined();
+    expect(settingsOf(host)).toMatchObject({
+      security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
-      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, sessionRetention: { enabled: false } },
       tools: { core: ['run_shell_command'], shell: { inactivityTimeout: 300 } },
+      modelConfigs: { overrides: [{ match: { model: 'gemini-2.5-flash' }, modelConfig: { generateContentConfig: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } } } }] },
     });
-    expect(settings.modelConfigs.overrides).toEqual([
-      { match: { model: 'gemini-2.5-flash' }, modelConfig: { generateContentConfig: { thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } } } },
-    ]);
-    const { argv, env, stdin } = layer.seen();
-    expect(argv).toEqual(['--output-format', 'json', '--yolo', '-m', 'gemini-2.5-flash']);
-    expect(stdin).toBe('Book the cheapest ride');
-    expect(env).toMatchObject({ GEMINI_API_KEY: 'gk-test', GOOGLE_GEMINI_BASE_URL: 'http://gw.example:8080', GEMINI_CLI_NO_RELAUNCH: 'true' });
-    expect(env.GOOGLE_API_KEY).toBeUndefined();
-    expect(layer.file('home/work/GEMINI.md')).toContain('run_shell_command');
+    expect(readFileSync(join(host.dirs.work, 'GEMINI.md'), 'utf8')).toContain('run_shell_command');
+    // One session, saved for a restart; each turn's protocol stream in a trace file of its own, with the program's pid.
+    const session = readFileSync(join(host.dirs.session, 'gemini-session-id'), 'utf8').trim();
+    expect(notes(host, 'turn-1.gemini.jsonl')[0]).toEqual({ turn: 1, start: 1, pid: only!.pid, sessionId: session });
+    expect(notes(host, 'turn-2.gemini.jsonl')[0]).toEqual({ turn: 2, start: 1, pid: only!.pid, sessionId: session });
+    expect(readFileSync(join(host.dirs.trace, 'turn-2.gemini.jsonl'), 'utf8')).toContain('"method":"session/prompt"');
+    expect(readFileSync(join(host.dirs.trace, 'serve-1.gemini.jsonl'), 'utf8')).toContain('"method":"session/new"');
   });
 
-  it('resumes the session of turn 1; Gemini 3 gets a thinking level', () => {
-    const layer = layerWith(geminiCli, 'bundle/gemini.js', ANSWER);
-    layer.turn('first', BASE);
-    layer.turn('second', { ...BASE, MODEL: 'gemini-3-pro', THINKING: 'high' });
-    expect(layer.seen().argv.slice(-2)).toEqual(['--resume', 'gem-session-1']);
-    const settings = JSON.parse(layer.file('home/.gemini/settings.json'));
-    expect(settings.modelConfigs.overrides[0].modelConfig.generateContentConfig.thinkingConfig).toEqual({ thinkingLevel: 'high', includeThoughts: true });
+  it('THINKING: off is no thinking budget, Gemini 3 gets a level; with Agent2Agent the shell waits 30 min for a silent command', async () => {
+    const off = layer({ THINKING: 'off' });
+    await readyThenDown(off.host);
+    expect(settingsOf(off.host).modelConfigs.overrides[0].modelConfig.generateContentConfig.thinkingConfig).toEqual({ thinkingBudget: 0 });
+    const g3 = layer({ THINKING: 'high', MODEL: 'gemini-3-pro', GAIA2_APP_AGENTS: 'shopping' });
+    await readyThenDown(g3.host);
+    const s = settingsOf(g3.host);
+    expect(s.modelConfigs.overrides).toEqual([{ match: { model: 'gemini-3-pro' }, modelConfig: { generateContentConfig: { thinkingConfig: { thinkingLevel: 'high', includeThoughts: true } } } }]);
+    expect(s.tools.shell).toEqual({ inactivityTimeout: 1800 });
+    expect(g3.starts()[0]!.argv).toEqual(['--acp', '--yolo', '-m', 'gemini-3-pro']);
+    const unset = layer({ THINKING: '' });
+    await readyThenDown(unset.host);
+    expect(settingsOf(unset.host).modelConfigs.overrides).toEqual([]);
   });
 
-  it("Agent2Agent: the shell tool waits 30 minutes for a silent command (an expert agent's whole conversation)", () => {
-    const layer = layerWith(geminiCli, 'bundle/gemini.js', ANSWER);
-    layer.turn('x', { ...BASE, GAIA2_APP_AGENTS: 'shopping' });
-    expect(JSON.parse(layer.file('home/.gemini/settings.json')).tools.shell).toEqual({ inactivityTimeout: 1800 });
+  it("the program's own failures fail the turn with its text: an error answer, a turn it stopped itself; the program stays up", async () => {
+    const { host, starts } = layer();
+    const s = host.start();
+    await s.next('ready');
+    expect(await s.turn(1, 'error')).toMatchObject({ type: 'failed', turn: 1, text: 'Rate limit exceeded. Try again later.', detail: expect.stringContaining('429') });
+    expect(await s.turn(2, 'loop')).toMatchObject({ type: 'failed', turn: 2, text: 'Gemini CLI stopped the turn: it detected a loop in its own calls, or reached its limit of turns (stopReason max_turn_requests)' });
+    expect(await s.turn(3, 'fine')).toMatchObject({ type: 'reply', turn: 3 });
+    expect(starts()).toHaveLength(1);
+    s.send({ type: 'shutdown', reason: 'done' });
+    await s.exited;
   });
 
-  it('an error in the output fails the turn', () => {
-    const layer = layerWith(geminiCli, 'bundle/gemini.js', `process.stdout.write(JSON.stringify({ session_id: 's', error: { type: 'FatalAuthenticationError', message: 'API key not valid' } })); process.exitCode = 41;`);
-    const r = layer.turn('x', BASE);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('API key not valid');
+  it('the program dying mid-turn ends agent-serve with it, its last stderr line saying how (the runtime fails the turn with that); the next start resumes the session', async () => {
+    const { host, starts } = layer();
+    const s = host.start();
+    await s.next('ready');
+    expect(await s.turn(1, 'remember me')).toMatchObject({ type: 'reply' });
+    await expect(s.turn(2, 'die')).rejects.toThrow(/exited before saying reply/);
+    expect((await s.exited).code).toBe(1);
+    expect(s.said.filter((m) => m.type === 'failed' || m.type === 'reply')).toHaveLength(1);
+    expect(s.stderr().trim().split('\n').at(-1)).toBe('agent-serve: Gemini CLI exited (code 7): standin: fatal: out of memory');
+    const session = readFileSync(join(host.dirs.session, 'gemini-session-id'), 'utf8').trim();
+    // Gemini CLI's own record of the session, as 0.61 names it: set aside before the new process starts.
+    const chats = join(host.dirs.user, '.gemini', 'tmp', 'work', 'chats');
+    mkdirSync(chats, { recursive: true });
+    writeFileSync(join(chats, `session-2025-10-09T09-00-${session.slice(0, 8)}.jsonl`), '{}\n');
+
+    const again = host.start();
+    expect(await again.next('ready')).toEqual({ type: 'ready', steer: false });
+    // The stand-in counts the session's user messages: 'remember me', 'die', then this one.
+    expect(await again.turn(3, 'back?')).toEqual({ type: 'reply', turn: 3, text: 'You said: back? (turn 3)' });
+    again.send({ type: 'shutdown', reason: 'done' });
+    await again.exited;
+    expect(starts()).toHaveLength(2);
+    expect(notes(host, 'serve-2.gemini.jsonl')[0]).toEqual({ start: 2, pid: starts()[1]!.pid, sessionId: session, resumed: true });
+    expect(readdirSync(chats)).toEqual([`session-2025-10-09T09-00-resumed2-${session.slice(0, 8)}.jsonl`]);
+  });
+
+  it('a session that cannot be resumed is replaced by a new one (said in the log)', async () => {
+    const { host } = layer();
+    writeFileSync(join(host.dirs.session, 'gemini-session-id'), 'gone-session\n');
+    const s = await readyThenDown(host, { GAIA2_SERVE_START: '2' });
+    expect(s.said.find((m) => m.type === 'log' && m.level === 'warn')).toMatchObject({ text: expect.stringContaining('could not resume session gone-session') });
+    const now = readFileSync(join(host.dirs.session, 'gemini-session-id'), 'utf8').trim();
+    expect(now).not.toBe('gone-session');
+    expect(notes(host, 'serve-2.gemini.jsonl')[0]).toMatchObject({ resumed: false, sessionId: now });
+  });
+
+  it('a provider other than google or gemini: the program does not start, the reason on stderr', async () => {
+    const { host, starts } = layer({ PROVIDER: 'openai' });
+    const s = host.start();
+    expect((await s.exited).code).not.toBe(0);
+    expect(s.stderr()).toContain('gemini-cli speaks the Gemini API only: PROVIDER must be google (or gemini), not openai');
+    expect(s.said.some((m) => m.type === 'ready')).toBe(false);
+    expect(starts()).toEqual([]);
   });
 });
