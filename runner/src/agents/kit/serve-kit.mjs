@@ -13,8 +13,10 @@
 //     async stop(reason) { … },                                  // optional: end the program
 //   });
 //
-// A turn that throws fails with the error's message as the program's failure text. Anything a
-// bridge prints goes to stdout and would break the protocol: log with ctx.log (or stderr).
+// A steer is answered (`steered`) before its turn's reply: the reply waits for the bridge's
+// steer handler, which must settle by the end of the turn. A turn that throws fails with the
+// error's message as the program's failure text. Anything a bridge prints goes to stdout and
+// would break the protocol: log with ctx.log (or stderr).
 import { createInterface } from 'node:readline';
 
 /** Writes one protocol line to the runtime. */
@@ -37,6 +39,8 @@ export function serve(handlers) {
   let queue = Promise.resolve();
   let activeTurn = 0;
   let stopping = false;
+  // Steers being answered: a turn's reply waits for them, so every `steered` precedes it.
+  const answering = new Set();
 
   const stop = async (reason) => {
     if (stopping) return;
@@ -59,6 +63,7 @@ export function serve(handlers) {
       out = { failed: e?.message ? String(e.message) : String(e), detail: e?.stack ? String(e.stack).slice(0, 2000) : undefined };
     }
     activeTurn = 0;
+    await Promise.all([...answering]);
     if (out && typeof out.failed === 'string') send({ type: 'failed', turn: t.turn, text: out.failed, ...(out.detail ? { detail: out.detail } : {}) });
     else send({ type: 'reply', turn: t.turn, text: String(out?.reply ?? '') });
   };
@@ -95,7 +100,11 @@ export function serve(handlers) {
       return;
     }
     if (m.type === 'turn') queue = queue.then(() => started).then(() => runTurn(m));
-    else if (m.type === 'steer') void started.then(() => onSteer(m));
+    else if (m.type === 'steer') {
+      const answer = started.then(() => onSteer(m));
+      answering.add(answer);
+      void answer.finally(() => answering.delete(answer));
+    }
     else if (m.type === 'shutdown') void stop(m.reason ?? 'shutdown');
   });
   lines.on('close', () => void queue.then(() => stop('stdin closed')));
