@@ -39,8 +39,11 @@ export function serve(handlers) {
   let queue = Promise.resolve();
   let activeTurn = 0;
   let stopping = false;
-  // Steers being answered: a turn's reply waits for them, so every `steered` precedes it.
-  const answering = new Set();
+  // Turns received, by number: resolves once the turn runs (a steer sent right after its turn
+  // waits for it). Steers being answered, by turn: the turn's reply waits for them, so every
+  // `steered` precedes it.
+  const running = new Map();
+  const answering = new Map();
 
   const stop = async (reason) => {
     if (stopping) return;
@@ -54,8 +57,9 @@ export function serve(handlers) {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  const runTurn = async (t) => {
+  const runTurn = async (t, began) => {
     activeTurn = t.turn;
+    began();
     let out;
     try {
       out = await handlers.turn(t, ctx);
@@ -63,13 +67,16 @@ export function serve(handlers) {
       out = { failed: e?.message ? String(e.message) : String(e), detail: e?.stack ? String(e.stack).slice(0, 2000) : undefined };
     }
     activeTurn = 0;
-    await Promise.all([...answering]);
+    running.delete(t.turn);
+    await Promise.all([...(answering.get(t.turn) ?? [])]);
+    answering.delete(t.turn);
     if (out && typeof out.failed === 'string') send({ type: 'failed', turn: t.turn, text: out.failed, ...(out.detail ? { detail: out.detail } : {}) });
     else send({ type: 'reply', turn: t.turn, text: String(out?.reply ?? '') });
   };
 
   const onSteer = async (s) => {
     let taken = false;
+    await running.get(s.turn);
     if (handlers.steer && activeTurn === s.turn) {
       try {
         taken = !!(await handlers.steer(s, ctx));
@@ -99,13 +106,15 @@ export function serve(handlers) {
       process.stderr.write(`agent-serve: not a JSON line from the runtime: ${line.slice(0, 200)}\n`);
       return;
     }
-    if (m.type === 'turn') queue = queue.then(() => started).then(() => runTurn(m));
-    else if (m.type === 'steer') {
+    if (m.type === 'turn') {
+      let began;
+      running.set(m.turn, new Promise((r) => (began = r)));
+      queue = queue.then(() => started).then(() => runTurn(m, began));
+    } else if (m.type === 'steer') {
       const answer = started.then(() => onSteer(m));
-      answering.add(answer);
-      void answer.finally(() => answering.delete(answer));
-    }
-    else if (m.type === 'shutdown') void stop(m.reason ?? 'shutdown');
+      if (!answering.has(m.turn)) answering.set(m.turn, new Set());
+      answering.get(m.turn).add(answer);
+    } else if (m.type === 'shutdown') void stop(m.reason ?? 'shutdown');
   });
   lines.on('close', () => void queue.then(() => stop('stdin closed')));
 }
