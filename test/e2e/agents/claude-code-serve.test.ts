@@ -29,7 +29,8 @@ function answer(q: RecordedRequest): FakeScriptItem {
   const items = readRequest('anthropic', q.body).items;
   let at = items.length - 1;
   while (at >= 0 && !(items[at]!.kind === 'user' && spokenText((items[at] as { text: string }).text) !== '')) at--;
-  const last = at < 0 ? '' : spokenText((items[at] as { text: string }).text);
+  // its last line: after a failed turn Claude Code sends that turn's message and the next one as one user message
+  const last = at < 0 ? '' : spokenText((items[at] as { text: string }).text).split('\n').filter(Boolean).at(-1)!;
   const ran = items.slice(at + 1).filter((i) => i.kind === 'result').length;
   if (last.startsWith('Wait for me')) return ran === 0 ? call('Bash', { command: 'sleep 3; echo slept', description: 'wait' }) : say('Waited.');
   if (last.startsWith('Answer slowly')) return say('Slow answer.', { delayMs: 2000 });
@@ -126,7 +127,8 @@ describe('claude-code agent-serve with the real Claude Code 2.1.332 (host, Anthr
     expect(serve.said.find((m) => m.type === 'log')?.text).toMatch(/start 2, session .*, resumed/);
     const at = fake.requests.length;
     expect(await serve.turn(8, 'After the restart')).toEqual({ type: 'reply', turn: 8, text: 'Heard: After the restart' });
-    expect(said(requestsOf(at)[0]!).users).toEqual(expect.arrayContaining(['Good morning', 'Still there?', 'After the restart']));
+    const told = said(requestsOf(at)[0]!).users.join('\n');
+    for (const words of ['Good morning', 'Wait for me', 'Still there?', 'After the restart']) expect(told).toContain(words);
     serve.send({ type: 'shutdown', reason: 'test' });
     expect((await serve.exited).code).toBe(0);
     expect(alive(pidOf(serve))).toBe(false);

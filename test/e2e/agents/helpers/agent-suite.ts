@@ -11,7 +11,7 @@ import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
 import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
-import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest } from './third-party-run.js';
+import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest, type SuiteExtra } from './third-party-run.js';
 import { connectE2eEngine, eachEngine, engineEnv } from '../../helpers/engines.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -22,6 +22,12 @@ const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
+
+/** What one agent's file adds to the suite: runs of its own beside the samples, and tests of them (and of the samples). */
+export interface SuiteMore {
+  extra?: SuiteExtra;
+  tests?: (run: () => AgentSuiteRun) => void;
+}
 
 export interface SuiteExpectations {
   /** The tools the program offered its model: exactly these, or at least these. */
@@ -60,14 +66,14 @@ interface EngineRun {
  * wall time is the samples' simulated clock and the program's start-up, which the engines
  * share well (measured in docs/agents.md), so CI pays for the slower engine, not for both.
  */
-function startOnEveryEngine(a: AgentUnderTest): Map<string, Promise<EngineRun>> {
+function startOnEveryEngine(a: AgentUnderTest, extra?: SuiteExtra): Map<string, Promise<EngineRun>> {
   const runs = new Map<string, Promise<EngineRun>>();
   const t0 = Date.now();
   for (const [kind, e] of eachEngine()) {
     const p = (async () => {
       const engine = await connectE2eEngine(e);
       try {
-        return { engine, run: await runAgentSuite(engine, image, a, { env: engineEnv(e), log: (l) => process.stderr.write(`[${a.name} on ${kind} +${((Date.now() - t0) / 1000).toFixed(0)} s] ${l}\n`) }) };
+        return { engine, run: await runAgentSuite(engine, image, a, { env: engineEnv(e), extra, log: (l) => process.stderr.write(`[${a.name} on ${kind} +${((Date.now() - t0) / 1000).toFixed(0)} s] ${l}\n`) }) };
       } catch (err) {
         await engine.close();
         throw err;
@@ -80,7 +86,7 @@ function startOnEveryEngine(a: AgentUnderTest): Map<string, Promise<EngineRun>> 
 }
 
 /** The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at it. */
-export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
+export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations, more: SuiteMore = {}): void {
   let runs: Map<string, Promise<EngineRun>> | undefined;
   describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind) => {
     let engine: UnitBackend | undefined;
@@ -88,7 +94,7 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
     const adapter = findAdapter(a.name)!;
 
     beforeAll(async () => {
-      runs ??= startOnEveryEngine(a);
+      runs ??= startOnEveryEngine(a, more.extra);
       ({ engine, run } = await runs.get(kind)!);
     }, 1_500_000);
 
@@ -189,5 +195,7 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
     it('the double placed every request in a turn; only world notifications came on their own', () => {
       for (const q of [...run.good.driver.unplaced, ...run.wrong.driver.unplaced]) expect(lastUserText(a, q)).toMatch(/^\[Notifications?\]/);
     });
+
+    more.tests?.(() => run);
   });
 }

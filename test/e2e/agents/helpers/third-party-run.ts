@@ -53,6 +53,8 @@ export interface AgentSuiteRun {
   key: string;
   /** Every container of the layer, looked into while its program talked to the double. */
   looks: ContainerLook[];
+  /** The agent's own further runs (SuiteOptions.extra), by name. */
+  extra: Record<string, DrivenRun>;
 }
 
 const KEY_VAR = 'THIRD_PARTY_E2E_KEY';
@@ -144,7 +146,12 @@ export interface SuiteOptions {
   /** The CLI's environment: DOCKER_HOST names the engine `engine` is connected to. */
   env: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** More runs of one agent's own (e.g. with runAgentOnce), once the layer is built, beside the samples. */
+  extra?: SuiteExtra;
 }
+
+/** An agent's further runs on an engine (`env` reaches it), by name. */
+export type SuiteExtra = (env: NodeJS.ProcessEnv) => Promise<Record<string, DrivenRun>>;
 
 /** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
 export async function runAgentSuite(engine: UnitBackend, image: string, a: AgentUnderTest, o: SuiteOptions): Promise<AgentSuiteRun> {
@@ -160,12 +167,13 @@ export async function runAgentSuite(engine: UnitBackend, image: string, a: Agent
   for (const s of Object.values(SAMPLES)) (splits[s.split('/')[0]!] ??= []).push(s.split('/')[1]!);
   writeFileSync(subset, JSON.stringify({ name: `${a.name}-samples`, splits }));
   const watch = containerLooks(String(o.env.DOCKER_HOST), layer.tag);
-  const [good, wrong] = await Promise.all([
+  const [good, wrong, extra] = await Promise.all([
     drivenCli(a, image, goodPlays(), ['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3'], join(work, 'samples'), env, [], watch.look),
     drivenCli(a, image, wrongPlay(), ['run', '-s', scenarioFile(SAMPLES.single)], join(work, 'wrong'), env, [], watch.look),
+    o.extra?.(o.env) ?? {},
   ]);
-  log(`samples and wrong play done after ${secs()}; looked into ${watch.looks.length} containers`);
-  return { layer, key, good, wrong, looks: watch.looks };
+  log(`samples, wrong play and ${Object.keys(extra).length} more runs done after ${secs()}; looked into ${watch.looks.length} containers`);
+  return { layer, key, good, wrong, looks: watch.looks, extra };
 }
 
 /**
