@@ -26,7 +26,12 @@ export function containerLooks(dockerHost: string, layerTag: string): ContainerL
       const name = (c.Names[0] ?? c.Id).replace(/^\//, '');
       if (seen.has(name)) continue;
       seen.add(name);
-      looks.push(await lookInside(docker, name));
+      // A container that ended between the listing and the look (a short run beside the suite's) has nothing left to show.
+      const look = await lookInside(docker, name).catch((e: { statusCode?: number }) => {
+        if (e.statusCode === 404 || e.statusCode === 409) return null;
+        throw e;
+      });
+      if (look) looks.push(look);
     }
   };
   return {
