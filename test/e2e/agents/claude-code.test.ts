@@ -1,7 +1,7 @@
 // Claude Code (the native build from npm) evaluated end to end: docs/agents.md. The double
 // speaks Anthropic Messages streaming with tool_use blocks and drives Claude Code's Bash tool.
 // Claude Code is kept up for the whole run (bin/agent-serve): the samples run at full clock
-// speed (its start-up is off the clock), and beside them two runs of its own: one whose model
+// speed (its start-up is off the clock), and after them two runs of its own: one whose model
 // answers are all cut off at max_tokens (Claude Code gives up: its own failure, judged), and the
 // multi-turn sample with Claude Code killed by its first command (restarted, session resumed).
 import { readdirSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '.
 import { onlyFile, traffic } from '../helpers/run-dir.js';
 import { AGENTS } from './helpers/agents-under-test.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
-import { samplePlay, SAMPLES, scenarioFile, WAIT_FOR_EMAIL } from './helpers/agent-samples.js';
+import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
 import { readResults, runAgentOnce, type DrivenRun } from './helpers/third-party-run.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -80,13 +80,12 @@ describeAgentSuite(
         }
       });
 
-      it("the email that came while the agent waited for it reached the running turn: folded into the waiting command's result", () => {
-        const waited = suite()
-          .good.fake.requests.flatMap((q) => shellExchanges('anthropic', q.body, 'Bash'))
-          .find((x) => x.args.command === WAIT_FOR_EMAIL && x.result !== null)!;
-        expect(waited.result).toContain('arrived');
-        expect(waited.result).toContain(FOLDED);
-        expect(waited.result).toMatch(/\[Notification\] emails: New email received from lucia\.paredes@altamar\.example/);
+      it("Lucia's email, announced while the agent worked on the time sample, reached the running turn: folded into a Bash result", () => {
+        // It comes at +20 s while the turn waits for that email, so a command of the turn runs after it: the notification is folded in there.
+        const results = suite().good.fake.requests.flatMap((q) => shellExchanges('anthropic', q.body, 'Bash')).map((x) => x.result ?? '');
+        const folded = results.filter((r) => r.includes(FOLDED));
+        expect(folded.length).toBeGreaterThan(0);
+        expect(folded.join('\n')).toMatch(/\[Notification\] emails: New email received from lucia\.paredes@altamar\.example/);
       });
 
       it("Claude Code failing on its own (every answer cut off) ends the turn with its error as the reply: judged, not an error", () => {
