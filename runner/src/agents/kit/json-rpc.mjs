@@ -66,23 +66,12 @@ export class JsonRpcPeer {
   }
 
   trace(dir, msg) {
-    if (!this.traceFile) return;
-    try {
-      appendFileSync(this.traceFile, JSON.stringify({ t: Date.now() / 1000, dir, msg }) + '\n');
-    } catch {
-      /* a trace that cannot be written must not stop the agent */
-    }
+    traceLine(this.traceFile, dir, msg);
   }
 
   onLine(line) {
-    if (!line.trim()) return;
-    let m;
-    try {
-      m = JSON.parse(line);
-    } catch {
-      process.stderr.write(`json-rpc: not JSON from the program: ${line.slice(0, 300)}\n`);
-      return;
-    }
+    const m = parseLine(line, 'json-rpc');
+    if (m === undefined) return;
     this.trace('in', m);
     if (m.method !== undefined && m.id !== undefined) return void this.answer(m);
     if (m.method !== undefined) {
@@ -113,5 +102,26 @@ export class JsonRpcPeer {
     } catch (e) {
       this.write({ id: m.id, error: { code: -32603, message: e?.message ? String(e.message) : String(e) } });
     }
+  }
+}
+
+/** Appends one message to a program's trace (JSON lines `{t, dir, msg}`), when there is a file. */
+export function traceLine(file, dir, msg) {
+  if (!file) return;
+  try {
+    appendFileSync(file, JSON.stringify({ t: Date.now() / 1000, dir, msg }) + '\n');
+  } catch {
+    /* a trace that cannot be written must not stop the agent */
+  }
+}
+
+/** One line of a program's JSON-lines output: the message, or undefined (blank; not JSON: said on stderr). */
+export function parseLine(line, who) {
+  if (!line.trim()) return undefined;
+  try {
+    return JSON.parse(line);
+  } catch {
+    process.stderr.write(`${who}: not JSON from the program: ${line.slice(0, 300)}\n`);
+    return undefined;
   }
 }

@@ -13,8 +13,10 @@
 //     async stop(reason) { … },                                  // optional: end the program
 //   });
 //
-// A turn that throws fails with the error's message as the program's failure text. Anything a
-// bridge prints goes to stdout and would break the protocol: log with ctx.log (or stderr).
+// A steer is answered (`steered`) before its turn's reply: the reply waits for the bridge's
+// steer handler, which must settle by the end of the turn. A turn that throws fails with the
+// error's message as the program's failure text. Anything a bridge prints goes to stdout and
+// would break the protocol: log with ctx.log (or stderr).
 import { createInterface } from 'node:readline';
 
 /** Writes one protocol line to the runtime. */
@@ -37,6 +39,11 @@ export function serve(handlers) {
   let queue = Promise.resolve();
   let activeTurn = 0;
   let stopping = false;
+  // Turns received, by number: resolves once the turn runs (a steer sent right after its turn
+  // waits for it). Steers being answered, by turn: the turn's reply waits for them, so every
+  // `steered` precedes it.
+  const running = new Map();
+  const answering = new Map();
 
   const stop = async (reason) => {
     if (stopping) return;
@@ -50,8 +57,9 @@ export function serve(handlers) {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  const runTurn = async (t) => {
+  const runTurn = async (t, began) => {
     activeTurn = t.turn;
+    began();
     let out;
     try {
       out = await handlers.turn(t, ctx);
@@ -59,12 +67,16 @@ export function serve(handlers) {
       out = { failed: e?.message ? String(e.message) : String(e), detail: e?.stack ? String(e.stack).slice(0, 2000) : undefined };
     }
     activeTurn = 0;
+    running.delete(t.turn);
+    await Promise.all([...(answering.get(t.turn) ?? [])]);
+    answering.delete(t.turn);
     if (out && typeof out.failed === 'string') send({ type: 'failed', turn: t.turn, text: out.failed, ...(out.detail ? { detail: out.detail } : {}) });
     else send({ type: 'reply', turn: t.turn, text: String(out?.reply ?? '') });
   };
 
   const onSteer = async (s) => {
     let taken = false;
+    await running.get(s.turn);
     if (handlers.steer && activeTurn === s.turn) {
       try {
         taken = !!(await handlers.steer(s, ctx));
@@ -94,9 +106,15 @@ export function serve(handlers) {
       process.stderr.write(`agent-serve: not a JSON line from the runtime: ${line.slice(0, 200)}\n`);
       return;
     }
-    if (m.type === 'turn') queue = queue.then(() => started).then(() => runTurn(m));
-    else if (m.type === 'steer') void started.then(() => onSteer(m));
-    else if (m.type === 'shutdown') void stop(m.reason ?? 'shutdown');
+    if (m.type === 'turn') {
+      let began;
+      running.set(m.turn, new Promise((r) => (began = r)));
+      queue = queue.then(() => started).then(() => runTurn(m, began));
+    } else if (m.type === 'steer') {
+      const answer = started.then(() => onSteer(m));
+      if (!answering.has(m.turn)) answering.set(m.turn, new Set());
+      answering.get(m.turn).add(answer);
+    } else if (m.type === 'shutdown') void stop(m.reason ?? 'shutdown');
   });
   lines.on('close', () => void queue.then(() => stop('stdin closed')));
 }

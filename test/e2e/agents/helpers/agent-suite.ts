@@ -23,7 +23,7 @@ const filesUnder = (dir: string): string[] =>
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
 
-/** What one agent's file adds to the suite: runs of its own beside the samples, and tests of them (and of the samples). */
+/** What one agent's file adds to the suite: runs of its own after the samples, and tests of them (and of the samples). */
 export interface SuiteMore {
   extra?: SuiteExtra;
   tests?: (run: () => AgentSuiteRun) => void;

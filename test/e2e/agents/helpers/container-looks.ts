@@ -15,28 +15,33 @@ export interface ContainerLooks {
 export function containerLooks(dockerHost: string, layerTag: string): ContainerLooks {
   const docker = dockerAt(dockerHost);
   const looks: ContainerLook[] = [];
-  const seen = new Set<string>();
+  // Each container is looked into once; the looks of several containers run side by side (one
+  // after the other, a sample's first answer waited for every earlier container's look: tens of
+  // seconds on its simulated clock on a busy machine).
+  const looking = new Map<string, Promise<void>>();
   // Only containers made after the watch began: a container left running by an earlier,
   // killed run of the same layer is not one of this suite's.
   const since = Math.floor(Date.now() / 1000) - 1;
-  let chain: Promise<void> = Promise.resolve();
-  const once = async (): Promise<void> => {
-    const running = await docker.listContainers({ filters: { label: ['gaia2.managed=1'], status: ['running'] } });
-    for (const c of running.filter((x) => x.Created >= since).filter((x) => x.Image === layerTag || x.Image.endsWith(`/${layerTag}`) || `localhost/${x.Image}` === layerTag)) {
-      const name = (c.Names[0] ?? c.Id).replace(/^\//, '');
-      if (seen.has(name)) continue;
-      seen.add(name);
-      // A container that ended between the listing and the look (a short run beside the suite's) has nothing left to show.
-      const look = await lookInside(docker, name).catch((e: { statusCode?: number }) => {
-        if (e.statusCode === 404 || e.statusCode === 409) return null;
-        throw e;
-      });
-      if (look) looks.push(look);
-    }
+  const lookInto = async (name: string): Promise<void> => {
+    // A container that ended between the listing and the look (a short run beside the suite's) has nothing left to show.
+    const look = await lookInside(docker, name).catch((e: { statusCode?: number }) => {
+      if (e.statusCode === 404 || e.statusCode === 409) return null;
+      throw e;
+    });
+    if (look) looks.push(look);
   };
   return {
     looks,
-    // One look at a time: concurrent answers wait for the look in flight, then see its containers as seen.
-    look: () => (chain = chain.then(once, once)),
+    // An answer waits for the looks of the containers running now (started here or in flight).
+    async look() {
+      const running = await docker.listContainers({ filters: { label: ['gaia2.managed=1'], status: ['running'] } });
+      const waits: Array<Promise<void>> = [];
+      for (const c of running.filter((x) => x.Created >= since).filter((x) => x.Image === layerTag || x.Image.endsWith(`/${layerTag}`) || `localhost/${x.Image}` === layerTag)) {
+        const name = (c.Names[0] ?? c.Id).replace(/^\//, '');
+        if (!looking.has(name)) looking.set(name, lookInto(name));
+        waits.push(looking.get(name)!);
+      }
+      await Promise.all(waits);
+    },
   };
 }
