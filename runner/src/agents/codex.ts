@@ -81,5 +81,6 @@ export const codex: AgentAdapter = {
   },
   providers: ['openai'],
   thinking: true,
+  layerDir: 'runner/src/agents/codex/layer',
   launcher: LAUNCHER,
 };
