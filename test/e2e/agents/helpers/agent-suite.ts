@@ -12,13 +12,13 @@ import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
 import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
 import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest } from './third-party-run.js';
-import { connectE2eEngine, eachEngine, engineEnv } from '../../helpers/engines.js';
+import { connectE2eEngine, eachEngine, engineEnv, type E2eEngine } from '../../helpers/engines.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const id = (sample: string) => sample.split('/')[1]!;
 
 /** Every file under a run directory. */
-const filesUnder = (dir: string): string[] =>
+export const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
@@ -28,7 +28,12 @@ export interface SuiteExpectations {
   tools: { exactly?: string[]; including?: string[] };
   /** Where the program puts the key in its requests (lower-case header name). */
   keyHeader: string;
+  /** The agent's own checks of the same runs, declared inside each engine's describe block. */
+  more?: (run: () => AgentSuiteRun, engine: E2eEngine) => void;
 }
+
+/** The output directory of one scenario of a run-dataset (where result.json and agent-trace/ are). */
+export const scenarioDir = (runDir: string, scenarioId: string): string => join(filesUnder(runDir).find((f) => f.endsWith(`/${scenarioId}/result.json`))!, '..');
 
 /** Every command the driver sent through the shell tool, with the result that came back. */
 function exchanges(a: AgentUnderTest, requests: RecordedRequest[]): Map<string, string | null> {
@@ -82,7 +87,7 @@ function startOnEveryEngine(a: AgentUnderTest): Map<string, Promise<EngineRun>> 
 /** The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at it. */
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
   let runs: Map<string, Promise<EngineRun>> | undefined;
-  describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind) => {
+  describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind, e) => {
     let engine: UnitBackend | undefined;
     let run: AgentSuiteRun;
     const adapter = findAdapter(a.name)!;
@@ -164,10 +169,10 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
 
     it("the viewer's trace page of every sample shows the program's model calls from the gateway's traffic record", () => {
       for (const r of readResults(run.good.dir)) {
-        const scenarioDir = join(filesUnder(run.good.dir).find((f) => f.endsWith(`/${r.scenario_id}/result.json`))!, '..');
-        const calls = readFileSync(join(scenarioDir, 'model_traffic.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"role":"agent"')).length;
+        const dir = scenarioDir(run.good.dir, r.scenario_id);
+        const calls = readFileSync(join(dir, 'model_traffic.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"role":"agent"')).length;
         expect(calls, r.scenario_id).toBeGreaterThan(0);
-        const page = readFileSync(join(scenarioDir, 'trace.html'), 'utf8');
+        const page = readFileSync(join(dir, 'trace.html'), 'utf8');
         expect(page.split('"k":"call"').length - 1, r.scenario_id).toBe(calls);
       }
     });
@@ -189,5 +194,7 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
     it('the double placed every request in a turn; only world notifications came on their own', () => {
       for (const q of [...run.good.driver.unplaced, ...run.wrong.driver.unplaced]) expect(lastUserText(a, q)).toMatch(/^\[Notifications?\]/);
     });
+
+    expects.more?.(() => run, e);
   });
 }
