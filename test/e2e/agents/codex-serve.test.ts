@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codex } from '../../../runner/src/agents/codex.js';
 import { call, fail, readRequest, say, startFakeLlm, type FakeLlm, type FakeScriptItem, type RecordedRequest } from '../../helpers/fake-llm/index.js';
-import { agentPackageTree, serveLayer, steerMsg, turnMsg, type ServeLayer, type ServeProcess } from './helpers/serve-harness.js';
+import { agentPackageTree, serveLayer, steerMsg, turnMsg, type ServeLayer, type ServeProcess } from '../../helpers/serve-harness.js';
 
 const KEY = `sk-codex-serve-${process.pid}`;
 /** Commands the double has handed to the program (a call in its answer). */
