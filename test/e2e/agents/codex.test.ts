@@ -136,7 +136,8 @@ function codexChecks(run: () => AgentSuiteRun, engine: E2eEngine): void {
       expect(killed).toMatch(/killed \d+/);
       const [r] = readResults(restarted.dir);
       expect([r!.status, r!.error ?? null], restarted.err).toEqual(['pass', null]);
-      expect(repliesOf(restarted.dir, id(SAMPLES.multi))[0]).toContain('codex app-server exited (signal SIGKILL)');
+      // The runtime's failure reply for a program that ended mid-turn, with the bridge's last stderr line.
+      expect(repliesOf(restarted.dir, id(SAMPLES.multi))[0]).toMatch(/^Error: the agent program ended during the turn \(exit code 1: agent-serve: codex app-server exited \(signal SIGKILL\)/);
       const traces = appServerTraces(restarted.dir, id(SAMPLES.multi));
       expect([...traces.keys()]).toEqual(['codex-app-server.1.jsonl', 'codex-app-server.2.jsonl']);
       const first = traces.get('codex-app-server.1.jsonl')!;
