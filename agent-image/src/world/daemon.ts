@@ -198,6 +198,11 @@ export class WorldDaemon {
     return this.opts.appAgents?.clis ?? [];
   }
 
+  /** A runtime is attached but has never been ready: its program is starting (the clock is held). */
+  get agentStarting(): boolean {
+    return this.agent.endpoint !== null && !this.agent.everConnected && !this.isTerminal;
+  }
+
   /** An agent has connected at some point of this run (stays true after it disconnects). */
   get hasConnected(): boolean {
     return this.agent.everConnected;
@@ -348,7 +353,7 @@ export class WorldDaemon {
   private checkTimeouts(): void {
     const reason = timeoutReason({
       connected: this.agent.everConnected,
-      starting: this.agent.endpoint !== null && !this.agent.everConnected,
+      starting: this.agentStarting,
       wallSinceStartMs: Date.now() - this.startedWall,
       wallSinceActivityMs: Date.now() - this.lastActivity,
       connectTimeoutSec: this.opts.connectTimeoutSec ?? 120,
