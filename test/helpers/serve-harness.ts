@@ -31,6 +31,8 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Every line the program wrote to stdout, parsed, in order. */
   lines: ServeToRuntime[];
+  /** When each of `lines` was read (Date.now()). */
+  times: number[];
   stderr(): string;
   send(msg: RuntimeToServe): void;
   /** The first line (from `from` on) that `match` accepts; rejects when the program exits first. */
@@ -86,12 +88,14 @@ export function serveLayer(a: AgentAdapter, pkgTree: string, env: Record<string,
 
 function watch(child: ChildProcess): ServeProcess {
   const lines: ServeToRuntime[] = [];
+  const times: number[] = [];
   const waiters = new Set<() => void>();
   let err = '';
   child.stderr!.on('data', (d) => (err += String(d)));
   createInterface({ input: child.stdout! }).on('line', (l) => {
     if (!l.trim()) return;
     lines.push(JSON.parse(l) as ServeToRuntime);
+    times.push(Date.now());
     for (const w of waiters) w();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -103,6 +107,7 @@ function watch(child: ChildProcess): ServeProcess {
   return {
     child,
     lines,
+    times,
     stderr: () => err,
     exited,
     send: (msg) => void child.stdin!.write(JSON.stringify(msg) + '\n'),

@@ -5,7 +5,7 @@
 // process, a steer into a running turn, a provider refusal judged as the program's failure, the
 // program killed mid-turn and the next start resuming its thread.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { codex } from '../../../runner/src/agents/codex.js';
 import { call, fail, readRequest, say, startFakeLlm, type FakeLlm, type FakeScriptItem, type RecordedRequest } from '../../helpers/fake-llm/index.js';
@@ -56,6 +56,12 @@ const replies: Record<string, { type: string; text: string; detail?: string }> =
 let steered: { taken: boolean } | undefined;
 let steeredIntoRefusal: { taken: boolean } | undefined;
 let order: string[] = [];
+/** Codex's shell snapshots (name, mtime) as they were when each start said ready. */
+const atReady: Array<Array<[string, number]>> & { thread?: string } = [];
+const shellSnapshots = (): Array<[string, number]> => {
+  const dir = join(layer.user, '.codex/shell_snapshots');
+  return existsSync(dir) ? readdirSync(dir).map((n) => [n, statSync(join(dir, n)).mtimeMs]) : [];
+};
 let killedPid = 0;
 let killFrom = 0;
 let firstExit: { code: number | null; signal: NodeJS.Signals | null };
@@ -77,6 +83,8 @@ beforeAll(async () => {
 
   first = layer.start();
   await first.next('ready');
+  atReady.push(shellSnapshots());
+  atReady.thread = readFileSync(join(layer.user, 'session/codex-thread-id'), 'utf8').trim();
   replies.first = await turn(first, 1, 'First task: run the command.');
   replies.second = await turn(first, 2, 'Second task, please.');
 
@@ -111,6 +119,7 @@ beforeAll(async () => {
 
   second = layer.start();
   await second.next('ready');
+  atReady.push(shellSnapshots());
   replies.afterRestart = await turn(second, 8, 'After the restart, are you there?');
   second.send({ type: 'shutdown', reason: 'scenario ended' });
   await second.exited;
@@ -124,8 +133,19 @@ afterAll(async () => {
 const requestsWith = (text: string) => fake.requests.filter((q) => lastSaid(q).said.includes(text));
 
 describe('codex agent-serve on the host: the real codex app-server kept up, driven over the serve contract', () => {
-  it('says ready with steer, writes the config of the per-turn launcher and AGENTS.md, and keeps the key out of files', () => {
-    expect(first.lines.find((l) => l.type === 'ready')).toEqual({ type: 'ready', steer: true });
+  it("says ready with steer once Codex's shell snapshot of the thread is written (taken while the clock is held, not in the first turn), on each start", () => {
+    expect(atReady).toHaveLength(2);
+    for (const [i, p] of [first, second].entries()) {
+      const at = p.lines.findIndex((l) => l.type === 'ready');
+      expect(p.lines[at]).toEqual({ type: 'ready', steer: true });
+      // A snapshot of this start's thread, new at this start, written before the ready line was read.
+      const fresh = atReady[i]!.filter(([n]) => !(atReady[i - 1] ?? []).some(([m]) => m === n));
+      expect(fresh.map(([n]) => n)).toEqual([expect.stringMatching(new RegExp(`^${atReady.thread}\\.\\d+\\.sh$`))]);
+      expect(fresh[0]![1]).toBeLessThanOrEqual(p.times[at]!);
+    }
+  });
+
+  it('writes the config of the per-turn launcher and AGENTS.md, and keeps the key out of files', () => {
     const config = readFileSync(join(layer.user, '.codex/config.toml'), 'utf8');
     for (const line of [
       'model_provider = "gaia2"', 'model = "gpt-5.1-codex"', 'model_reasoning_effort = "medium"', 'approval_policy = "never"',

@@ -5,7 +5,7 @@
 // turn, a restart resuming the saved thread, and another provider refused. The real program is
 // driven the same way in test/e2e/agents/codex-serve.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codex } from '../../../runner/src/agents/codex.js';
@@ -43,10 +43,14 @@ afterEach(() => {
 });
 
 describe('codex agent-serve', () => {
-  it('writes the provider config and AGENTS.md, starts the app server, says ready with steer, and replies with the turn\'s last message', async () => {
+  it("writes the provider config and AGENTS.md, starts the app server, says ready with steer once the thread's shell snapshot is written, and replies with the turn's last message", async () => {
     const s = standinLayer();
     const p = s.start();
     expect(await p.next('ready')).toEqual({ type: 'ready', steer: true });
+    // Not before the thread's shell snapshot is there (Codex's first turn would wait for it).
+    const [snap] = readdirSync(join(s.layer.user, '.codex/shell_snapshots'));
+    expect(snap).toMatch(/^thr-new\.\d+\.sh$/);
+    expect(statSync(join(s.layer.user, '.codex/shell_snapshots', snap!)).mtimeMs).toBeLessThanOrEqual(p.times[p.lines.findIndex((l) => l.type === 'ready')]!);
     const config = readFileSync(join(s.layer.user, '.codex/config.toml'), 'utf8');
     for (const line of [
       'model_provider = "gaia2"', 'model = "gpt-5.1-codex"', 'model_reasoning_effort = "high"', 'approval_policy = "never"',
