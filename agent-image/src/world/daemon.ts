@@ -272,8 +272,8 @@ export class WorldDaemon {
   }
 
   /** The agent's reply to the user: an SMU line, the only turn boundary. */
-  agentReply(content: string, runId = '', state: 'final' | 'error' = 'final', errorKind?: string): void {
-    this.agent.reply(content, runId, state, errorKind);
+  agentReply(content: string, runId = '', state: 'final' | 'error' = 'final', errorKind?: string, failure?: { detail: string }): void {
+    this.agent.reply(content, runId, state, errorKind, failure);
   }
 
   /** Progress, usage and protocol traffic keep the idle timer from firing. */
