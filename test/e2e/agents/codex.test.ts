@@ -124,18 +124,21 @@ function codexChecks(run: () => AgentSuiteRun, engine: E2eEngine): void {
       ]);
     }, 900_000);
 
-    it("a turn Codex fails on its own (the model's answer cut at max tokens, HTTP 200) is judged: its error is the reply and the run FAILs, not an error", () => {
+    it("a turn Codex fails on its own (the model's answer cut at max tokens, HTTP 200) is judged: its error is the reply, the run FAILs (not an error) and counts as the program's failure", () => {
       const [r] = readResults(failed.dir);
       expect([r!.status, r!.error ?? null], failed.err).toEqual(['fail', null]);
       expect(repliesOf(failed.dir, id(SAMPLES.single))).toEqual([expect.stringContaining('Incomplete response returned, reason: max_output_tokens')]);
       const failures = (r!.daemon_status as { agent_failures?: Array<{ turn: number; text: string }> }).agent_failures;
       expect(failures).toEqual([expect.objectContaining({ turn: 1, text: expect.stringContaining('max_output_tokens') })]);
+      // The gateway's record shows no refused, timed-out or reset call: a program failure, counted as such.
+      expect(r!.agent_failed).toMatchObject({ turns: [1], text: expect.stringContaining('max_output_tokens'), evidence: 'gateway_record' });
     });
 
     it('codex killed mid-turn: that turn ends with the failure as its reply, the program starts again, resumes its thread, and the sample passes', () => {
       expect(killed).toMatch(/killed \d+/);
       const [r] = readResults(restarted.dir);
       expect([r!.status, r!.error ?? null], restarted.err).toEqual(['pass', null]);
+      expect(r!.agent_failed).toMatchObject({ turns: [1], evidence: 'gateway_record' });
       // The runtime's failure reply for a program that ended mid-turn, with the bridge's last stderr line.
       expect(repliesOf(restarted.dir, id(SAMPLES.multi))[0]).toMatch(/^Error: the agent program ended during the turn \(exit code 1: agent-serve: codex app-server exited \(signal SIGKILL\)/);
       const traces = appServerTraces(restarted.dir, id(SAMPLES.multi));
