@@ -60,6 +60,30 @@ describe.each(AGENTS)('%s request', (name, shell, echoed) => {
   });
 });
 
+describe('shell driver with notifications', () => {
+  const turn = { when: 'Plan the boat trip', commands: ['date', 'emails list-emails', 'calendar add-event'], reply: 'Planned.' };
+  const responses = (input: unknown[]) => asRequest({ model: 'm', input });
+  const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const ran = (id: string, cmd: string) => [
+    { type: 'function_call', call_id: id, name: 'exec_command', arguments: JSON.stringify({ cmd }) },
+    { type: 'function_call_output', call_id: id, output: 'ok' },
+  ];
+
+  it('a notification taken into the running turn (after its tool results) continues that turn', () => {
+    const driver = shellDriver(CODEX_SHELL, [turn]);
+    const answer = driver.respond(responses([user('Plan the boat trip.'), ...ran('c1', 'date'), user('[Notification] emails: new email'), ...ran('c2', 'emails list-emails')]));
+    expect(answer).toEqual({ toolCalls: [{ name: 'exec_command', args: CODEX_SHELL.args('calendar add-event') }] });
+    expect(driver.unplaced).toEqual([]);
+  });
+
+  it('a notification after the reply that ended a turn is a turn of its own, which no play knows', () => {
+    const driver = shellDriver(CODEX_SHELL, [turn]);
+    const done = [user('Plan the boat trip.'), ...turn.commands.flatMap((c, i) => ran(`c${i}`, c)), { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Planned.' }] }];
+    expect((driver.respond(responses([...done, user('[Notification] emails: new email')])) as FakeReply).text).toBe('Noted.');
+    expect(driver.unplaced).toHaveLength(1);
+  });
+});
+
 describe('shell driver behind the fake server', () => {
   it('streams the tool call in the wire format and bills what it sent', async () => {
     const driver = shellDriver(CLAUDE_CODE_SHELL, [{ when: 'Order two bottles', commands: ['shopping list-all-products'], reply: 'ok' }]);

@@ -36,6 +36,25 @@ const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 /** A user message's text without the harness notes an agent put in it. */
 export const spokenText = (text: string): string => text.replace(REMINDER, '').trim();
 const spoken = (item: ConversationItem): boolean => item.kind === 'user' && spokenText(item.text) !== '';
+const NOTIFICATION = /^\[Notifications?\]/;
+
+/**
+ * The user message that started the turn a request belongs to: the last one spoken, unless that
+ * is a world notification taken into the running turn (a program that accepts input mid-turn:
+ * it follows the turn's tool results or messages, not a reply that ended a turn), then the one
+ * before it.
+ */
+function turnStart(items: ConversationItem[]): number {
+  let last = -1;
+  for (let i = items.length - 1; i >= 0 && last < 0; i--) if (spoken(items[i]!)) last = i;
+  while (last > 0 && NOTIFICATION.test(spokenText((items[last] as { text: string }).text)) && items[last - 1]!.kind !== 'assistant') {
+    let before = -1;
+    for (let i = last - 1; i >= 0 && before < 0; i--) if (spoken(items[i]!)) before = i;
+    if (before < 0) break;
+    last = before;
+  }
+  return last;
+}
 
 export function shellDriver(shell: AgentShell, turns: readonly DriverTurn[], otherwise: FakeReply = say('Noted.')): ShellDriver {
   const unplaced: RecordedRequest[] = [];
@@ -43,8 +62,7 @@ export function shellDriver(shell: AgentShell, turns: readonly DriverTurn[], oth
     unplaced,
     respond(req) {
       const { items } = readRequest(shell.format, req.body);
-      let last = -1;
-      for (let i = items.length - 1; i >= 0 && last < 0; i--) if (spoken(items[i]!)) last = i;
+      const last = turnStart(items);
       const said = last >= 0 ? (items[last] as { text: string }).text : '';
       const turn = turns.find((t) => said.includes(t.when));
       if (!turn) {

@@ -1,56 +1,114 @@
-// The codex launcher, with a stand-in for the codex binary: the config.toml it writes (its own
-// provider at BASE_URL, analytics, feedback, OTel and update checks off), exec then exec resume
-// on the thread id of turn 1, the reply from the -o file.
-import { describe, expect, it } from 'vitest';
+// Codex's bridge (runner/src/agents/codex/layer/bin/agent-serve) with a stand-in for `codex
+// app-server` (codex-app-server-standin.mjs): the config.toml it writes (its own provider at
+// BASE_URL; analytics, feedback, OTel, update check and plugins off), how it starts the program
+// (through the clock helper when there is one), approvals answered yes, the reply, a failed
+// turn, a restart resuming the saved thread, and another provider refused. The real program is
+// driven the same way in test/e2e/agents/codex-serve.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { codex } from '../../../runner/src/agents/codex.js';
-import { layerWith } from './launcher-harness.js';
+import { serveLayer, turnMsg, type ServeProcess } from '../../helpers/serve-harness.js';
 
 const BIN = 'vendor/x86_64-unknown-linux-musl/bin/codex';
-// Like codex exec --json: JSON lines on stdout, the last message into the -o file.
-const ANSWER = `out=""; prev=""; for a in "$@"; do [ "$prev" = "-o" ] && out="$a"; prev="$a"; done
-echo '{"type":"thread.started","thread_id":"0199-thread"}'
-echo '{"type":"turn.started"}'
-printf 'Forwarded it.' > "$out"
-echo '{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}'`;
-const BASE = { PROVIDER: 'openai', MODEL: 'gpt-5.1-codex', OPENAI_API_KEY: 'sk-oai-test', BASE_URL: 'http://gw.example:8080/v1' };
+const BASE = { PROVIDER: 'openai', MODEL: 'gpt-5.1-codex', OPENAI_API_KEY: 'sk-oai-test', API_KEY: 'sk-oai-test', BASE_URL: 'http://gw.example:8080/v1/', THINKING: 'high' };
+const running: ServeProcess[] = [];
 
-describe('codex launcher', () => {
-  it('declares the endpoint as a provider of its own and switches phoning home off', () => {
-    const layer = layerWith(codex, BIN, ANSWER);
-    const r = layer.turn('Forward the invoice', { ...BASE, THINKING: 'high' });
-    expect(r).toMatchObject({ code: 0, reply: 'Forwarded it.' });
-    const config = layer.file('home/.codex/config.toml');
+/** A package tree whose codex is the stand-in; what it saw goes to seen.json, what it was sent to sent.jsonl. */
+function standinLayer(env: Record<string, string> = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'gaia2-codex-standin-'));
+  const bin = join(root, 'pkg', BIN);
+  mkdirSync(join(bin, '..'), { recursive: true });
+  copyFileSync(join(import.meta.dirname, 'codex-app-server-standin.mjs'), bin);
+  chmodSync(bin, 0o755);
+  const files = { seen: join(root, 'seen.json'), sent: join(root, 'sent.jsonl') };
+  const layer = serveLayer(codex, join(root, 'pkg'), { ...BASE, STANDIN_SEEN: files.seen, STANDIN_LOG: files.sent, GAIA2_SIMCLOCK_EXEC: join(root, 'none'), ...env });
+  const start = (extra: Record<string, string> = {}) => {
+    const p = layer.start(extra);
+    running.push(p);
+    return p;
+  };
+  return {
+    root,
+    layer,
+    start,
+    seen: () => JSON.parse(readFileSync(files.seen, 'utf8')) as { argv: string[]; env: Record<string, string> },
+    sent: () => readFileSync(files.sent, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method?: string; params?: any; result?: any; id?: number }),
+  };
+}
+
+afterEach(() => {
+  for (const p of running.splice(0)) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+});
+
+describe('codex agent-serve', () => {
+  it("writes the provider config and AGENTS.md, starts the app server, says ready with steer once the thread's shell snapshot is written, and replies with the turn's last message", async () => {
+    const s = standinLayer();
+    const p = s.start();
+    expect(await p.next('ready')).toEqual({ type: 'ready', steer: true });
+    // Not before the thread's shell snapshot is there (Codex's first turn would wait for it).
+    const [snap] = readdirSync(join(s.layer.user, '.codex/shell_snapshots'));
+    expect(snap).toMatch(/^thr-new\.\d+\.sh$/);
+    expect(statSync(join(s.layer.user, '.codex/shell_snapshots', snap!)).mtimeMs).toBeLessThanOrEqual(p.times[p.lines.findIndex((l) => l.type === 'ready')]!);
+    const config = readFileSync(join(s.layer.user, '.codex/config.toml'), 'utf8');
     for (const line of [
       'model_provider = "gaia2"', 'model = "gpt-5.1-codex"', 'model_reasoning_effort = "high"', 'approval_policy = "never"',
       'sandbox_mode = "danger-full-access"', 'check_for_update_on_startup = false', '[features]\nplugins = false', '[analytics]\nenabled = false',
       '[feedback]\nenabled = false', 'exporter = "none"', 'base_url = "http://gw.example:8080/v1"', 'env_key = "GAIA2_CODEX_KEY"', 'wire_api = "responses"',
     ]) expect(config).toContain(line);
     expect(config).not.toContain('sk-oai-test');
-    const { argv, env, stdin } = layer.seen();
-    expect(env.GAIA2_CODEX_KEY).toBe('sk-oai-test');
-    expect(env.CODEX_HOME).toMatch(/home\/\.codex$/);
-    expect(argv).toEqual(['exec', '--json', '--strict-config', '--skip-git-repo-check', '-o', expect.stringMatching(/turn-1\.codex\.last\.txt$/), '-']);
-    expect(stdin).toBe('Forward the invoice');
-    expect(layer.file('home/work/AGENTS.md')).toContain('exec_command');
+    expect(readFileSync(join(s.layer.user, 'work/AGENTS.md'), 'utf8')).toContain('exec_command');
+    const { argv, env } = s.seen();
+    expect(argv).toEqual(['app-server', '--strict-config']);
+    expect(env).toMatchObject({ GAIA2_CODEX_KEY: 'sk-oai-test', CODEX_HOME: join(s.layer.user, '.codex') });
+    p.send(turnMsg(1, 'Forward the invoice'));
+    // The stand-in asked to approve a command: the bridge said yes, and the reply is the turn's last message.
+    expect(await p.next('reply')).toEqual({ type: 'reply', turn: 1, text: 'Did: Forward the invoice (approval {"decision":"accept"})' });
+    expect(s.sent().filter((m) => m.method === 'thread/start').map((m) => m.params)).toEqual([{ cwd: join(s.layer.user, 'work') }]);
+    expect(readFileSync(join(s.layer.user, 'session/codex-thread-id'), 'utf8').trim()).toBe('thr-new');
   });
 
-  it('resumes the thread of turn 1 on turn 2', () => {
-    const layer = layerWith(codex, BIN, ANSWER);
-    layer.turn('first', BASE);
-    layer.turn('second', BASE);
-    const { argv } = layer.seen();
-    expect(argv.slice(argv.indexOf('resume'))).toEqual(['resume', '0199-thread', '-']);
+  it('THINKING=off is effort "none"; unset leaves Codex its default', async () => {
+    for (const [thinking, line] of [['off', 'model_reasoning_effort = "none"'], ['', null]] as const) {
+      const s = standinLayer({ THINKING: thinking });
+      await s.start().next('ready');
+      const config = readFileSync(join(s.layer.user, '.codex/config.toml'), 'utf8');
+      if (line) expect(config).toContain(line);
+      else expect(config).not.toContain('model_reasoning_effort');
+    }
   });
 
-  it('a turn that never completed fails, with the error event on stderr', () => {
-    const layer = layerWith(codex, BIN, `echo '{"type":"thread.started","thread_id":"t"}'; echo '{"type":"turn.failed","error":{"message":"unexpected status 401"}}'; exit 1`);
-    const r = layer.turn('x', BASE);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unexpected status 401');
+  it('starts codex through the clock helper when the image has it (a static binary reads the simulated clock only that way)', async () => {
+    const s = standinLayer();
+    const helper = join(s.root, 'simclock-exec');
+    writeFileSync(helper, `#!/bin/bash\necho "$@" > ${JSON.stringify(join(s.root, 'helper-argv'))}\nexec "$@"\n`, { mode: 0o755 });
+    await s.start({ GAIA2_SIMCLOCK_EXEC: helper }).next('ready');
+    expect(readFileSync(join(s.root, 'helper-argv'), 'utf8').trim()).toBe(`${join(s.layer.home, 'pkg', BIN)} app-server --strict-config`);
   });
 
-  it('another provider is refused', () => {
-    const layer = layerWith(codex, BIN, ANSWER);
-    expect(layer.turn('x', { ...BASE, PROVIDER: 'anthropic' })).toMatchObject({ code: 2, stderr: expect.stringMatching(/PROVIDER must be openai/) });
+  it("a turn Codex ends as failed is the program's failure, with Codex's error text", async () => {
+    const s = standinLayer();
+    const p = s.start();
+    p.send(turnMsg(1, 'this one will fail'));
+    expect(await p.next('failed')).toMatchObject({ turn: 1, text: 'unexpected status 401 Unauthorized', detail: expect.stringContaining('status failed') });
+  });
+
+  it('a later start resumes the saved thread instead of starting one', async () => {
+    const s = standinLayer();
+    writeFileSync(join(s.layer.user, 'session/codex-thread-id'), 'thr-saved\n');
+    const p = s.start({ GAIA2_SERVE_START: '2' });
+    await p.next('ready');
+    expect(s.sent().filter((m) => m.method?.startsWith('thread/')).map((m) => [m.method, m.params.threadId])).toEqual([['thread/resume', 'thr-saved']]);
+    p.send(turnMsg(3, 'go on'));
+    expect(await p.next('reply')).toMatchObject({ turn: 3 });
+  });
+
+  it('another provider is refused before the program starts', async () => {
+    const s = standinLayer({ PROVIDER: 'anthropic' });
+    const p = s.start();
+    expect((await p.exited).code).not.toBe(0);
+    expect(p.stderr()).toMatch(/PROVIDER must be openai, not anthropic/);
+    expect(p.lines.some((l) => l.type === 'ready')).toBe(false);
   });
 });

@@ -12,13 +12,13 @@ import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
 import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
 import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest, type SuiteExtra } from './third-party-run.js';
-import { connectE2eEngine, eachEngine, engineEnv } from '../../helpers/engines.js';
+import { connectE2eEngine, eachEngine, engineEnv, type E2eEngine } from '../../helpers/engines.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const id = (sample: string) => sample.split('/')[1]!;
 
 /** Every file under a run directory. */
-const filesUnder = (dir: string): string[] =>
+export const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
@@ -26,7 +26,8 @@ const filesUnder = (dir: string): string[] =>
 /** What one agent's file adds to the suite: runs of its own after the samples, and tests of them (and of the samples). */
 export interface SuiteMore {
   extra?: SuiteExtra;
-  tests?: (run: () => AgentSuiteRun) => void;
+  /** Declared inside each engine's describe block (runs of their own there may use `engine.host`). */
+  tests?: (run: () => AgentSuiteRun, engine: E2eEngine) => void;
 }
 
 export interface SuiteExpectations {
@@ -35,6 +36,9 @@ export interface SuiteExpectations {
   /** Where the program puts the key in its requests (lower-case header name). */
   keyHeader: string;
 }
+
+/** The output directory of one scenario of a run-dataset (where result.json and agent-trace/ are). */
+export const scenarioDir = (runDir: string, scenarioId: string): string => join(filesUnder(runDir).find((f) => f.endsWith(`/${scenarioId}/result.json`))!, '..');
 
 /** Every command the driver sent through the shell tool, with the result that came back. */
 function exchanges(a: AgentUnderTest, requests: RecordedRequest[]): Map<string, string | null> {
@@ -88,7 +92,7 @@ function startOnEveryEngine(a: AgentUnderTest, extra?: SuiteExtra): Map<string, 
 /** The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at it. */
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations, more: SuiteMore = {}): void {
   let runs: Map<string, Promise<EngineRun>> | undefined;
-  describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind) => {
+  describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind, e) => {
     let engine: UnitBackend | undefined;
     let run: AgentSuiteRun;
     const adapter = findAdapter(a.name)!;
@@ -170,10 +174,10 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
 
     it("the viewer's trace page of every sample shows the program's model calls from the gateway's traffic record", () => {
       for (const r of readResults(run.good.dir)) {
-        const scenarioDir = join(filesUnder(run.good.dir).find((f) => f.endsWith(`/${r.scenario_id}/result.json`))!, '..');
-        const calls = readFileSync(join(scenarioDir, 'model_traffic.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"role":"agent"')).length;
+        const dir = scenarioDir(run.good.dir, r.scenario_id);
+        const calls = readFileSync(join(dir, 'model_traffic.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"role":"agent"')).length;
         expect(calls, r.scenario_id).toBeGreaterThan(0);
-        const page = readFileSync(join(scenarioDir, 'trace.html'), 'utf8');
+        const page = readFileSync(join(dir, 'trace.html'), 'utf8');
         expect(page.split('"k":"call"').length - 1, r.scenario_id).toBe(calls);
       }
     });
@@ -196,6 +200,6 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
       for (const q of [...run.good.driver.unplaced, ...run.wrong.driver.unplaced]) expect(lastUserText(a, q)).toMatch(/^\[Notifications?\]/);
     });
 
-    more.tests?.(() => run);
+    more.tests?.(() => run, e);
   });
 }

@@ -4,7 +4,14 @@
 // command line, and every file the container added or changed on top of its image (the look
 // of the gateway suites, helpers/gateway-canary.ts). The suite then asserts the container's
 // gateway token is there and the key is not.
+import type Docker from 'dockerode';
 import { dockerAt, lookInside, type ContainerLook } from '../../helpers/gateway-canary.js';
+
+/** The running containers of an agent layer (by its tag) created since `since` (Unix seconds). */
+export async function layerContainers(docker: Docker, layerTag: string, since: number): Promise<Docker.ContainerInfo[]> {
+  const running = await docker.listContainers({ filters: { label: ['gaia2.managed=1'], status: ['running'] } });
+  return running.filter((x) => x.Created >= since).filter((x) => x.Image === layerTag || x.Image.endsWith(`/${layerTag}`) || `localhost/${x.Image}` === layerTag);
+}
 
 export interface ContainerLooks {
   looks: ContainerLook[];
@@ -34,9 +41,8 @@ export function containerLooks(dockerHost: string, layerTag: string): ContainerL
     looks,
     // An answer waits for the looks of the containers running now (started here or in flight).
     async look() {
-      const running = await docker.listContainers({ filters: { label: ['gaia2.managed=1'], status: ['running'] } });
       const waits: Array<Promise<void>> = [];
-      for (const c of running.filter((x) => x.Created >= since).filter((x) => x.Image === layerTag || x.Image.endsWith(`/${layerTag}`) || `localhost/${x.Image}` === layerTag)) {
+      for (const c of await layerContainers(docker, layerTag, since)) {
         const name = (c.Names[0] ?? c.Id).replace(/^\//, '');
         if (!looking.has(name)) looking.set(name, lookInto(name));
         waits.push(looking.get(name)!);
