@@ -15,6 +15,7 @@ import {
   type AgentToDaemon,
   type CliResultMsg,
   type DaemonToAgent,
+  type DeliveredPart,
   type MessageMsg,
   type ShutdownMsg,
   type TimeMsg,
@@ -34,6 +35,16 @@ export interface ConnectOptions {
    * (GAIA2_SCENARIO_READY) and then composes the world before it serves the agent socket.
    */
   connectTimeoutMs?: number;
+}
+
+/** What a reply may carry besides its text (contract/agent-protocol.ts ReplyMsg). */
+export interface ReplyExtras {
+  /** The agent's program failed this run on its own; the content is its failure text (judged). */
+  failure?: { detail: string };
+  /** Steer parts the program did not take: delivered again as the next run. */
+  requeue?: DeliveredPart[];
+  /** Steer messages of this run received before replying (later ones are delivered again). */
+  steersSeen?: number;
 }
 
 export interface CliResult {
@@ -59,9 +70,17 @@ export class DaemonConnection {
     socket.on('close', () => this.onClose(null));
   }
 
-  /** Tells the daemon the agent can take messages (adapter reports connected:true). */
-  ready(): void {
-    this.send({ type: 'ready' });
+  /**
+   * Tells the daemon the agent can take messages (adapter reports connected:true; the simulated
+   * clock starts). `steer`: mid-run messages come at once (see hello's steer).
+   */
+  ready(steer?: boolean): void {
+    this.send(steer === undefined ? { type: 'ready' } : { type: 'ready', steer });
+  }
+
+  /** Holds or releases the simulated clock (a program restarting: its start-up is not the agent's time). */
+  clock(hold: boolean, reason?: string): void {
+    this.send({ type: 'clock', hold, ...(reason ? { reason } : {}) });
   }
 
   /** Called for each new run (and, with steer, for mid-run input). Messages that arrived
@@ -77,8 +96,17 @@ export class DaemonConnection {
   }
 
   /** Ends the run: the daemon writes the reply to the user (a turn boundary). */
-  reply(runId: string, content: string, state: 'final' | 'error' = 'final', errorKind?: string): void {
-    this.send({ type: 'reply', run_id: runId, content, state, ...(errorKind ? { error_kind: errorKind } : {}) });
+  reply(runId: string, content: string, state: 'final' | 'error' = 'final', errorKind?: string, more: ReplyExtras = {}): void {
+    this.send({
+      type: 'reply',
+      run_id: runId,
+      content,
+      state,
+      ...(errorKind ? { error_kind: errorKind } : {}),
+      ...(more.failure ? { failure: more.failure } : {}),
+      ...(more.requeue?.length ? { requeue: more.requeue } : {}),
+      ...(more.steersSeen !== undefined ? { steers_seen: more.steersSeen } : {}),
+    });
   }
 
   /** Runs an app command as an agent action; argv[0] is the CLI name. */

@@ -88,6 +88,12 @@ export interface ReplyMsg {
   failure?: { detail: string };
   /** Steer parts the agent did not take into this run: delivered again as the next run (recorded once). */
   requeue?: DeliveredPart[];
+  /**
+   * How many steer messages of this run the runtime had received when it replied. Steers the
+   * daemon sent after that crossed the reply on the socket and are delivered again as the next
+   * run. Absent: the runtime saw every one (it handles late steers itself).
+   */
+  steers_seen?: number;
 }
 
 /** Runs one app command as an agent action, e.g. argv ["calendar","add-event","--title","x"]. */

@@ -14,6 +14,14 @@ import {
 import type { AgentEndpoint } from './agent-endpoint.js';
 import type { WorldDaemon } from './daemon.js';
 
+/** Delivered parts of a requeue list; anything else in it is dropped. */
+function validParts(v: unknown): DeliveredPart[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(
+    (p): p is DeliveredPart => !!p && typeof p === 'object' && typeof p.text === 'string' && (p.kind === 'user' || p.kind === 'notification'),
+  );
+}
+
 export class AgentSession implements AgentEndpoint {
   name = 'unknown';
   private steer = false;
@@ -21,6 +29,10 @@ export class AgentSession implements AgentEndpoint {
   private ready = false;
   private activeRun: string | null = null;
   private readonly queue: DeliveredPart[] = [];
+  /** Parts already recorded as delivered (steer parts the agent handed back): not recorded twice. */
+  private readonly recorded = new WeakSet<DeliveredPart>();
+  /** Steer messages sent during the active run, in order (each one's parts). */
+  private steersSent: DeliveredPart[][] = [];
   private cliInFlight = 0;
   private closed = false;
 
@@ -43,6 +55,7 @@ export class AgentSession implements AgentEndpoint {
       return this.activeRun ?? '';
     }
     if (this.activeRun && this.steer) {
+      this.steersSent.push([part]);
       this.sendRun(this.activeRun, [part], true);
       return this.activeRun;
     }
@@ -64,12 +77,14 @@ export class AgentSession implements AgentEndpoint {
   private startRun(parts: DeliveredPart[]): string {
     const runId = this.world.newRunId();
     this.activeRun = runId;
+    this.steersSent = [];
     this.sendRun(runId, parts, false);
     return runId;
   }
 
   private sendRun(runId: string, parts: DeliveredPart[], steer: boolean): void {
-    this.world.recordDelivered(parts);
+    const fresh = parts.filter((p) => !this.recorded.has(p));
+    if (fresh.length) this.world.recordDelivered(fresh);
     const msg: MessageMsg = {
       type: 'message',
       run_id: runId,
@@ -119,12 +134,14 @@ export class AgentSession implements AgentEndpoint {
     switch (m.type) {
       case 'ready':
         if (this.ready) return;
+        // A runtime that learns only from its program whether it takes input mid-run says so here.
+        if (m.steer !== undefined) this.steer = !!m.steer;
         this.ready = true;
         this.world.markReady();
         this.flushQueue();
         return;
       case 'reply':
-        return this.onReply(m.run_id, m.content, m.state, m.error_kind);
+        return this.onReply(m.run_id, m.content, m.state, m.error_kind, m.requeue, m.steers_seen);
       case 'cli':
         void this.onCli(m.id, m.argv);
         return;
@@ -146,12 +163,20 @@ export class AgentSession implements AgentEndpoint {
     }
   }
 
-  private onReply(runId: string, content: unknown, state: unknown, errorKind?: unknown): void {
+  private onReply(runId: string, content: unknown, state: unknown, errorKind?: unknown, requeue?: unknown, steersSeen?: unknown): void {
     if (this.activeRun === null || runId !== this.activeRun) {
       this.send({ type: 'error', message: `reply for ${runId}, but the active run is ${this.activeRun ?? 'none'}` });
       return;
     }
     this.activeRun = null;
+    // Steer parts the agent could not take into the run: first in line for the next run, as
+    // delivered already (their SMA lines were written when they went out).
+    const back = validParts(requeue);
+    // …and steers that crossed the reply on the socket (sent after the runtime's last look).
+    if (typeof steersSeen === 'number' && steersSeen >= 0) back.push(...this.steersSent.slice(steersSeen).flat());
+    this.steersSent = [];
+    for (const p of back) this.recorded.add(p);
+    if (back.length) this.queue.unshift(...back);
     this.world.agentReply(
       typeof content === 'string' ? content : String(content ?? ''),
       runId,

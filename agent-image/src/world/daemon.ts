@@ -348,6 +348,7 @@ export class WorldDaemon {
   private checkTimeouts(): void {
     const reason = timeoutReason({
       connected: this.agent.everConnected,
+      starting: this.agent.endpoint !== null && !this.agent.everConnected,
       wallSinceStartMs: Date.now() - this.startedWall,
       wallSinceActivityMs: Date.now() - this.lastActivity,
       connectTimeoutSec: this.opts.connectTimeoutSec ?? 120,

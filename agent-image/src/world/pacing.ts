@@ -34,7 +34,10 @@ export function planNextTick(i: PacingInput, wallMsUntil: (t: number) => number)
 }
 
 export interface TimeoutInput {
+  /** An agent was ready at some point of the run. */
   connected: boolean;
+  /** A runtime is attached but not ready yet (its program starting): it must keep showing life. */
+  starting?: boolean;
   wallSinceStartMs: number;
   wallSinceActivityMs: number;
   connectTimeoutSec: number;
@@ -48,6 +51,13 @@ export interface TimeoutInput {
 
 /** The reason to end with status error, or null to keep waiting. */
 export function timeoutReason(i: TimeoutInput): string | null {
+  if (!i.connected && i.starting) {
+    // Start-up may take minutes on a loaded machine (the clock is held meanwhile); the runtime
+    // sends progress while its program starts, so only silence ends the wait.
+    return i.wallSinceActivityMs > i.idleTimeoutSec * 1000
+      ? `the agent runtime connected but never became ready: no sign of life for ${Math.round(i.wallSinceActivityMs / 1000)}s`
+      : null;
+  }
   if (!i.connected) {
     return i.wallSinceStartMs > i.connectTimeoutSec * 1000 ? `agent never connected within ${i.connectTimeoutSec}s` : null;
   }

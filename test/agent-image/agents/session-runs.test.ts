@@ -61,6 +61,45 @@ describe('agent session runs', () => {
     expect(steer).toMatchObject({ run_id: task.run_id, steer: true, text: 'note' });
   });
 
+  it('steer announced in ready; a steer handed back with the reply comes back as the next run, recorded once', async () => {
+    const w = await socketWorld(SCENARIO, { judgeFinalTurn: false, clockMode: 'realtime', fixes: { finalTurnLastReply: true, chainedEnvTiming: false } });
+    closers.push(() => w.server.close());
+    const conn = await connectToDaemon({ agent: 'test', socketPath: w.socketPath }); // no steer in hello…
+    closers.push(() => conn.close());
+    const got: MessageMsg[] = [];
+    conn.onMessage((m) => got.push(m));
+    conn.ready(true); // …but in ready, once its program said so
+    const task = await nextMessage(got);
+    w.world.postMessage('late note', 'notification');
+    w.world.postMessage('handed back', 'notification');
+    expect(await nextMessage(got)).toMatchObject({ steer: true, text: 'late note' });
+    expect(await nextMessage(got)).toMatchObject({ steer: true, text: 'handed back' });
+    // The runtime saw both steers; its program took the first and not the second.
+    conn.reply(task.run_id, 'done', 'final', undefined, { steersSeen: 2, requeue: [{ kind: 'notification', text: 'handed back' }] });
+    const next = await nextMessage(got);
+    expect(next).toMatchObject({ run_id: 'run-2', kind: 'notification', text: 'handed back' });
+    conn.reply(next.run_id, 'ok');
+    await new Promise((r) => setTimeout(r, 100));
+    const delivered = w.lines().filter((l) => l.fn === 'send_message_to_agent').map((l) => (l.args as { content: string }).content);
+    expect(delivered.filter((d) => d === 'handed back')).toHaveLength(1);
+    expect(delivered.filter((d) => d === 'late note')).toHaveLength(1);
+  });
+
+  it('steers that crossed the reply on the socket (sent after the runtime last looked) are delivered again', async () => {
+    const w = await socketWorld(SCENARIO, { judgeFinalTurn: false, clockMode: 'realtime', fixes: { finalTurnLastReply: true, chainedEnvTiming: false } });
+    closers.push(() => w.server.close());
+    const conn = await connectToDaemon({ agent: 'test', socketPath: w.socketPath, steer: true });
+    closers.push(() => conn.close());
+    const got: MessageMsg[] = [];
+    conn.onMessage((m) => got.push(m));
+    conn.ready();
+    const task = await nextMessage(got);
+    w.world.postMessage('crossing', 'notification');
+    await nextMessage(got);
+    conn.reply(task.run_id, 'done', 'final', undefined, { steersSeen: 0 });
+    expect(await nextMessage(got)).toMatchObject({ run_id: 'run-2', text: 'crossing' });
+  });
+
   it('answers cli and time requests; rejects replies for another run', async () => {
     const w = await socketWorld(SCENARIO, { judgeFinalTurn: false, clockMode: 'realtime' });
     closers.push(() => w.server.close());

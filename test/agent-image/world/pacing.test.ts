@@ -34,6 +34,13 @@ describe('timeoutReason', () => {
     expect(timeoutReason({ ...base, connected: false, wallSinceStartMs: 119_000 })).toBeNull();
     expect(timeoutReason({ ...base, connected: false, wallSinceStartMs: 121_000 })).toBe('agent never connected within 120s');
   });
+  it('a runtime whose program is still starting: minutes are fine while it shows life, silence is not', () => {
+    const starting = { ...base, connected: false, starting: true, wallSinceStartMs: 900_000 };
+    expect(timeoutReason({ ...starting, wallSinceActivityMs: 29_000, pending: 3 })).toBeNull();
+    expect(timeoutReason({ ...starting, wallSinceActivityMs: 301_000, pending: 3 })).toBe(
+      'the agent runtime connected but never became ready: no sign of life for 301s',
+    );
+  });
   it('idle only with nothing scheduled and no judge call running', () => {
     expect(timeoutReason({ ...base, wallSinceActivityMs: 301_000 })).toMatch(/^idle timeout: no agent activity for 301s .* \(turn 0 of 2\)$/);
     expect(timeoutReason({ ...base, wallSinceActivityMs: 301_000, pending: 1 })).toBeNull();

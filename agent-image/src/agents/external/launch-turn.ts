@@ -10,6 +10,11 @@ export interface TurnLaunch {
   message: string;
   /** Where the launcher's stderr goes. */
   stderrLog: string;
+  /**
+   * Called once when the launcher writes a line on fd 3 ($GAIA2_READY_FD): its program is up
+   * (the runtime held the clock until then). Absent: no fd 3.
+   */
+  onReady?: () => void;
 }
 
 export interface TurnOutcome {
@@ -27,7 +32,20 @@ export interface RunningTurn {
 }
 
 export function launchTurn(t: TurnLaunch): RunningTurn {
-  const child = spawn(t.launcher, [], { cwd: t.cwd, env: t.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const env = t.onReady ? { ...t.env, GAIA2_READY_FD: '3' } : t.env;
+  const stdio: Array<'pipe'> = t.onReady ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'];
+  const child = spawn(t.launcher, [], { cwd: t.cwd, env, detached: true, stdio });
+  if (t.onReady) {
+    const fd3 = child.stdio[3] as NodeJS.ReadableStream;
+    let said = false;
+    fd3.on('data', (d: Buffer) => {
+      if (!said && d.includes(10)) {
+        said = true;
+        t.onReady!();
+      }
+    });
+    fd3.on('error', () => undefined);
+  }
   const log = createWriteStream(t.stderrLog, { flags: 'a' });
   log.on('error', () => undefined); // an unwritable log must not end the runtime
   const out: Buffer[] = [];
