@@ -156,12 +156,19 @@ export function openclawConfig(setup, o) {
   };
 }
 
-/** ~/.openclaw/exec-approvals.json: every command runs, nothing asks (as the reference's). */
-export const EXEC_APPROVALS = {
-  version: 1,
-  defaults: { security: 'full', ask: 'off', askFallback: 'full' },
-  agents: { main: { security: 'full', ask: 'off', askFallback: 'full' } },
-};
+/**
+ * ~/.openclaw/exec-approvals.json: every command runs, nothing asks (as the reference's). Null
+ * for releases that keep the exec policy in the config (tools.exec.mode) and take that file as a
+ * legacy one to migrate (2026.9 refuses to start when it cannot move it).
+ */
+export function execApprovals(version) {
+  if (atLeast(version, RENAMED_KEYS_SINCE)) return null;
+  return {
+    version: 1,
+    defaults: { security: 'full', ask: 'off', askFallback: 'full' },
+    agents: { main: { security: 'full', ask: 'off', askFallback: 'full' } },
+  };
+}
 
 /** The workspace's files besides AGENTS.md: the persona files left empty, and the heartbeat's note. */
 export const WORKSPACE_FILES = {
