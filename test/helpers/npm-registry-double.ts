@@ -18,6 +18,7 @@ export interface DoublePackage {
   bin?: Record<string, string>;
   /** package.json engines, e.g. {node: ">=24"} (npm leaves out an optional dependency its Node does not satisfy). */
   engines?: Record<string, string>;
+  scripts?: Record<string, string>;
 }
 
 export interface NpmRegistryDouble {
@@ -31,6 +32,7 @@ const extraFields = (p: DoublePackage) => ({
   ...(p.bin ? { bin: p.bin } : {}),
   ...(p.engines ? { engines: p.engines } : {}),
   ...(p.optionalDependencies ? { optionalDependencies: p.optionalDependencies } : {}),
+  ...(p.scripts ? { scripts: p.scripts } : {}),
 });
 
 async function tarball(p: DoublePackage): Promise<Buffer> {

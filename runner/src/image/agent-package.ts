@@ -45,9 +45,9 @@ export interface FetchedPackage {
   engines: string | null;
 }
 
-/** What `complete` records (format 2; an older marker of an "install" package is fetched again). */
+/** What `complete` records (format 3; an older marker of an "install" package is fetched again). */
 interface CompleteMarker {
-  format: 2;
+  format: 3;
   spec: string;
   node: string | null;
   engines: string | null;
@@ -87,7 +87,7 @@ async function readComplete(dir: string, pkg: AgentPackage, o: FetchOptions): Pr
   let marker: CompleteMarker | null = null;
   try {
     const m = JSON.parse(await readFile(file, 'utf8')) as CompleteMarker;
-    if (m.format === 2) marker = m;
+    if (m.format === 3) marker = m;
   } catch {
     /* an older marker: the spec on a line */
   }
@@ -136,7 +136,7 @@ async function fetchPackage(pkg: AgentPackage, version: string, dir: string, o: 
   const work = join(dir, `work-${process.pid}-${randomBytes(4).toString('hex')}`);
   await rm(work, { recursive: true, force: true });
   await mkdir(work, { recursive: true });
-  const fail = (args: string[]) => (e: Error & { stderr?: string }) => {
+  const fail = (args: string[]) => (e: Error & { stderr?: string }): never => {
     throw new Error(`npm ${args[0]} ${spec} failed: ${(e.stderr || e.message).trim().split('\n').slice(-3).join(' ')}`);
   };
   const npm = (args: string[]) => run('npm', args, { cwd: work, env, maxBuffer: 16 << 20 }).catch(fail(args));
@@ -168,17 +168,39 @@ async function fetchPackage(pkg: AgentPackage, version: string, dir: string, o: 
       await writeFile(join(prefix, 'package.json'), '{"private":true}\n');
       await npmOn(node ?? IMAGE_NODE_VERSION, ['install', spec, '--prefix', prefix, '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--no-save', '--no-package-lock', '--os=linux', '--cpu=x64', '--libc=glibc']);
       if (!existsSync(join(prefix, 'node_modules', pkg.name, 'package.json'))) throw new Error(`npm install ${spec} did not install ${pkg.name}`);
+      await runOwnScripts(join(prefix, 'node_modules', pkg.name), node ?? IMAGE_NODE_VERSION, { env, log, fail: (args) => fail(args) });
       fetched = { tree, engines: range, node };
     }
     await rm(tree, { recursive: true, force: true });
     await rm(join(dir, 'tree.tar'), { force: true });
     await rename(join(work, 'tree'), tree);
-    const marker: CompleteMarker = { format: 2, spec, node: fetched.node, engines: fetched.engines };
+    const marker: CompleteMarker = { format: 3, spec, node: fetched.node, engines: fetched.engines };
     await writeFile(join(dir, 'complete'), JSON.stringify(marker) + '\n');
   } finally {
     await rm(work, { recursive: true, force: true });
   }
   return fetched;
+}
+
+/** `process.version` as `node` for every Node process started with it in NODE_OPTIONS (quotes would not survive NODE_OPTIONS). */
+const versionAs = (node: string): string =>
+  `--import=data:text/javascript;base64,${Buffer.from(`Object.defineProperty(process,"version",{value:"v${node}"})`).toString('base64')}`;
+
+/**
+ * The package's own install scripts (preinstall, install, postinstall of its package.json; never
+ * its dependencies', which would build for the host), run as `npm install` would have, for the
+ * layer's Node on linux x64: OpenClaw's postinstall installs its bundled plugins' dependencies
+ * (2026.4.1) and finishes its package lifecycle (2026.9.6 refuses to start before).
+ */
+async function runOwnScripts(dir: string, node: string, o: { env: NodeJS.ProcessEnv; log: (l: string) => void; fail: (args: string[]) => (e: Error & { stderr?: string }) => never }): Promise<void> {
+  const scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  const env = { ...o.env, NODE_OPTIONS: [o.env.NODE_OPTIONS, versionAs(node)].filter(Boolean).join(' '), npm_config_os: 'linux', npm_config_cpu: 'x64', npm_config_libc: 'glibc' };
+  for (const name of ['preinstall', 'install', 'postinstall']) {
+    if (!scripts[name]) continue;
+    o.log(`running the package's own ${name} script: ${scripts[name]}`);
+    const args = ['run-script', name, '--prefix', dir];
+    await run('npm', args, { cwd: dir, env, maxBuffer: 64 << 20 }).catch(o.fail(args));
+  }
 }
 
 const packing = new Map<string, Promise<string>>();

@@ -6,6 +6,6 @@ import { AGENTS } from './helpers/agents-under-test.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 
 describeAgentSuite(
-  { ...AGENTS.openclaw, flags: ['--thinking', 'low'], timeSpeed: 0.1 },
+  { ...AGENTS.openclaw, flags: ['--thinking', 'low'] },
   { tools: { exactly: ['exec'] }, keyHeader: 'authorization' },
 );

@@ -2,8 +2,11 @@
 // It reads each request's conversation (conversation.ts): the latest user message picks the
 // turn (by words of it), the tool results that came back since then say how many of the
 // turn's commands already ran, and the answer is the next command as a call of the agent's
-// shell tool, or the turn's reply once all ran. Requests it cannot place (a notification it
-// has no turn for, a side request of the agent) get `otherwise` and are kept in `unplaced`.
+// shell tool, or the turn's reply once all ran. A message that came in during a turn (right
+// after a tool result: a program that takes input mid-turn put it there) does not start a turn:
+// the turn goes on, and the request is kept in `midTurn`. Requests it cannot place (a
+// notification it has no turn for, a side request of the agent) get `otherwise` and are kept
+// in `unplaced`.
 import { readRequest, type ConversationItem } from './conversation.js';
 import type { RecordedRequest } from './server.js';
 import { call, say, type FakeFormat, type FakeReply, type FakeScriptItem } from './script.js';
@@ -29,6 +32,8 @@ export interface ShellDriver {
   respond(req: RecordedRequest): FakeScriptItem;
   /** Requests that matched no turn (answered with `otherwise`). */
   unplaced: RecordedRequest[];
+  /** Requests whose latest user message came in during a turn (after a tool result), with that message. */
+  midTurn: Array<{ req: RecordedRequest; text: string }>;
 }
 
 // Harness notes some agents put into user messages; they are not the user speaking.
@@ -39,14 +44,30 @@ const spoken = (item: ConversationItem): boolean => item.kind === 'user' && spok
 
 export function shellDriver(shell: AgentShell, turns: readonly DriverTurn[], otherwise: FakeReply = say('Noted.')): ShellDriver {
   const unplaced: RecordedRequest[] = [];
+  const midTurn: ShellDriver['midTurn'] = [];
+  const spokenBefore = (items: ConversationItem[], end: number): number => {
+    for (let i = end - 1; i >= 0; i--) if (spoken(items[i]!)) return i;
+    return -1;
+  };
+  const turnOf = (items: ConversationItem[], at: number) => (at < 0 ? undefined : turns.find((t) => (items[at] as { text: string }).text.includes(t.when)));
   return {
     unplaced,
+    midTurn,
     respond(req) {
       const { items } = readRequest(shell.format, req.body);
-      let last = -1;
-      for (let i = items.length - 1; i >= 0 && last < 0; i--) if (spoken(items[i]!)) last = i;
-      const said = last >= 0 ? (items[last] as { text: string }).text : '';
-      const turn = turns.find((t) => said.includes(t.when));
+      let last = spokenBefore(items, items.length);
+      let turn = turnOf(items, last);
+      if (!turn && last > 0 && items[last - 1]!.kind === 'result') {
+        // Input that arrived during a turn: that turn goes on.
+        const start = spokenBefore(items, last);
+        const started = turnOf(items, start);
+        if (started) {
+          const text = (items[last] as { text: string }).text;
+          if (!midTurn.some((m) => m.text === text)) midTurn.push({ req, text });
+          turn = started;
+          last = start;
+        }
+      }
       if (!turn) {
         unplaced.push(req);
         return otherwise;

