@@ -8,7 +8,7 @@ import type { AgentAdapter } from '../agents/index.js';
 import { KIT_DIR, KIT_LAYER_DIR, packageSpec } from '../agents/index.js';
 import type { ImageStore } from '../engine/index.js';
 import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
-import { fetchAgentPackage, packageTar } from './agent-package.js';
+import { fetchAgentPackage, PACKAGE_FORMAT, packageTar } from './agent-package.js';
 import { ensureImage, HASH_LABEL } from './build-image.js';
 import { ensureNodeBinary } from './node-runtime.js';
 
@@ -90,7 +90,7 @@ const isProgram = (rel: string): boolean => rel.startsWith('bin/');
 function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string, files: Map<string, Buffer>): string {
   const h = createHash('sha256');
   const a = o.adapter;
-  for (const part of [worldHash, dockerfile, packageSpec(a.package, o.version), a.package.install]) h.update(`${part}\0`);
+  for (const part of [worldHash, dockerfile, packageSpec(a.package, o.version), a.package.install, `package-format-${PACKAGE_FORMAT}`]) h.update(`${part}\0`);
   for (const [rel, bytes] of [...files].sort(([x], [y]) => x.localeCompare(y))) h.update(`${rel}\0`).update(bytes).update('\0');
   return h.digest('hex').slice(0, 16);
 }

@@ -45,9 +45,12 @@ export interface FetchedPackage {
   engines: string | null;
 }
 
+/** How packages are fetched: part of a layer's hash, so a layer built from an older fetch is rebuilt. */
+export const PACKAGE_FORMAT = 3;
+
 /** What `complete` records (format 3; an older marker of an "install" package is fetched again). */
 interface CompleteMarker {
-  format: 3;
+  format: typeof PACKAGE_FORMAT;
   spec: string;
   node: string | null;
   engines: string | null;
@@ -87,7 +90,7 @@ async function readComplete(dir: string, pkg: AgentPackage, o: FetchOptions): Pr
   let marker: CompleteMarker | null = null;
   try {
     const m = JSON.parse(await readFile(file, 'utf8')) as CompleteMarker;
-    if (m.format === 3) marker = m;
+    if (m.format === PACKAGE_FORMAT) marker = m;
   } catch {
     /* an older marker: the spec on a line */
   }
@@ -144,8 +147,7 @@ async function fetchPackage(pkg: AgentPackage, version: string, dir: string, o: 
   const npmOn = (node: string, args: string[]) => {
     const cli = npmCliScript(env);
     if (!cli) return npm(args);
-    const as = `data:text/javascript,Object.defineProperty(process,"version",{value:"v${node}"})`;
-    return run(process.execPath, ['--import', as, cli, ...args], { cwd: work, env, maxBuffer: 16 << 20 }).catch(fail(args));
+    return run(process.execPath, [versionAs(node), cli, ...args], { cwd: work, env, maxBuffer: 16 << 20 }).catch(fail(args));
   };
   let fetched: FetchedPackage;
   try {
@@ -174,7 +176,7 @@ async function fetchPackage(pkg: AgentPackage, version: string, dir: string, o: 
     await rm(tree, { recursive: true, force: true });
     await rm(join(dir, 'tree.tar'), { force: true });
     await rename(join(work, 'tree'), tree);
-    const marker: CompleteMarker = { format: 3, spec, node: fetched.node, engines: fetched.engines };
+    const marker: CompleteMarker = { format: PACKAGE_FORMAT, spec, node: fetched.node, engines: fetched.engines };
     await writeFile(join(dir, 'complete'), JSON.stringify(marker) + '\n');
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -182,9 +184,11 @@ async function fetchPackage(pkg: AgentPackage, version: string, dir: string, o: 
   return fetched;
 }
 
-/** `process.version` as `node` for every Node process started with it in NODE_OPTIONS (quotes would not survive NODE_OPTIONS). */
-const versionAs = (node: string): string =>
-  `--import=data:text/javascript;base64,${Buffer.from(`Object.defineProperty(process,"version",{value:"v${node}"})`).toString('base64')}`;
+/** Node's version as `node` says it (process.version, process.versions.node): what npm and install scripts check. */
+const versionScript = (node: string): string =>
+  `Object.defineProperty(process,"version",{value:"v${node}"});Object.defineProperty(process,"versions",{value:{...process.versions,node:"${node}"}})`;
+/** The same for every Node process started with it in NODE_OPTIONS (a base64 URL: quotes would not survive NODE_OPTIONS). */
+const versionAs = (node: string): string => `--import=data:text/javascript;base64,${Buffer.from(versionScript(node)).toString('base64')}`;
 
 /**
  * The package's own install scripts (preinstall, install, postinstall of its package.json; never

@@ -88,7 +88,7 @@ describe('the Node an agent package runs on (engines.node)', () => {
       // its own postinstall must run (OpenClaw's completes its install); its dependency's must not
       {
         name: 'scripted-agent', version: '1.0.0', engines: { node: '>=24.16.0' }, dependencies: { 'scripted-dep': '1.0.0' }, scripts: { postinstall: 'node post.js' },
-        files: { 'post.js': 'require("fs").writeFileSync("post.out", "ran on " + process.version + " for " + (process.env.npm_config_os || "?"))' },
+        files: { 'post.js': 'require("fs").writeFileSync("post.out", "ran on " + process.version + " (" + process.versions.node + ") for " + (process.env.npm_config_os || "?"))' },
       },
       { name: 'scripted-dep', version: '1.0.0', scripts: { postinstall: 'node post.js' }, files: { 'post.js': 'require("fs").writeFileSync("post.out", "dep ran")' } },
       nodeBuild('22.23.3'), nodeBuild('24.15.0'), nodeBuild('24.21.0'), nodeBuild('26.12.1'),
@@ -117,7 +117,7 @@ describe('the Node an agent package runs on (engines.node)', () => {
 
   it("runs the package's own install scripts (not its dependencies'), as on the layer's Node for linux", async () => {
     const got = await fetchAgentPackage({ name: 'scripted-agent', version: '1.0.0', install: 'install' }, '1.0.0', o2());
-    expect(readFileSync(join(got.tree, 'node_modules/scripted-agent/post.out'), 'utf8')).toBe('ran on v24.21.0 for linux');
+    expect(readFileSync(join(got.tree, 'node_modules/scripted-agent/post.out'), 'utf8')).toBe('ran on v24.21.0 (24.21.0) for linux');
     expect(existsSync(join(got.tree, 'node_modules/scripted-dep/post.out'))).toBe(false);
   });
 });

@@ -79,8 +79,11 @@ function startOnEveryEngine(a: AgentUnderTest): Map<string, Promise<EngineRun>> 
   return runs;
 }
 
-/** The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at it. */
-export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations): void {
+/**
+ * The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at
+ * it. `more` adds an agent's own checks of the same runs (inside each engine's describe).
+ */
+export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations, more?: (run: () => AgentSuiteRun) => void): void {
   let runs: Map<string, Promise<EngineRun>> | undefined;
   describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind) => {
     let engine: UnitBackend | undefined;
@@ -189,5 +192,7 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
     it('the double placed every request in a turn; only world notifications came on their own', () => {
       for (const q of [...run.good.driver.unplaced, ...run.wrong.driver.unplaced]) expect(lastUserText(a, q)).toMatch(/^\[Notifications?\]/);
     });
+
+    more?.(() => run);
   });
 }

@@ -55,17 +55,29 @@ export class GatewayClient {
     this.closedHandlers.add(fn);
   }
 
-  /** Opens the socket and authenticates, trying each identity in turn; resolves with hello-ok. */
+  /**
+   * Opens the socket and authenticates, trying each identity in turn; resolves with hello-ok. A
+   * gateway that answers /health before it takes clients says "gateway starting; retry shortly":
+   * the same identity is tried again a second later, until `timeoutMs` is over.
+   */
   async connect(timeoutMs = 120_000) {
+    const deadline = Date.now() + timeoutMs;
     let last = null;
     for (const identity of IDENTITIES) {
-      try {
-        this.hello = await this.handshake(identity, timeoutMs);
-        this.identity = identity;
-        return this.hello;
-      } catch (e) {
-        last = e;
-        this.o.log?.(`gateway refused the client ${identity.id}/${identity.mode}: ${e.message}`);
+      for (;;) {
+        try {
+          this.hello = await this.handshake(identity, Math.max(1000, deadline - Date.now()));
+          this.identity = identity;
+          return this.hello;
+        } catch (e) {
+          last = e;
+          if (/starting|retry/i.test(e.message) && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 1000));
+            continue;
+          }
+          this.o.log?.(`gateway refused the client ${identity.id}/${identity.mode}: ${e.message}`);
+          break;
+        }
       }
     }
     throw last;
