@@ -27,7 +27,10 @@ async function loadViewer() {
     return import('../runner/src/viewer/index.ts');
   }
   mkdirSync(bundleDir, { recursive: true });
-  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' };
+  // As scripts/build.mjs: the browser code bundled once, in place of pages/client-script.ts.
+  const { bundleViewerClient, viewerClientScriptPlugin } = await import('../runner/src/viewer/pages/client-bundle.mjs');
+  const plugins = [viewerClientScriptPlugin(await bundleViewerClient())];
+  const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning', plugins };
   await build({ ...common, entryPoints: [join(root, 'runner/src/viewer/index.ts')], outfile: join(bundleDir, 'viewer.mjs') });
   await build({ ...common, entryPoints: [join(root, 'runner/src/viewer/build/page-worker.ts')], outfile: join(bundleDir, 'viewer-worker.mjs') });
   return import(pathToFileURL(join(bundleDir, 'viewer.mjs')).href);

@@ -13,7 +13,7 @@ import { existsSync, rmSync, renameSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildImageBundle, imageEntries } from './image-bundles.mjs';
-import { bundleViewerClient } from '../runner/src/viewer/pages/client-bundle.mjs';
+import { bundleViewerClient, viewerClientScriptPlugin } from '../runner/src/viewer/pages/client-bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // dockerode and docker-modem load gRPC and protobuf (BuildKit sessions) and ssh2 (ssh://
@@ -45,12 +45,7 @@ const lazyEngineExtras = {
 // The viewer's browser code (runner/src/viewer/browser/) is bundled once and goes into the
 // runner as the text of viewer/pages/client-script.ts, which otherwise bundles it at start.
 const viewerClient = await bundleViewerClient();
-const viewerClientScript = {
-  name: 'viewer-client-script',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]viewer[\\/]pages[\\/]client-script\.ts$/ }, () => ({ contents: `export const CLIENT_SCRIPT = ${JSON.stringify(viewerClient)};`, loader: 'js' }));
-  },
-};
+const viewerClientScript = viewerClientScriptPlugin(viewerClient);
 
 const common = { bundle: true, platform: 'node', format: 'esm', sourcemap: false, logLevel: 'warning', legalComments: 'none' };
 

@@ -11,7 +11,7 @@ export function daemonBackend(world: WorldDaemon, buffer: MessageBuffer): Adapte
     status: () => world.status,
     connected: () => world.isConnected,
     hasConnected: () => world.hasConnected,
-    info: () => ({ backend: 'gaia2-world', agent: world.agentName, status: world.status.status }),
+    info: () => ({ backend: 'gaia2-world', agent: world.agentName, status: world.status.status, ...(world.agentStarting ? { agent_starting: true } : {}) }),
     post: (text, kind) => (world.isConnected ? world.postMessage(text, kind) : null),
   };
 }

@@ -16,7 +16,10 @@ export const ERROR_KINDS = [
   'provider_error',
   'artifact_error',
   'daemon_error',
-  // The agent program failed a turn (its launcher exited non-zero: docs/agents.md).
+  // Older runs: a third-party agent's program failed a turn (its launcher exited non-zero).
+  // New runs judge such a turn's failure text and record `agent_failed`, or, when the model
+  // gateway's record shows the provider failing in that turn, end as provider_error
+  // (docs/agents.md, "When the program fails"). Readers still accept it.
   'agent_error',
   'no_judgment',
   'invalid_scenario',
@@ -66,7 +69,29 @@ export interface ScenarioResult {
   agent?: AgentRecord | string;
   model?: string | null;
   usage?: RunUsage;
+  /** The agent's program failed turns on its own and the run stands as judged (docs/agents.md). */
+  agent_failed?: AgentFailedRecord;
   [k: string]: unknown;
+}
+
+/**
+ * result.json `agent_failed`: turns whose agent program failed on its own (daemon status
+ * `agent_failures`), each judged with its failure text as the reply, and what the runner
+ * weighed them against before letting the run stand.
+ */
+export interface AgentFailedRecord {
+  /** The failed turns (1 = the first reply). */
+  turns: number[];
+  /** The first failed turn's failure text (its judged reply, first 2,000 characters). */
+  text: string;
+  /**
+   * `gateway_record`: the model gateway's record of the container shows no refused, timed-out
+   * or reset call in those turns; `none`: there was no record to look at (direct mode, or no
+   * output directory to keep it), so the run stands without evidence either way.
+   */
+  evidence: 'gateway_record' | 'none';
+  /** The same in a sentence. */
+  note: string;
 }
 
 /** Tokens of some LLM calls. input_tokens counts every input token, cached ones included. */

@@ -81,6 +81,11 @@ export interface ArtifactsResponse {
 export interface HealthResponse {
   ok: boolean;
   connected: boolean;
+  /**
+   * Ours: an agent runtime is attached and its program is starting (the simulated clock is held
+   * meanwhile). A runner waits for it longer than for the world's boot.
+   */
+  agent_starting?: boolean;
   [k: string]: unknown;
 }
 

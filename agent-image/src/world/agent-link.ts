@@ -4,6 +4,7 @@
 // reach the agent; a reply is the only turn boundary, and a runaway agent (more than three
 // replies per scenario turn) ends the run.
 import type { DeliveredPart } from '../contract/agent-protocol.js';
+import type { AgentFailure } from '../contract/status.js';
 import { AUI_APP, SEND_MESSAGE_TO_AGENT, SEND_MESSAGE_TO_USER, type EventLine } from '../contract/events.js';
 import type { CommandResult } from '../apps/index.js';
 import type { AppsGateway } from './apps-gateway.js';
@@ -170,7 +171,13 @@ export class AgentLink {
     return r;
   }
 
-  reply(content: string, runId: string, state: 'final' | 'error', errorKind?: string): void {
+  /**
+   * The agent's reply: a turn boundary. With `failure` the agent's program failed the run on its
+   * own and `content` is its failure text: still an answer (judged like any other), recorded in
+   * the status's `agent_failures` with the wall clock the runner matches against the model
+   * gateway's record (docs/agents.md, "When the program fails").
+   */
+  reply(content: string, runId: string, state: 'final' | 'error', errorKind?: string, failure?: { detail: string }): void {
     const h = this.host;
     if (h.run.isTerminal) return;
     if (state === 'error') {
@@ -182,8 +189,11 @@ export class AgentLink {
       return;
     }
     const clock = h.clock;
+    // One wall stamp for the reply line and the failure record: the runner's window ends there.
+    const wall = Date.now() / 1000;
+    if (failure) h.run.recordFailure(failureRecord(h.run.replies + 1, content, failure.detail, clock.text(), wall));
     this.appendAgentLines([
-      { t: clock.now(), app: AUI_APP, fn: SEND_MESSAGE_TO_USER, args: { content }, w: true, ret: null, sim_t: clock.text() },
+      { t: clock.now(), app: AUI_APP, fn: SEND_MESSAGE_TO_USER, args: { content }, w: true, ret: null, sim_t: clock.text(), wall_t: wall },
     ]);
     for (const l of this.replyListeners) l({ runId, content, state });
   }
@@ -215,4 +225,11 @@ export class AgentLink {
     h.run.write();
     h.wake();
   }
+}
+
+/** Longest failure text kept in the status (the whole text is the reply line in events.jsonl). */
+const FAILURE_TEXT_MAX = 2000;
+
+function failureRecord(turn: number, text: string, detail: string, simTime: string, wall: number): AgentFailure {
+  return { turn, text: text.slice(0, FAILURE_TEXT_MAX), detail: detail.slice(0, FAILURE_TEXT_MAX), sim_time: simTime, wall_t: wall };
 }

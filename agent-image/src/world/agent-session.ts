@@ -141,7 +141,7 @@ export class AgentSession implements AgentEndpoint {
         this.flushQueue();
         return;
       case 'reply':
-        return this.onReply(m.run_id, m.content, m.state, m.error_kind, m.requeue, m.steers_seen);
+        return this.onReply(m.run_id, m.content, m.state, m.error_kind, m.requeue, m.steers_seen, m.failure);
       case 'cli':
         void this.onCli(m.id, m.argv);
         return;
@@ -163,7 +163,7 @@ export class AgentSession implements AgentEndpoint {
     }
   }
 
-  private onReply(runId: string, content: unknown, state: unknown, errorKind?: unknown, requeue?: unknown, steersSeen?: unknown): void {
+  private onReply(runId: string, content: unknown, state: unknown, errorKind?: unknown, requeue?: unknown, steersSeen?: unknown, failure?: unknown): void {
     if (this.activeRun === null || runId !== this.activeRun) {
       this.send({ type: 'error', message: `reply for ${runId}, but the active run is ${this.activeRun ?? 'none'}` });
       return;
@@ -182,6 +182,8 @@ export class AgentSession implements AgentEndpoint {
       runId,
       state === 'error' ? 'error' : 'final',
       typeof errorKind === 'string' ? errorKind : undefined,
+      // reply.failure: the program failed on its own; any object counts, its detail as text
+      failure && typeof failure === 'object' ? { detail: String((failure as { detail?: unknown }).detail ?? '') } : undefined,
     );
     this.flushQueue();
     this.world.wake();

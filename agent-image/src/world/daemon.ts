@@ -198,6 +198,11 @@ export class WorldDaemon {
     return this.opts.appAgents?.clis ?? [];
   }
 
+  /** A runtime is attached but has never been ready: its program is starting (the clock is held). */
+  get agentStarting(): boolean {
+    return this.agent.endpoint !== null && !this.agent.everConnected && !this.isTerminal;
+  }
+
   /** An agent has connected at some point of this run (stays true after it disconnects). */
   get hasConnected(): boolean {
     return this.agent.everConnected;
@@ -267,8 +272,8 @@ export class WorldDaemon {
   }
 
   /** The agent's reply to the user: an SMU line, the only turn boundary. */
-  agentReply(content: string, runId = '', state: 'final' | 'error' = 'final', errorKind?: string): void {
-    this.agent.reply(content, runId, state, errorKind);
+  agentReply(content: string, runId = '', state: 'final' | 'error' = 'final', errorKind?: string, failure?: { detail: string }): void {
+    this.agent.reply(content, runId, state, errorKind, failure);
   }
 
   /** Progress, usage and protocol traffic keep the idle timer from firing. */
@@ -348,7 +353,7 @@ export class WorldDaemon {
   private checkTimeouts(): void {
     const reason = timeoutReason({
       connected: this.agent.everConnected,
-      starting: this.agent.endpoint !== null && !this.agent.everConnected,
+      starting: this.agentStarting,
       wallSinceStartMs: Date.now() - this.startedWall,
       wallSinceActivityMs: Date.now() - this.lastActivity,
       connectTimeoutSec: this.opts.connectTimeoutSec ?? 120,

@@ -3,7 +3,7 @@
 // last reply and token usage; the facts other parts own (clock, schedule, judge, agent
 // connection) are asked for at each snapshot. Whoever waits for the end is told here.
 import { AUI_APP, SEND_MESSAGE_TO_USER, type EventLine } from '../contract/events.js';
-import { TERMINAL_STATES, type DaemonState, type DaemonStatus, type Judgment, type JudgeMode } from '../contract/status.js';
+import { TERMINAL_STATES, type AgentFailure, type DaemonState, type DaemonStatus, type Judgment, type JudgeMode } from '../contract/status.js';
 import type { DaemonLog } from './daemon-log.js';
 import { writeStatusFile } from './status-file.js';
 
@@ -40,6 +40,8 @@ export class RunStatus {
   private readonly agentUsage: Record<string, number> = {};
   private readonly appAgentsUsage: Record<string, number> = {};
   private readonly terminalListeners: Array<(s: DaemonStatus) => void> = [];
+  /** Turns whose program failed on its own (judged replies all the same). */
+  private readonly failures: AgentFailure[] = [];
 
   constructor(
     private readonly file: string,
@@ -70,6 +72,12 @@ export class RunStatus {
       }
     }
     return replies;
+  }
+
+  /** A turn whose agent program failed on its own: status `agent_failures`. */
+  recordFailure(f: AgentFailure): void {
+    this.failures.push(f);
+    this.log.warn(`agent program failed turn ${f.turn}: ${f.detail || f.text}`.slice(0, 500));
   }
 
   /** Adds reported token counts to the role's: `agent_usage` and `app_agents_usage` keep the two roles apart. */
@@ -117,6 +125,7 @@ export class RunStatus {
     if (Object.keys(usage).length) extra.usage = usage;
     if (Object.keys(this.agentUsage).length) extra.agent_usage = this.agentUsage;
     if (Object.keys(this.appAgentsUsage).length) extra.app_agents_usage = this.appAgentsUsage;
+    if (this.failures.length) s.agent_failures = this.failures.map((f) => ({ ...f }));
     return s;
   }
 

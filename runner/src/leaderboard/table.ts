@@ -1,6 +1,6 @@
 // The leaderboard's tables as cells, once: the Markdown and the HTML pages render the same
 // cells (a cell's `detail` is the secondary text: the interval, the provider, …).
-import { agentLabel, errorsText, pct, rateText, seconds, usd, type GroupStats } from '../report/index.js';
+import { agentLabel, errorsText, pct, programFailedText, rateText, seconds, usd, type GroupStats } from '../report/index.js';
 import type { LeaderboardRow, LeaderboardSection } from './build.js';
 
 export interface Cell {
@@ -68,7 +68,7 @@ function costCell(usdValue: number | null, unpriced: readonly string[]): Cell {
 }
 
 function passCostTable(s: LeaderboardSection): Table {
-  const head = [...IDENTITY_HEAD, ...s.ks.map((k) => `pass@${k}`), ...s.ks.map((k) => `pass^${k}`), 'Errors', 'Agent tokens / run (in / out)', 'Agent cost / run', 'Total cost / run', 'Time / run'];
+  const head = [...IDENTITY_HEAD, ...s.ks.map((k) => `pass@${k}`), ...s.ks.map((k) => `pass^${k}`), 'Errors', 'Program failed', 'Agent tokens / run (in / out)', 'Agent cost / run', 'Total cost / run', 'Time / run'];
   const rows = s.rows.map((r, i) => {
     const o = r.report.overall;
     const p = r.per_scenario_run;
@@ -80,13 +80,14 @@ function passCostTable(s: LeaderboardSection): Table {
       ...s.ks.map((k) => num(pct(o.pass_at_k[k]?.value))),
       ...s.ks.map((k) => num(pct(o.pass_hat_k[k]?.value))),
       num(errorsText(o)),
+      num(programFailedText(o)),
       num(tokens),
       costCell(p.agent_cost_usd, cost.agent.unpriced_models),
       costCell(p.total_cost_usd, unpricedAll),
       num(seconds(p.seconds)),
     ];
   });
-  return { title: 'pass@k, pass^k, errors, tokens, cost and time (per scenario run)', head, rows };
+  return { title: 'pass@k, pass^k, errors, program failures, tokens, cost and time (per scenario run)', head, rows };
 }
 
 export function sectionTables(s: LeaderboardSection): Table[] {

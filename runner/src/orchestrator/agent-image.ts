@@ -9,7 +9,8 @@ import { ConfigError } from '../plan/errors.js';
 import type { RunPlan } from '../plan/plan.js';
 import type { UnitBackend } from '../engine/index.js';
 import { ensureAgentLayer, layerTag } from '../image/agent-layer.js';
-import { projectRoot } from '../image/index.js';
+import { DEFAULT_IMAGE, projectRoot } from '../image/index.js';
+import { referenceImage } from '../image/reference-images.js';
 import { runnerInfo } from '../provenance/index.js';
 
 export interface AgentImage {
@@ -21,6 +22,10 @@ export async function prepareAgentImage(plan: RunPlan, engine: UnitBackend, log:
   const a = plan.agent;
   const adapter = findAdapter(a.name);
   if (adapter) {
+    // The layer is built on the world image under a.image (and that image built when missing):
+    // under a reference image's name it would replace or pose as the reference's image.
+    const ref = referenceImage(a.image);
+    if (ref) throw new ConfigError(`--agent ${a.name} runs on this runner's world image, but --image ${a.image} names the reference's ${ref.agent} image: use --image ${DEFAULT_IMAGE} (the default) or another name of yours`);
     const version = a.version ?? adapter.package.version;
     // A backend without an image store (a cluster) runs the layer pushed under the same tag.
     const tag = engine.images

@@ -28,6 +28,7 @@ import { buildTasks, selectForRetry, type Task } from './tasks.js';
 import { preflightRun } from './preflight.js';
 import { gatewayResult, gatewayTotals } from './gateway-result.js';
 import { watchGateway } from './gateway-live.js';
+import { weighAgentFailures } from '../run/agent-failures.js';
 
 
 export interface ExecuteDeps {
@@ -217,6 +218,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         // the run's own result may hold secrets its writer redacted on disk: redact again here
         if (Object.keys(patch).length) result = redactValue({ ...result, ...patch });
         if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
+        else result = weighAgentFailures(result, { none: 'the run called its provider directly (no model gateway, no record)' });
         if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
       } catch (e) {
         await gw?.finish(t.label, t.dir).catch(() => null);

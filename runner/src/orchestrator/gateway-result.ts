@@ -1,20 +1,24 @@
 // What the model gateway adds to a finished scenario run's result: the tokens and cost of its
-// traffic record (the provider's own usage fields, whatever the agent), and, when the run
-// ended in an error after the gateway gave up on a request, the typed cause naming the
-// provider and its status (provider_error) instead of whatever the agent made of it.
+// traffic record (the provider's own usage fields, whatever the agent); when the run ended in
+// an error after the gateway gave up on a request, the typed cause naming the provider and its
+// status (provider_error) instead of whatever the agent made of it; and when the agent's
+// program failed turns on its own, the record's word on them (run/agent-failures.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { TRAFFIC_FILE, type GatewayStats, type RunGateway } from '../gateway/index.js';
 import { classify } from '../report/index.js';
 import { usageOfTraffic } from '../usage/run-usage.js';
+import { weighAgentFailures, type FailureEvidence } from '../run/agent-failures.js';
 
 export async function gatewayResult(gw: RunGateway, container: string, dir: string | null, result: ScenarioResult): Promise<ScenarioResult> {
   const failure = await gw.finish(container, dir);
   let out = result;
   const file = dir ? join(dir, TRAFFIC_FILE) : null;
-  if (file && existsSync(file)) {
-    const usage = usageOfTraffic(readFileSync(file, 'utf8'), {});
+  // A container that made no model call has no file: an empty record, still evidence.
+  const traffic = file && existsSync(file) ? readFileSync(file, 'utf8') : null;
+  if (traffic !== null) {
+    const usage = usageOfTraffic(traffic, {});
     if (usage) out = { ...out, usage };
   }
   if (failure && classify(out) === 'error') {
@@ -25,7 +29,14 @@ export async function gatewayResult(gw: RunGateway, container: string, dir: stri
       provider_failure: { provider: failure.provider, status: failure.status },
     };
   }
-  return out;
+  return weighAgentFailures(out, recordEvidence(dir, traffic));
+}
+
+/** The gateway's record of a container and its events.jsonl; none without an output directory. */
+function recordEvidence(dir: string | null, traffic: string | null): FailureEvidence {
+  if (!dir) return { none: 'no output directory kept the model gateway’s record' };
+  const events = join(dir, 'events.jsonl');
+  return { record: { traffic: traffic ?? '', events: existsSync(events) ? readFileSync(events, 'utf8') : '' } };
 }
 
 /** The counts the progress line shows. */

@@ -15,6 +15,7 @@ import { redact } from '../secrets/redact.js';
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { executePlan, type ExecuteOutcome } from './execute.js';
+import { missingReferenceImageMessage, referenceImage } from '../image/reference-images.js';
 import type { RunScenarioFn } from '../run/index.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, errors: 3, interrupted: 130 } as const;
@@ -63,8 +64,11 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
   process.on('SIGTERM', onSignal);
   try {
     // (a backend without an image store pulls when a unit needs it: a failed pull is that run's error)
-    if (engine.images && !(await engine.images.exists(plan.agent.image)))
-      throw new EngineError('image_missing', `image ${plan.agent.image} not found in the engine; build it with: gaia2-runner build-image --tag ${plan.agent.image}`);
+    if (engine.images && !(await engine.images.exists(plan.agent.image))) {
+      // A reference image's name (gaia2-oc, hermes, …) is not ours to build: say what it is.
+      const ref = referenceImage(plan.agent.image);
+      throw new EngineError('image_missing', ref ? missingReferenceImageMessage(plan.agent.image, ref) : `image ${plan.agent.image} not found in the engine; build it with: gaia2-runner build-image --tag ${plan.agent.image}`);
+    }
     const outcome = await executePlan(plan, ds, {
       engine,
       runScenario: io.runScenario ?? runScenario,

@@ -14,6 +14,13 @@ export interface GroupStats {
   failed: number;
   errors: number;
   errors_by_kind: Record<string, number>;
+  /**
+   * Judged runs (pass or fail) whose agent program failed a turn on its own: counted in the
+   * rates like any judged run, shown beside them (result.json `agent_failed`, docs/agents.md).
+   */
+  program_failed: number;
+  /** Of those, the runs with no model gateway record to weigh the failure against (direct mode). */
+  program_failed_unchecked: number;
   /** passed / counted runs (judged, plus errors with --errors-as-failures); null when none. */
   success_rate: number | null;
   /** The reference's figure: STD of the per-run-index success rates / √(number of run indices). */
@@ -63,7 +70,7 @@ export function groupStats(records: readonly RunRecord[], numRuns: number, o: Re
   const counts = (r: RunRecord) => r.status !== 'error' || Boolean(o.errorsAsFailures);
   const byScenario = new Map<string, { n: number; c: number }>();
   const errors_by_kind: Record<string, number> = {};
-  let passed = 0, failed = 0, errors = 0;
+  let passed = 0, failed = 0, errors = 0, programFailed = 0, programUnchecked = 0;
   const durations: number[] = [];
   for (const r of records) {
     const s = byScenario.get(r.key) ?? { n: 0, c: 0 };
@@ -75,6 +82,11 @@ export function groupStats(records: readonly RunRecord[], numRuns: number, o: Re
       if (counts(r)) s.n++;
     } else {
       s.n++;
+      const af = r.result.agent_failed;
+      if (af && typeof af === 'object') {
+        programFailed++;
+        if (af.evidence !== 'gateway_record') programUnchecked++;
+      }
       if (r.status === 'pass') {
         s.c++;
         passed++;
@@ -107,6 +119,8 @@ export function groupStats(records: readonly RunRecord[], numRuns: number, o: Re
     failed,
     errors,
     errors_by_kind,
+    program_failed: programFailed,
+    program_failed_unchecked: programUnchecked,
     success_rate: counted ? passed / counted : null,
     success_rate_se: rates.length ? standardError(rates) : null,
     success_rate_ci: clusteredInterval([...byScenario.values()]),

@@ -14,6 +14,13 @@ export function errorsText(g: GroupStats): string {
   return kinds.length ? `${g.errors} (${kinds.map(([k, n]) => `${k}: ${n}`).join(', ')})` : '0';
 }
 
+/** "2 (1 without a gateway record)": judged runs whose agent program failed a turn; "0" for older reports. */
+export function programFailedText(g: Pick<GroupStats, 'program_failed' | 'program_failed_unchecked'>): string {
+  const n = g.program_failed ?? 0;
+  const unchecked = g.program_failed_unchecked ?? 0;
+  return unchecked ? `${n} (${unchecked} without a gateway record)` : String(n);
+}
+
 export function policyText(r: Report): string {
   const cache = r.reused_from_cache ? ` ${r.reused_from_cache} of ${r.overall.runs} runs were reused from the result cache (--enable-caching), not run again.` : '';
   return errorsPolicyText(r) + cache;
@@ -43,7 +50,9 @@ export function rateText(rate: number | null, ci: RateInterval): string {
 
 function groupLine(name: string, g: GroupStats, r: Report): string {
   const denom = r.errors_policy === 'as-failures' ? `${g.judged + g.errors} runs` : `${g.judged} judged runs`;
-  return `${name}: ${g.passed}/${denom} passed (${rateText(g.success_rate, g.success_rate_ci)}), ${g.failed} failed, errors ${errorsText(g)}`;
+  const unchecked = g.program_failed_unchecked ? ` (${g.program_failed_unchecked} without a gateway record)` : '';
+  const program = g.program_failed ? `, agent program failed in ${g.program_failed} judged run${g.program_failed === 1 ? '' : 's'}${unchecked}` : '';
+  return `${name}: ${g.passed}/${denom} passed (${rateText(g.success_rate, g.success_rate_ci)}), ${g.failed} failed, errors ${errorsText(g)}${program}`;
 }
 
 export function renderText(r: Report): string {
@@ -70,7 +79,7 @@ export function renderText(r: Report): string {
 
 export function renderMarkdown(r: Report): string {
   const ks = Object.keys(r.overall.pass_at_k);
-  const head = ['Split', 'Scenarios', 'Runs', 'Pass', 'Fail', 'Errors', 'Success ± SE [95% CI]', ...ks.map((k) => `pass@${k}`), ...ks.map((k) => `pass^${k}`)];
+  const head = ['Split', 'Scenarios', 'Runs', 'Pass', 'Fail', 'Errors', 'Program failed', 'Success ± SE [95% CI]', ...ks.map((k) => `pass@${k}`), ...ks.map((k) => `pass^${k}`)];
   const row = (name: string, g: GroupStats) => [
     name,
     g.scenarios,
@@ -78,13 +87,14 @@ export function renderMarkdown(r: Report): string {
     g.passed,
     g.failed,
     errorsText(g),
+    programFailedText(g),
     rateText(g.success_rate, g.success_rate_ci),
     ...ks.map((k) => pct(g.pass_at_k[k]!.value)),
     ...ks.map((k) => pct(g.pass_hat_k[k]!.value)),
   ];
   const rows = [...Object.entries(r.splits).map(([s, g]) => row(s, g)), row('**overall (micro)**', r.overall)];
   if (Object.keys(r.splits).length)
-    rows.push(['**macro**', '', '', '', '', '', rateText(r.macro.success_rate, r.macro.success_rate_ci), ...ks.map((k) => pct(r.macro.pass_at_k[k])), ...ks.map((k) => pct(r.macro.pass_hat_k[k]))]);
+    rows.push(['**macro**', '', '', '', '', '', '', rateText(r.macro.success_rate, r.macro.success_rate_ci), ...ks.map((k) => pct(r.macro.pass_at_k[k])), ...ks.map((k) => pct(r.macro.pass_hat_k[k]))]);
   const esc = (c: unknown) => String(c).replace(/\|/g, '\\|');
   const table = [head, head.map(() => '---'), ...rows].map((r0) => `| ${r0.map(esc).join(' | ')} |`).join('\n');
   const d = r.overall.duration_seconds;
@@ -97,7 +107,7 @@ export function renderMarkdown(r: Report): string {
     '',
     table,
     '',
-    `${policyText(r)} Success rate = passes / counted runs. SE is clustered by scenario (with one run per scenario: the SE across scenarios); ` +
+    `${policyText(r)} Program failed: judged runs whose agent program failed a turn on its own (its failure text was the judged reply, and the model gateway's record showed no provider failure in that turn; "without a gateway record": there was none to check, as in direct mode), counted in the rates. Success rate = passes / counted runs. SE is clustered by scenario (with one run per scenario: the SE across scenarios); ` +
       '95% CI = rate ± 1.96·SE, clipped to [0, 100%]; macro = mean of the splits, SE = √(Σ SE²)/splits. ' +
       'pass@k = mean over scenarios of 1 − C(n−c,k)/C(n,k), pass^k = mean of C(c,k)/C(n,k), n = counted runs, c = passes; scenarios with n < k are left out.',
     '',

@@ -2,7 +2,9 @@
 // is stored under a key made of everything that decides its outcome — the scenario's content,
 // the image id, the agent's and the judge's settings, the options that change a run, and the
 // run index — and a later run with the same key reuses it instead of starting a container.
-// Errors are never stored: they say nothing about the agent and should be retried.
+// Errors are never stored: they say nothing about the agent and should be retried. Nor is a
+// run whose agent program failed a turn: the orchestrator decides after the run, from the model
+// gateway's record, whether it stands as judged or is a provider_error (run/agent-failures.ts).
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -13,6 +15,7 @@ import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { sha256File } from '../fsutil/hash.js';
 import { cacheKeyOptions, toRecord } from '../record/index.js';
 import type { RunScenarioFn } from '../run/index.js';
+import { agentFailuresOf } from '../run/agent-failures.js';
 
 export const RESULT_CACHE_ENV = 'GAIA2_RESULT_CACHE';
 
@@ -60,7 +63,8 @@ export function withResultCache(run: RunScenarioFn, c: { root: string; configKey
       return result;
     }
     const result = await run(o);
-    if ((result.status === 'pass' || result.status === 'fail') && o.outputDir && existsSync(join(o.outputDir, 'result.json'))) {
+    const judged = result.status === 'pass' || result.status === 'fail';
+    if (judged && agentFailuresOf(result).length === 0 && o.outputDir && existsSync(join(o.outputDir, 'result.json'))) {
       // Copied aside then renamed: a concurrent reader never sees half an entry.
       const tmp = `${entry}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
       try {

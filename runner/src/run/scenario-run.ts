@@ -126,6 +126,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       streamFiles: features.has(IMAGE_FEATURES.filesStream),
       kind: `${o.image} ${o.agent}`, // the agent runtime is part of the boot
       healthSeconds: o.timeouts.healthSeconds,
+      startSeconds: o.timeouts.scenarioSeconds,
       ...(o.signal ? { signal: o.signal } : {}),
     });
     lap('health_ms');

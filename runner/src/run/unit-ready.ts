@@ -33,6 +33,12 @@ export interface UnitReadyOptions {
   /** What boots (image and agent runtime): boot times are learnt per kind. */
   kind: string;
   healthSeconds: number;
+  /**
+   * While /health says the agent's program is starting (agent_starting: a program kept up for
+   * the run, its start-up off the simulated clock), the wait goes on up to this long: on a loaded
+   * machine such a start takes minutes. Default: healthSeconds.
+   */
+  startSeconds?: number;
   signal?: AbortSignal;
 }
 
@@ -51,7 +57,8 @@ const readyEstimate = new LatencyEstimate(0, 1000);
 export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
   const { client, endpoint: ep } = o;
   const since = Date.now();
-  const deadline = since + o.healthSeconds * 1000;
+  let deadline = since + o.healthSeconds * 1000;
+  const startDeadline = since + Math.max(o.healthSeconds, o.startSeconds ?? 0) * 1000;
   let lastEngineCheck = since;
   let pause = 10;
   let lastErr = '';
@@ -98,6 +105,10 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
         // A fast agent can finish (and disconnect) before the first poll sees it connected.
         if (isTerminal(await client.status())) return;
         lastErr = 'adapter answers but the agent is not connected yet';
+        if (h.agent_starting === true) {
+          deadline = Math.max(deadline, startDeadline);
+          lastErr = "the agent's program is still starting";
+        }
         if (firstAnswer) {
           await sleep(readyEstimate.firstLookMs(o.kind), o.signal);
           continue;
@@ -119,7 +130,7 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
     }
     if (Date.now() > deadline) {
       const what = answeredAt === null && o.lateFiles.length ? 'the scenario could not be delivered and the agent was not ready' : 'agent not ready';
-      throw new RunFailure('health_timeout', `${what} within ${o.healthSeconds}s (${lastErr})`);
+      throw new RunFailure('health_timeout', `${what} within ${Math.round((deadline - since) / 1000)}s (${lastErr})`);
     }
     // Short polls while a boot on an idle machine would end (~0.1–0.3 s), then backing off:
     // with dozens of containers booting on a busy machine, fast polls only add load and memory.

@@ -3,7 +3,9 @@
 // containers against a scripted Anthropic Messages double.
 //   First invocation: run_1 plays the single-turn sample; once its reply went out, the double
 //     refuses every later request with a 400 (a provider rejecting the request: no retry
-//     helps), so run_2's program exits with an error and the run is an error, not a verdict.
+//     helps), so run_2's program fails its turn. Its failure text is the reply, but the
+//     gateway's record shows the refused calls in that turn: the run is a provider_error, not
+//     a verdict (docs/agents.md, "When the program fails").
 //   Second invocation, `--retry`, the double healthy again: only run_2 runs again (run_1's
 //     files are not touched), both runs pass, and the report's pass@2 / pass^2 and token
 //     counts are those of the two runs that count.
@@ -72,7 +74,7 @@ beforeAll(async () => {
 }, 1_200_000);
 
 describe('pass@2 with Claude Code: one run passes, the other ends in an error when the provider refuses', () => {
-  it('run_1 is judged PASS, run_2 is an agent error (the program exited on the 400s); the exit code says so', () => {
+  it('run_1 is judged PASS, run_2 is a provider error (the program failed on the 400s the record shows); the exit code says so', () => {
     // The gateway's record of each container: run_1 answered, every call of run_2 refused.
     expect(firstStatuses[0]!.length).toBeGreaterThan(0);
     expect(new Set(firstStatuses[0])).toEqual(new Set([200]));
@@ -80,15 +82,19 @@ describe('pass@2 with Claude Code: one run passes, the other ends in an error wh
     expect(firstStatuses[1]).toEqual(Array(refused).fill(400));
     expect(firstResults.map((r) => [r.scenario_id, r.run_index, r.status, r.error_kind ?? null]).sort()).toEqual([
       [id, 1, 'pass', null],
-      [id, 2, 'error', 'agent_error'],
+      [id, 2, 'error', 'provider_error'],
     ]);
-    expect(firstResults.find((r) => r.run_index === 2)!.error).toMatch(/exit code/);
+    const run2 = firstResults.find((r) => r.run_index === 2)!;
+    // The program's failure was its turn's reply (the daemon recorded it); the record decided.
+    expect((run2.daemon_status as { agent_failures?: Array<{ turn: number }> }).agent_failures?.map((f) => f.turn)).toEqual([1]);
+    expect(run2.error).toMatch(/^the agent's program failed turn 1 while its provider failed: the model gateway's record shows \d+ failed agent calls? in that turn \(#\d+ to anthropic \([^)]+\): HTTP 400 after 1 attempt/);
+    expect(run2.provider_failure).toMatchObject({ provider: 'anthropic', status: 400 });
     expect(JSON.parse(run1Before.text).agent?.name).toBe('claude-code');
     expect(first.code).not.toBe(0);
   });
 
   it("the first report: one pass, one error left out of every denominator, so pass@2 counts no scenario yet", () => {
-    expect(firstReport.overall).toMatchObject({ scenarios: 1, runs: 2, passed: 1, failed: 0, errors: 1, errors_by_kind: { agent_error: 1 }, success_rate: 1 });
+    expect(firstReport.overall).toMatchObject({ scenarios: 1, runs: 2, passed: 1, failed: 0, errors: 1, errors_by_kind: { provider_error: 1 }, program_failed: 0, success_rate: 1 });
     expect(firstReport.overall.pass_at_k['1']).toEqual({ value: 1, scenarios_counted: 1 });
     expect(firstReport.overall.pass_at_k['2']?.scenarios_counted ?? 0).toBe(0);
   });

@@ -28,6 +28,8 @@ export interface RunSpec {
   judge?: string;
   errorsAsFailures?: boolean;
   decide: (id: string, run: number) => Outcome;
+  /** Judged runs whose agent program failed these turns on its own. */
+  failedTurns?: (id: string, run: number) => number[];
 }
 
 /** A `run-dataset` run (pass@1 dir or pass@N root) as the orchestrator writes it. */
@@ -43,7 +45,7 @@ export async function datasetRun(s: RunSpec): Promise<string> {
     judge: s.judge ? { provider: 'openai', model: s.judge, baseUrl: null, apiKey: { value: 'k', source: 'explicit' } } : null,
     run: { ...RUN_DEFAULTS, outputDir: s.out, passAt: s.passAt ?? 1, errorsAsFailures: s.errorsAsFailures ?? false },
   };
-  const runs = fakeRuns((id, run) => s.decide(id, run), { ms: 1 });
+  const runs = fakeRuns((id, run) => s.decide(id, run), { ms: 1, ...(s.failedTurns ? { failedTurns: s.failedTurns } : {}) });
   await executePlan(plan, await resolveDataset(plan.target, { env: {} }), { engine: fakeEngine(), runScenario: runs.fn, progress: recordingProgress(), hostEnv: {} });
   return s.out;
 }

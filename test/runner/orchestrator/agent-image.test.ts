@@ -46,4 +46,14 @@ describe('prepareAgentImage', () => {
     const r = await prepareAgentImage(plan('external', 'registry.example/my-agent:1'), { ...fakeEngine(), images: null }, () => {});
     expect(r.agent).toEqual({ name: 'external', version: null });
   });
+
+  it("a third-party agent is never built on a reference image's name (its layer would replace or pose as the reference's image)", async () => {
+    const e = engineWith({});
+    let built = false;
+    e.images.build = async () => void (built = true);
+    await expect(prepareAgentImage(plan('claude-code', 'localhost/gaia2-oc:latest'), e, () => {})).rejects.toThrow(
+      /--agent claude-code runs on this runner's world image, but --image localhost\/gaia2-oc:latest names the reference's OpenClaw image: use --image localhost\/gaia2-agent:latest/,
+    );
+    expect(built).toBe(false);
+  });
 });

@@ -30,6 +30,8 @@ export interface FakeRunOptions {
   engine?: FakeEngine;
   cleanupMs?: number;
   onCleanupRun?: (opts: ScenarioRunOptions) => void;
+  /** Turns whose agent program failed on its own (daemon status agent_failures), per judged run. */
+  failedTurns?: (id: string, run: number) => number[];
 }
 
 /** `decide(id, runIndex, attempt)` picks each run's outcome; runs take `ms` milliseconds. */
@@ -60,8 +62,10 @@ export function fakeRuns(decide: (id: string, run: number, attempt: number) => O
         // a real run's usage (test/fixtures/usage/real-results.json).
         const verdict = out === 'pass' ? { success: true, failure_reason: '' } : out === 'fail' ? { success: false, failure_reason: 'Agent did not perform checkout' } : null;
         const { judgment: _real, ...unjudged } = REAL_STATUS;
+        const failedTurns = verdict ? (o.failedTurns?.(id, opts.runIndex ?? 1) ?? []) : [];
         const daemon = {
           ...unjudged,
+          ...(failedTurns.length ? { agent_failures: failedTurns.map((turn) => ({ turn, text: 'Error: the agent failed', detail: 'exit code 1', sim_time: unjudged.sim_time, wall_t: Date.now() / 1000 })) } : {}),
           usage: REAL.llm_agent.daemon_status_usage,
           ...(verdict ? { judgment: verdict } : { status: 'error', reason: `boom ${(out as { kind: string }).kind}` }),
         } as unknown as DaemonStatus;

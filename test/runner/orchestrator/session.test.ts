@@ -79,6 +79,19 @@ describe('run session', () => {
     await expect(session(plan, () => 'pass', engine)).rejects.toThrow(/image img not found in the engine; build it with: gaia2-runner build-image --tag img/);
   });
 
+  it("a missing reference image is named for what it is, with the reference's build and our agent, never build-image", async () => {
+    const engine = fakeEngine();
+    engine.images.exists = async () => false;
+    const { plan } = setup();
+    plan.agent.image = 'localhost/gaia2-oc:latest';
+    const e = await session(plan, () => 'pass', engine).then(() => null, (x: Error & { kind?: string }) => x);
+    expect(e?.kind).toBe('image_missing');
+    expect(e?.message).toMatch(/^image localhost\/gaia2-oc:latest not found in the engine\.\nThat name is the reference's OpenClaw image \(gaia2-cli\/containers\/openclaw\/Dockerfile in github.com\/facebookresearch\/meta-agents-research-environments\)/);
+    expect(e?.message).toContain('cd gaia2-cli && make gaia2-oc');
+    expect(e?.message).toContain('--agent openclaw --image localhost/gaia2-agent:latest');
+    expect(e?.message).not.toContain('build-image --tag');
+  });
+
   it('an empty selection runs nothing and says why', async () => {
     const { plan } = setup();
     const r = await session({ ...plan, target: { ...(plan.target as Extract<RunPlan['target'], { kind: 'local' }>), limit: null, subset: null, path: mkdtempSync(join(tmpdir(), 'empty-')) } }, () => 'pass');

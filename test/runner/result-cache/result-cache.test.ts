@@ -32,10 +32,10 @@ function plan(root: string, out: string, o: { judge?: string; caching?: boolean 
   };
 }
 
-async function exec(p: RunPlan, env: Record<string, string>, imageId: string | null = 'sha256:aaaa') {
+async function exec(p: RunPlan, env: Record<string, string>, imageId: string | null = 'sha256:aaaa', failedTurns?: (id: string) => number[]) {
   const engine = fakeEngine();
   if (imageId) engine.images.id = async () => imageId;
-  const runs = fakeRuns((id) => (id === 't_err' ? { status: 'error', kind: 'health_timeout' } : id === 's_b' ? 'fail' : 'pass'));
+  const runs = fakeRuns((id) => (id === 't_err' ? { status: 'error', kind: 'health_timeout' } : id === 's_b' ? 'fail' : 'pass'), failedTurns ? { failedTurns } : {});
   const progress = recordingProgress();
   const outcome = await executePlan(p, await resolveDataset(p.target, { env }), { engine, runScenario: runs.fn, progress, hostEnv: env });
   return { outcome, ran: runs.calls.map((c) => c.scenarioFile.replace(/^.*\//, '')).sort(), progress };
@@ -60,6 +60,12 @@ describe('result cache (--enable-caching)', () => {
     // The stored artifacts came along.
     expect(readFileSync(join(root, 'out2/search/s_a/artifact-attempt-1.txt'), 'utf8')).toBe('x');
     expect(second.progress.lines.join('\n')).toContain(`Result cache: ${env.GAIA2_RESULT_CACHE}`);
+  });
+
+  it('a judged run whose agent program failed a turn is not stored: whether it stands is decided after it, from the gateway record', async () => {
+    const { root, env } = setup();
+    await exec(plan(root, 'out1'), env, 'sha256:aaaa', (id) => (id === 's_b' ? [1] : []));
+    expect((await exec(plan(root, 'out2'), env)).ran).toEqual(['s_b.json', 't_err.json']);
   });
 
   it('a changed scenario, image, judge, or caching off: runs again', async () => {

@@ -183,4 +183,28 @@ describe('waitUnitReady', () => {
     expect(a.batches).toHaveLength(1);
     await client.close();
   });
+
+  it("an agent whose program is still starting is waited for past the health timeout, up to the start budget", async () => {
+    let starting = true;
+    let connected = false;
+    const { server } = createAdapterServer({
+      backend: { status: () => null, connected: () => connected, hasConnected: () => connected, info: () => (starting ? { agent_starting: true } : {}), post: () => null },
+      token: TOKEN,
+    });
+    const port = await listen(server, 0, '127.0.0.1');
+    closers.push(() => (server.closeAllConnections(), server.close()));
+    const ep: AdapterEndpoint = { url: `http://127.0.0.1:${port}` };
+    const client = new AdapterClient(ep, TOKEN);
+    setTimeout(() => ((connected = true), (starting = false)), 2500);
+    await waitUnitReady({ client, endpoint: ep, container: unit(), lateFiles: [], kind: 't-starting', healthSeconds: 1, startSeconds: 10 });
+    expect(connected).toBe(true);
+    // …and no further: a program that never becomes ready ends the wait at the start budget.
+    connected = false;
+    starting = true;
+    await expect(waitUnitReady({ client, endpoint: ep, container: unit(), lateFiles: [], kind: 't-starting', healthSeconds: 1, startSeconds: 2 })).rejects.toMatchObject({
+      kind: 'health_timeout',
+      message: expect.stringMatching(/agent not ready within 2s \(the agent's program is still starting\)/),
+    });
+    await client.close();
+  });
 });

@@ -41,6 +41,9 @@ export function register(program: Command): void {
     .option('--insecure-registry', 'push over plain HTTP / without TLS verification (loopback registries need no flag)')
     .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --agent claude-code\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
     .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean; agent?: string; agentVersion?: string }) => {
+      const { refuseReferenceName } = await import('../../image/reference-images.js');
+      refuseReferenceName('--tag', o.tag);
+      if (o.push) refuseReferenceName('--push', o.push);
       const auth = registryAuth(process.env);
       const [{ connectEngine }, { buildImage, ensureImage, projectRoot }, { ensureAgentLayer }] = await Promise.all([
         import('../../engine/index.js'), import('../../image/index.js'), import('../../image/agent-layer.js'),

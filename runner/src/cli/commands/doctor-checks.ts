@@ -42,7 +42,11 @@ async function checkImage(engine: UnitBackend | null, image: string): Promise<Ch
   // A backend without an image store (a cluster) pulls the image when a unit needs it.
   if (!engine.images) return { name: 'image', ok: true, detail: `${image}: pulled by the ${engine.name} backend when a unit needs it` };
   const ok = await engine.images.exists(image).catch(() => false);
-  return ok ? { name: 'image', ok, detail: `${image} present` } : { name: 'image', ok, detail: `${image} not found`, fix: `gaia2-runner build-image --tag ${image}` };
+  if (ok) return { name: 'image', ok, detail: `${image} present` };
+  // A reference image's name: our build under it would be driven as that agent's image.
+  const { referenceImage, missingReferenceImageMessage } = await import('../../image/reference-images.js');
+  const ref = referenceImage(image);
+  return { name: 'image', ok, detail: `${image} not found`, fix: ref ? missingReferenceImageMessage(image, ref).replace(/^image \S+ not found in the engine\.\n/, '') : `gaia2-runner build-image --tag ${image}` };
 }
 
 /** The agent layers the engine holds (docs/agents.md): informational, never a failure. */

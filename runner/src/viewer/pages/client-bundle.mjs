@@ -22,3 +22,17 @@ export async function bundleViewerClient() {
   });
   return out.outputFiles[0].text;
 }
+
+/**
+ * An esbuild plugin that replaces pages/client-script.ts with the bundle's text, so a bundle of
+ * the viewer (the runner's dist/, a benchmark's) carries the browser code and needs no bundler,
+ * nor the sources' location, at run time.
+ */
+export function viewerClientScriptPlugin(clientText) {
+  return {
+    name: 'viewer-client-script',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]viewer[\\/]pages[\\/]client-script\.ts$/ }, () => ({ contents: `export const CLIENT_SCRIPT = ${JSON.stringify(clientText)};`, loader: 'js' }));
+    },
+  };
+}

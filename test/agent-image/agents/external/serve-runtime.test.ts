@@ -71,7 +71,12 @@ const until = async (what: () => boolean, ms = 10_000): Promise<void> => {
 describe('serve runtime', () => {
   it('starts the program once, before the first turn, and plays every message as a turn of that process', async () => {
     const t = await world({ FAKE_START_MS: '300', FAKE_DELAY: '150' });
+    // while the program starts, the world says so (GET /health's agent_starting) and delivers nothing
+    await until(() => t.log().some((l) => l.ev === 'start'));
+    expect(t.w.world.agentStarting).toBe(true);
+    expect(t.delivered()).toEqual([]);
     await until(() => t.delivered().length === 1);
+    expect(t.w.world.agentStarting).toBe(false);
     // more user messages while the first turn runs: queued by the daemon, the next run
     t.w.world.postMessage('second message');
     await until(() => t.replies().length === 2);
