@@ -90,7 +90,7 @@ export interface ContainerLook {
 }
 
 /** Runs a command as root in a running container and returns its output (a TTY: no stream framing). */
-async function execText(c: Docker.Container, cmd: string[]): Promise<string> {
+export async function execText(c: Docker.Container, cmd: string[]): Promise<string> {
   const ex = await c.exec({ Cmd: cmd, User: 'root', AttachStdout: true, AttachStderr: true, Tty: true });
   const stream = await ex.start({ hijack: true, stdin: false, Tty: true });
   const chunks: Buffer[] = [];
