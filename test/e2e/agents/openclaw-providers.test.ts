@@ -88,7 +88,7 @@ beforeAll(async () => {
     try {
       const done = await Promise.all(
         Object.values(CASES).map((c) =>
-          runAgentOnce(image, { ...c.agent, flags: [...(c.agent.flags ?? []), '--agent-version', version] }, { scenario: scenarioFile(SAMPLES.single), plays: play, flags: ['--timeout', '900'] }),
+          runAgentOnce(image, { ...c.agent, flags: [...(c.agent.flags ?? []), '--agent-version', version] }, { scenario: scenarioFile(SAMPLES.single), plays: play, flags: ['--timeout', '1800'] }),
         ),
       );
       Object.keys(CASES).forEach((k, i) => runs.set(`${version} ${k}`, { run: done[i]! }));

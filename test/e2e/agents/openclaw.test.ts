@@ -29,7 +29,9 @@ import { connectE2eEngine, eachEngine } from '../helpers/engines.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const root = join(import.meta.dirname, '..', '..', '..');
-const OC: AgentUnderTest = { ...AGENTS.openclaw, flags: ['--thinking', 'low'] };
+// --timeout: the runner waits for a program that is still starting up to the scenario's time limit, and OpenClaw's
+// start takes minutes on a busy 2-core machine (it is off the simulated clock).
+const OC: AgentUnderTest = { ...AGENTS.openclaw, flags: ['--thinking', 'low', '--timeout', '1800'] };
 
 /** A sample's directory in a run's output, e.g. samples/time/time_calendar_boat_trip. */
 const sampleDir = (out: string, sample: string) => join(out, sample);

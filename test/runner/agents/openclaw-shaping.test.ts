@@ -67,3 +67,22 @@ describe('other providers through the proxy', () => {
     expect(await res.text()).toContain('Hello fro');
   });
 });
+
+describe("the gateway process's fetch (lib/openclaw-offline.mjs)", () => {
+  it('reaches loopback only: the model proxy is there, a price list elsewhere fails as offline', async () => {
+    const original = globalThis.fetch;
+    try {
+      // @ts-expect-error a plain .mjs of the layer, no types
+      const { isLoopback } = await import('../../../runner/src/agents/openclaw/layer/lib/openclaw-offline.mjs');
+      expect(isLoopback('http://127.0.0.1:4000/v1/chat/completions')).toBe(true);
+      expect(isLoopback('http://localhost:4000/x')).toBe(true);
+      expect(isLoopback('http://[::1]:4000/x')).toBe(true);
+      expect(isLoopback('https://openrouter.ai/api/v1/models')).toBe(false);
+      await expect(fetch('https://openrouter.ai/api/v1/models')).rejects.toThrow(/reaches nothing but its model endpoint/);
+      const res = await fetch(`${compat.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'gaia2 warm-up nonce-123' }] }) });
+      expect(res.status).toBe(400);
+    } finally {
+      globalThis.fetch = original;
+    }
+  });
+});

@@ -46,7 +46,8 @@ describe('providers: the reference definitions', () => {
     for (const [provider, vars] of [['anthropic', ['ANTHROPIC_API_KEY']], ['openai', ['OPENAI_API_KEY']], ['google', ['GEMINI_API_KEY', 'GOOGLE_API_KEY']]] as const) {
       const s = setup({ PROVIDER: provider });
       expect(s.custom).toBeNull();
-      expect(config(s, '2026.9.6').models).toEqual({});
+      expect(config(s, '2026.9.6').models).toEqual({ catalogRefresh: { enabled: false } });
+      expect(config(s, '2026.4.1').models).toEqual({});
       expect(cfg.keyEnv(s)).toEqual(Object.fromEntries(['GAIA2_OPENCLAW_KEY', ...vars].map((v) => [v, 'sk-oc-test'])));
     }
   });
@@ -92,6 +93,8 @@ describe("the reference's other values, in the keys of the release that runs", (
     expect(c.channels).toEqual({ defaults: { heartbeatVisibility: { showOk: true, showAlerts: true } } });
     expect(c.gateway).not.toHaveProperty('controlUi');
     expect(c.plugins).toEqual({ entries: {} });
+    // it would fetch a model catalog from catalog.openclaw.ai at start-up
+    expect(c.models.catalogRefresh).toEqual({ enabled: false });
   });
 
   it('the queue mode is the option when given', () => {

@@ -131,8 +131,10 @@ export function openclawConfig(setup, o) {
     ...(renamed ? {} : { envelopeTimestamp: 'off', envelopeElapsed: 'off', llm: { idleTimeoutSeconds: REFERENCE.idleTimeoutSeconds } }),
   };
   const gateway = { bind: 'loopback', mode: 'local', port: o.port, auth: { mode: 'token', token: o.token }, ...(renamed ? {} : { controlUi: { allowInsecureAuth: true } }) };
+  // Nothing but the model endpoint: 2026.9 refreshes a remote model catalog (catalog.openclaw.ai) at start-up.
+  const models = { ...(provider ? { providers: { [setup.provider]: provider } } : {}), ...(renamed ? { catalogRefresh: { enabled: false } } : {}) };
   return {
-    models: provider ? { providers: { [setup.provider]: provider } } : {},
+    models,
     agents: { defaults },
     tools: {
       allow: ['exec'],
