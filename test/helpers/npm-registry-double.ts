@@ -14,7 +14,11 @@ export interface DoublePackage {
   /** path inside package/ → content; executable when the path is listed in `bin` or ends with .sh */
   files: Record<string, string>;
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   bin?: Record<string, string>;
+  /** package.json engines, e.g. {node: ">=24"} (npm leaves out an optional dependency its Node does not satisfy). */
+  engines?: Record<string, string>;
+  scripts?: Record<string, string>;
 }
 
 export interface NpmRegistryDouble {
@@ -24,6 +28,13 @@ export interface NpmRegistryDouble {
   close(): Promise<void>;
 }
 
+const extraFields = (p: DoublePackage) => ({
+  ...(p.bin ? { bin: p.bin } : {}),
+  ...(p.engines ? { engines: p.engines } : {}),
+  ...(p.optionalDependencies ? { optionalDependencies: p.optionalDependencies } : {}),
+  ...(p.scripts ? { scripts: p.scripts } : {}),
+});
+
 async function tarball(p: DoublePackage): Promise<Buffer> {
   const t = pack();
   const chunks: Buffer[] = [];
@@ -32,7 +43,7 @@ async function tarball(p: DoublePackage): Promise<Buffer> {
     t.on('end', () => resolve(gzipSync(Buffer.concat(chunks))));
     t.on('error', reject);
   });
-  const manifest = { name: p.name, version: p.version, dependencies: p.dependencies ?? {}, ...(p.bin ? { bin: p.bin } : {}) };
+  const manifest = { name: p.name, version: p.version, dependencies: p.dependencies ?? {}, ...extraFields(p) };
   t.entry({ name: 'package/package.json', mode: 0o644 }, JSON.stringify(manifest, null, 2));
   const execs = new Set(Object.values(p.bin ?? {}).map((b) => b.replace(/^\.\//, '')));
   for (const [path, content] of Object.entries(p.files)) {
@@ -76,7 +87,7 @@ export async function startNpmRegistryDouble(packages: DoublePackage[]): Promise
       name: p.name,
       version: p.version,
       dependencies: p.dependencies ?? {},
-      ...(p.bin ? { bin: p.bin } : {}),
+      ...extraFields(p),
       dist: {
         tarball: `${url}${file}`,
         shasum: createHash('sha1').update(bytes).digest('hex'),

@@ -11,6 +11,7 @@ export interface AgentFlags extends NoiseFlags, GatewayFlags {
   agent?: string;
   agentVersion?: string;
   agentOption?: string[];
+  instructionsFile?: string;
   script?: string;
   runtime: string;
   adapterPort: string;
@@ -72,6 +73,7 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--agent <name>', `who plays: oracle (replays the answer), default (our LLM agent), scripted (--script), a third-party agent, or external (the agent layer of --image); known: ${knownAgentNames().join(', ')}`)
     .option('--agent-version <version>', "a third-party agent's package version (default: the one the runner pins)")
     .option('--agent-option <key=value>', "an agent layer's option (repeatable; docs/agents.md)", collect)
+    .option('--instructions-file <file>', "a third-party agent's instructions: a template with the reference's placeholders {{TOOL_LIST}}, {{MESSAGING_TOOLS}}, {{EXEC_TOOL}} (docs/agents.md)")
     .option('--script <file>', 'JSON command list for --agent scripted')
     .option('--runtime <cli>', 'container CLI of the reference runner (podman|docker); recorded in run_config.json', 'podman')
     .option('--adapter-port <port>', 'adapter port inside the container (host networking)', String(RUN_DEFAULTS.adapterPort))

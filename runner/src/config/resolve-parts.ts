@@ -9,6 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGE_PATTERN, type AgentName, type AgentSettings, type JudgeSettings, type SecretRef } from '../plan/plan.js';
 import { resolveAgentChoice, type AgentOptionValue } from './agent-choice.js';
+import { loadInstructionsFile } from '../agents/instructions-template.js';
 
 export interface SecretInput {
   value?: string | undefined;
@@ -46,11 +47,13 @@ export interface AgentInput {
   script?: string | null | undefined;
   version?: string | undefined;
   options?: Record<string, AgentOptionValue> | undefined;
+  /** A template of the agent's instructions (a path; third-party agents only). */
+  instructionsFile?: string | null | undefined;
 }
 
 export function resolveAgent(
   a: AgentInput,
-  opt: { image: string; provider: string; model: string; name: string; script: string; version: string; options: string },
+  opt: { image: string; provider: string; model: string; name: string; script: string; version: string; options: string; instructions: string },
 ): AgentSettings {
   if (!a.image) throw new ConfigError(`${opt.image} is required`);
   const profile = detectProfile(a.image);
@@ -70,6 +73,15 @@ export function resolveAgent(
   }
   if (name === 'scripted' && !a.script) throw new ConfigError(`${opt.script} is required when ${opt.name} = scripted`);
   const llm = name === 'default' || choice.adapter !== null || (name === 'external' && !!provider);
+  let instructions: AgentSettings['instructions'] = null;
+  if (a.instructionsFile) {
+    if (!choice.adapter && name !== 'external') throw new ConfigError(`${opt.instructions} applies to third-party agents only (${opt.name} = ${name})`);
+    try {
+      instructions = loadInstructionsFile(a.instructionsFile, opt.instructions);
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+  }
   return {
     name,
     image: a.image,
@@ -85,6 +97,7 @@ export function resolveAgent(
     script: name === 'scripted' ? a.script! : null,
     version: choice.version,
     options: choice.options,
+    instructions,
   };
 }
 

@@ -38,6 +38,7 @@ export const AgentTable = z.strictObject({
   name: optStr,
   version: optStr,
   options: AgentOptionsTable,
+  instructions_file: optStr,
   image: optStr,
   runtime: optStr,
   provider: optStr,

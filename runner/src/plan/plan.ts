@@ -57,6 +57,8 @@ export interface AgentSettings {
   version?: string | null;
   /** [agent.options] (agent layers only), passed as GAIA2_AGENT_OPTIONS. */
   options?: Record<string, string | number | boolean>;
+  /** [agent].instructions_file (third-party agents): the user's template, checked (agents/instructions-template.ts). */
+  instructions?: { path: string; sha256: string; text: string } | null;
 }
 
 export interface JudgeSettings {

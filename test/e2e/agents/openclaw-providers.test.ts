@@ -2,13 +2,20 @@
 // openclaw.test.ts runs): anthropic (Messages, streaming), google (Gemini
 // streamGenerateContent), openai (Responses, streaming) and openrouter (chat completions), each
 // playing the single-turn sample through OpenClaw's exec tool in a real container, against the
-// streaming double of that provider behind the run's gateway. All runs at once, one sample
-// each: OpenClaw is the slowest agent to start a turn. The
-// containers' connections are watched too (helpers/connection-watch.ts): OpenClaw reaches
-// nothing but the model endpoint, whichever provider it speaks.
+// streaming double of that provider behind the run's gateway, on both releases: the newest (the
+// default, on the Node 24 its layer brings) and the reference's pin 2026.4.1 (on the world's
+// Node 22); the four providers of one release at once. Each provider gets the reference's
+// definition (its own id, its context window and max tokens). The containers' connections are
+// watched too (helpers/connection-watch.ts): OpenClaw — plugins on, as the reference runs it —
+// reaches nothing but the model endpoint, whichever provider and release.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
+import { findAdapter } from '../../../runner/src/agents/index.js';
+import { openclaw, OPENCLAW_REFERENCE_VERSION } from '../../../runner/src/agents/openclaw.js';
+import { ensureAgentLayer } from '../../../runner/src/image/agent-layer.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openclawShell, readRequest, shellExchanges } from '../../helpers/fake-llm/index.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
 import { flowsTo, strayFlows, watchConnections, type WatchedContainer } from './helpers/connection-watch.js';
@@ -21,78 +28,116 @@ interface ProviderCase {
   /** The API path OpenClaw must call, and the header the provider's key goes in. */
   path: RegExp;
   keyHeader: string;
+  /** The reference's definition of the provider with a base URL: its id, context window and max tokens. */
+  id: string;
+  contextWindow: number;
+  maxTokens: number;
 }
+
+const VERSIONS = [openclaw.package.version, OPENCLAW_REFERENCE_VERSION];
+const root = join(import.meta.dirname, '..', '..', '..');
 
 const CASES: Record<string, ProviderCase> = {
   anthropic: {
     agent: { name: 'openclaw', shell: openclawShell('anthropic'), provider: 'anthropic', model: 'claude-sonnet-4-5', flags: ['--thinking', 'low'] },
     path: /^\/v1\/messages$/,
     keyHeader: 'x-api-key',
+    id: 'anthropic',
+    contextWindow: 200_000,
+    maxTokens: 64_000,
   },
   google: {
     agent: { name: 'openclaw', shell: openclawShell('gemini'), provider: 'google', model: 'gemini-2.5-flash', flags: ['--thinking', 'low'] },
     path: /^\/v1beta\/models\/gemini-2\.5-flash:streamGenerateContent$/,
     keyHeader: 'x-goog-api-key',
+    id: 'google',
+    contextWindow: 1_048_576,
+    maxTokens: 65_536,
   },
   openai: {
     agent: { name: 'openclaw', shell: openclawShell('openai-responses'), provider: 'openai', model: 'gpt-5.1', flags: ['--thinking', 'low'] },
     path: /^\/v1\/responses$/,
     keyHeader: 'authorization',
+    id: 'openai',
+    contextWindow: 272_000,
+    maxTokens: 128_000,
   },
   openrouter: {
     agent: { name: 'openclaw', shell: openclawShell('openai-chat'), provider: 'openrouter', model: 'anthropic/claude-sonnet-4.5', flags: ['--thinking', 'low'] },
     path: /^\/v1\/chat\/completions$/,
     keyHeader: 'authorization',
+    id: 'openrouter',
+    contextWindow: 262_144,
+    maxTokens: 65_535,
   },
 };
 
 let engine: UnitBackend;
+/** Runs by "<version> <provider>". */
 const runs = new Map<string, { run: DrivenRun & { key: string } }>();
-/** The containers of both runs (one image): which is which does not matter to the watch. */
+/** The containers of all runs (one watch per release's layer): which is which does not matter to the watch. */
 let containers: WatchedContainer[] = [];
 
 beforeAll(async () => {
   engine = await connectEngine();
-  const layer = await agentLayer(engine, image, 'openclaw');
-  const watch = watchConnections((await engine.describe()).endpoint.replace(/^unix:\/\//, ''), layer.tag);
+  const adapter = findAdapter('openclaw')!;
   const play = samplePlay(SAMPLES.single);
-  try {
-    // A turn of OpenClaw takes minutes on a busy 2-core machine: the scenario's time limit is the suite's slow one.
-    const done = await Promise.all(Object.values(CASES).map((c) => runAgentOnce(image, c.agent, { scenario: scenarioFile(SAMPLES.single), plays: play, flags: ['--timeout', '900'] })));
-    Object.keys(CASES).forEach((k, i) => runs.set(k, { run: done[i]! }));
-  } finally {
-    containers = await watch.stop();
+  for (const version of VERSIONS) {
+    const layer = version === adapter.package.version ? await agentLayer(engine, image, 'openclaw') : await ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version });
+    const watch = watchConnections((await engine.describe()).endpoint.replace(/^unix:\/\//, ''), layer.tag);
+    try {
+      const done = await Promise.all(
+        Object.values(CASES).map((c) =>
+          runAgentOnce(image, { ...c.agent, flags: [...(c.agent.flags ?? []), '--agent-version', version] }, { scenario: scenarioFile(SAMPLES.single), plays: play, flags: ['--timeout', '1800'] }),
+        ),
+      );
+      Object.keys(CASES).forEach((k, i) => runs.set(`${version} ${k}`, { run: done[i]! }));
+    } finally {
+      containers.push(...(await watch.stop()));
+    }
   }
-}, 1_200_000);
+}, 2_400_000);
 
 afterAll(async () => {
   await engine?.close();
 });
 
-describe.each(Object.keys(CASES))('openclaw with the %s provider (real container, streaming double)', (provider) => {
+describe.each(VERSIONS.flatMap((v) => Object.keys(CASES).map((p) => [v, p] as const)))('openclaw %s with the %s provider (real container, streaming double)', (version, provider) => {
   const c = CASES[provider]!;
 
   it('the sample is judged PASS', () => {
-    const { run } = runs.get(provider)!;
+    const { run } = runs.get(`${version} ${provider}`)!;
     const [r] = readResults(run.dir);
     expect(r!.failure_reasons ?? r!.error ?? null, run.err).toBeNull();
     expect(r!.status).toBe('pass');
-    expect(r!.agent).toMatchObject({ name: 'openclaw' });
+    expect(r!.agent).toEqual({ name: 'openclaw', version });
+  });
+
+  it("OpenClaw had the reference's definition of the provider: its own id, context window and max tokens; plugins on, run timeout 1200 s, queue mode steer", () => {
+    const { run } = runs.get(`${version} ${provider}`)!;
+    const config = JSON.parse(readFileSync(join(run.dir, SAMPLES.single.split('/')[1]!, 'agent-trace/openclaw-config.json'), 'utf8'));
+    expect(Object.keys(config.models.providers)).toEqual([c.id]);
+    expect(config.models.providers[c.id].models[0]).toMatchObject({ id: c.agent.model, reasoning: true, contextWindow: c.contextWindow, maxTokens: c.maxTokens });
+    expect(config.agents.defaults).toMatchObject({ model: { primary: `${c.id}/${c.agent.model}` }, timeoutSeconds: 1200, workspace: '/home/agent' });
+    expect(config.plugins).toEqual({ entries: {} });
+    expect(config.messages.queue).toEqual({ mode: 'steer' });
+    expect(config.tools.allow).toEqual(['exec']);
   });
 
   it("OpenClaw spoke the provider's own API, streaming, offered exec only, and sent the key it was given", () => {
-    const { run } = runs.get(provider)!;
+    const { run } = runs.get(`${version} ${provider}`)!;
     expect(run.fake.requests.length).toBeGreaterThan(0);
     for (const q of run.fake.requests) {
       expect(q.path).toMatch(c.path);
       expect(q.stream).toBe(true);
       expect(String(q.headers[c.keyHeader])).toContain(run.key);
     }
+    if (provider === 'openrouter') for (const q of run.fake.requests) expect(q.body.reasoning).toEqual({ enabled: true });
     expect(readRequest(c.agent.shell.format, run.fake.requests[0]!.body).tools).toEqual(['exec']);
   });
 
   it("every app command ran through exec and its output came back in the provider's format", () => {
-    const { run } = runs.get(provider)!;
+    const { run } = runs.get(`${version} ${provider}`)!;
     const calls = shellExchanges(c.agent.shell.format, run.fake.requests.at(-1)!.body, 'exec');
     expect(calls.map((x) => x.args.command)).toEqual(samplePlay(SAMPLES.single)[0]!.commands);
     expect(calls[0]!.result).toMatch(/ececbe590b923620bc5384dc4ef7bd0e|cart/i);
@@ -100,7 +145,7 @@ describe.each(Object.keys(CASES))('openclaw with the %s provider (real container
   });
 
   it("the report's agent tokens are what the double billed", () => {
-    const { run } = runs.get(provider)!;
+    const { run } = runs.get(`${version} ${provider}`)!;
     const billed = run.fake.billing();
     const agent = readReport(run.dir).overall.usage.agent;
     expect(agent).toMatchObject({ llm_calls: billed.responses, output: billed.output });
@@ -111,7 +156,7 @@ describe.each(Object.keys(CASES))('openclaw with the %s provider (real container
 
 describe('openclaw reaches nothing but the model endpoint (connection tracking, every provider)', () => {
   it("each run's container reached its gateway for its model calls, and nothing else", () => {
-    expect(containers).toHaveLength(Object.keys(CASES).length);
+    expect(containers).toHaveLength(Object.keys(CASES).length * VERSIONS.length);
     for (const c of containers) {
       expect(flowsTo(c, 'BASE_URL').length).toBeGreaterThan(0);
       expect(strayFlows(c)).toEqual([]);

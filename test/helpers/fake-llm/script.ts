@@ -35,6 +35,8 @@ export interface FakeReply {
    * of a streaming answer's events (a provider or network dropping out).
    */
   drop?: 'before-body' | 'mid-stream';
+  /** Answer 200 with this body as it is (content-type application/json): a provider whose answer is not what the API says. */
+  raw?: string;
 }
 
 /** An HTTP failure, in the format's own error-body shape. */

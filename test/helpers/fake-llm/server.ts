@@ -159,6 +159,11 @@ export async function startFakeLlm(options: FakeLlmOptions): Promise<FakeLlm> {
       usage: item.usage ?? { input: 100 + n, output: 10 + n },
     };
     const drop = (item as FakeReply).drop;
+    if ((item as FakeReply).raw !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end((item as FakeReply).raw);
+      return;
+    }
     if (drop === 'before-body') {
       res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
       res.flushHeaders();

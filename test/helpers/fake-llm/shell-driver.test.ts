@@ -8,6 +8,7 @@ import {
   CLAUDE_CODE_SHELL,
   CODEX_SHELL,
   GEMINI_CLI_SHELL,
+  openclawShell,
   readRequest,
   shellDriver,
   shellExchanges,
@@ -102,5 +103,32 @@ describe('shell driver behind the fake server', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('shell driver: a message that came in during a turn', () => {
+  const shell = openclawShell('openai-chat');
+  const turns = [{ when: 'Wait for the email', commands: ['date', 'wait-for-it', 'emails list-emails'], reply: 'replied' }];
+  const callOf = (id: string, command: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'exec', arguments: JSON.stringify({ command }) } }] });
+  const body = (...after: object[]) => ({
+    model: 'm',
+    messages: [{ role: 'user', content: 'Wait for the email, then answer it' }, callOf('c1', 'date'), { role: 'tool', tool_call_id: 'c1', content: '2025' }, callOf('c2', 'wait-for-it'), { role: 'tool', tool_call_id: 'c2', content: 'arrived' }, ...after],
+  });
+
+  it('right after a tool result (steered into the run): the turn goes on, and the message is kept', () => {
+    const driver = shellDriver(shell, turns);
+    const notice = { role: 'user', content: '[Notification] New email received from Lucia' };
+    expect(driver.respond(asRequest(body(notice)))).toEqual({ toolCalls: [{ name: 'exec', args: shell.args('emails list-emails') }] });
+    expect(driver.respond(asRequest(body(notice, callOf('c3', 'emails list-emails'), { role: 'tool', tool_call_id: 'c3', content: '[]' })))).toEqual({ text: 'replied' });
+    expect(driver.midTurn.map((m) => m.text)).toEqual(['[Notification] New email received from Lucia']);
+    expect(driver.unplaced).toEqual([]);
+  });
+
+  it('after the turn\'s answer (a turn of its own): not placed, as before', () => {
+    const driver = shellDriver(shell, turns);
+    const r = driver.respond(asRequest(body({ role: 'assistant', content: 'replied' }, { role: 'user', content: '[Notification] later' })));
+    expect((r as FakeReply).text).toBe('Noted.');
+    expect(driver.unplaced).toHaveLength(1);
+    expect(driver.midTurn).toEqual([]);
   });
 });

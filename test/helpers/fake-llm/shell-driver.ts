@@ -2,8 +2,11 @@
 // It reads each request's conversation (conversation.ts): the latest user message picks the
 // turn (by words of it), the tool results that came back since then say how many of the
 // turn's commands already ran, and the answer is the next command as a call of the agent's
-// shell tool, or the turn's reply once all ran. Requests it cannot place (a notification it
-// has no turn for, a side request of the agent) get `otherwise` and are kept in `unplaced`.
+// shell tool, or the turn's reply once all ran. A message that came in during a turn (right
+// after a tool result: a program that takes input mid-turn put it there) does not start a turn:
+// the turn goes on, and the request is kept in `midTurn`. Requests it cannot place (a
+// notification it has no turn for, a side request of the agent) get `otherwise` and are kept
+// in `unplaced`.
 import { readRequest, type ConversationItem } from './conversation.js';
 import type { RecordedRequest } from './server.js';
 import { call, say, type FakeFormat, type FakeReply, type FakeScriptItem } from './script.js';
@@ -29,6 +32,8 @@ export interface ShellDriver {
   respond(req: RecordedRequest): FakeScriptItem;
   /** Requests that matched no turn (answered with `otherwise`). */
   unplaced: RecordedRequest[];
+  /** Requests whose latest user message came in during a turn (after a tool result), with that message. */
+  midTurn: Array<{ req: RecordedRequest; text: string }>;
 }
 
 // Harness notes some agents put into user messages; they are not the user speaking.
@@ -58,13 +63,21 @@ function turnStart(items: ConversationItem[]): number {
 
 export function shellDriver(shell: AgentShell, turns: readonly DriverTurn[], otherwise: FakeReply = say('Noted.')): ShellDriver {
   const unplaced: RecordedRequest[] = [];
+  const midTurn: ShellDriver['midTurn'] = [];
   return {
     unplaced,
+    midTurn,
     respond(req) {
       const { items } = readRequest(shell.format, req.body);
       const last = turnStart(items);
       const said = last >= 0 ? (items[last] as { text: string }).text : '';
       const turn = turns.find((t) => said.includes(t.when));
+      // Notifications taken into the running turn (spoken after its start) are kept.
+      if (turn) {
+        for (const i of items.slice(last + 1)) {
+          if (spoken(i) && !midTurn.some((m) => m.text === (i as { text: string }).text)) midTurn.push({ req, text: (i as { text: string }).text });
+        }
+      }
       if (!turn) {
         unplaced.push(req);
         return otherwise;

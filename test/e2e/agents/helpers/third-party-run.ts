@@ -80,7 +80,7 @@ export async function agentLayer(engine: UnitBackend, image: string, name: strin
  * What the double answers, given what the driver would: the driver's answer, or a failure in its
  * place (a provider refusing a request), decided per request.
  */
-export type AnswerFilter = (req: RecordedRequest, driven: FakeScriptItem) => FakeScriptItem;
+export type AnswerFilter = (req: RecordedRequest, driven: FakeScriptItem) => FakeScriptItem | Promise<FakeScriptItem>;
 
 /** The agent's layer on `image` on the default engine (connected for this and closed). */
 export async function agentLayerHere(image: string, name: string): Promise<AgentLayer> {
