@@ -10,6 +10,26 @@ import { recordedOptions, type RunRecord } from '../record/index.js';
 import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
 import { gatewayOf } from './gateway-record.js';
+import { loadInstructionsFile } from '../agents/instructions-template.js';
+
+/**
+ * The run's instructions template, read again from its recorded path; refused when the file is
+ * gone or no longer the recorded bytes (a rerun with other instructions is another run).
+ */
+function recordedInstructions(rec: RunRecord, file: string): AgentSettings['instructions'] {
+  const r = rec.agent_instructions_file as { path?: unknown; sha256?: unknown } | undefined;
+  if (!r) return null;
+  const field = `agent_instructions_file in ${file}:`;
+  if (typeof r.path !== 'string' || typeof r.sha256 !== 'string') throw new ConfigError(`${field} expected {path, sha256}`);
+  let got;
+  try {
+    got = loadInstructionsFile(r.path, field);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  if (got.sha256 !== r.sha256) throw new ConfigError(`${field} ${got.path} changed since the run (sha256 ${got.sha256}, recorded ${r.sha256})`);
+  return got;
+}
 
 function key(o: { api_key_env: string | null }, label: string, env: Record<string, string | undefined>): SecretRef | null {
   return resolveSecret({ envName: o.api_key_env ?? undefined }, { value: `${label}.api_key`, env: `${label}.api_key_env`, table: label }, env);
@@ -45,6 +65,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
     script: a.script,
     version: a.version ?? null,
     options: a.options ?? {},
+    instructions: recordedInstructions(rec, file),
   };
   const judge: JudgeSettings | null = j
     ? { provider: j.provider, model: j.model, baseUrl: j.base_url, apiKey: key(j, 'judge_options', env), promptVersion: j.prompt_version, extraBody: j.extra_body }

@@ -131,6 +131,19 @@ describe('run_config.json: the complete run record', () => {
     expect(planFromRunRecord(rec, file, env, { outputDir: join(dir, 'out') })).toEqual(plan);
   });
 
+  it("a run's instructions template is read again from its recorded path, and refused once its bytes changed", async () => {
+    const { dir, env, plan } = setup();
+    await runWithFakes(plan, env);
+    const { file, rec } = readRunRecord(join(dir, 'out'));
+    const tpl = join(dir, 'AGENTS_TEMPLATE.md');
+    writeFileSync(tpl, 'Use {{EXEC_TOOL}} for {{TOOL_LIST}}\n');
+    const sha256 = createHash('sha256').update(readFileSync(tpl)).digest('hex');
+    const withTemplate = { ...rec, agent_instructions_file: { path: tpl, sha256 } };
+    expect(planFromRunRecord(withTemplate, file, env, { outputDir: null }).agent.instructions).toEqual({ path: tpl, sha256, text: 'Use {{EXEC_TOOL}} for {{TOOL_LIST}}\n' });
+    writeFileSync(tpl, 'Other words\n');
+    expect(() => planFromRunRecord(withTemplate, file, env, { outputDir: null })).toThrow(/agent_instructions_file in .*run_config\.json: .*AGENTS_TEMPLATE\.md changed since the run/);
+  });
+
   it('a record without options is refused with a clear message', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rerun-'));
     writeFileSync(join(dir, 'run_config.json'), JSON.stringify({ schema_version: 1, command: 'run' }));
