@@ -16,11 +16,9 @@ import { loadInstructionsFile } from '../agents/instructions-template.js';
  * The run's instructions template, read again from its recorded path; refused when the file is
  * gone or no longer the recorded bytes (a rerun with other instructions is another run).
  */
-function recordedInstructions(rec: RunRecord, file: string): AgentSettings['instructions'] {
-  const r = rec.agent_instructions_file as { path?: unknown; sha256?: unknown } | undefined;
+function recordedInstructions(r: { path: string; sha256: string } | undefined, file: string): AgentSettings['instructions'] {
   if (!r) return null;
-  const field = `agent_instructions_file in ${file}:`;
-  if (typeof r.path !== 'string' || typeof r.sha256 !== 'string') throw new ConfigError(`${field} expected {path, sha256}`);
+  const field = `agent_options.instructions_file in ${file}:`;
   let got;
   try {
     got = loadInstructionsFile(r.path, field);
@@ -65,7 +63,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
     script: a.script,
     version: a.version ?? null,
     options: a.options ?? {},
-    instructions: recordedInstructions(rec, file),
+    instructions: recordedInstructions(a.instructions_file, file),
   };
   const judge: JudgeSettings | null = j
     ? { provider: j.provider, model: j.model, baseUrl: j.base_url, apiKey: key(j, 'judge_options', env), promptVersion: j.prompt_version, extraBody: j.extra_body }

@@ -42,7 +42,6 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     image: plan.agent.image,
     runtime: plan.agent.runtime,
     agent: x.agent ?? { name: plan.agent.name, version: plan.agent.version ?? null },
-    ...(plan.agent.instructions ? { agent_instructions_file: { path: plan.agent.instructions.path, sha256: plan.agent.instructions.sha256 } } : {}),
     provider: plan.agent.provider,
     model: plan.agent.model,
     base_url: plan.agent.baseUrl,

@@ -10,6 +10,7 @@ export const CACHE_KEY_EXCLUDED: Readonly<Record<string, string>> = {
   'agent_options.image': 'the image is keyed by its id',
   'agent_options.runtime': 'the reference CLI name, recorded for compatibility',
   'agent_options.script': 'a path; the script is keyed by script_sha256',
+  'agent_options.instructions_file.path': 'a path; the instructions template is keyed by its sha256',
   'agent_options.api_key_env': 'a key is not a setting',
   'agent_options.api_key': 'a key is not a setting',
   'judge_options.api_key_env': 'a key is not a setting',

@@ -33,6 +33,8 @@ export const AgentRecord = z.object({
   script: optStr,
   /** The script's content, so a changed script is a different run. */
   script_sha256: str.optional(),
+  /** [agent].instructions_file: the template's path and the sha256 of its bytes (the text is read again on a rerun). */
+  instructions_file: z.object({ path: str, sha256: str }).optional(),
   /** An agent layer's package version; null: the layer's default. */
   version: str.nullable().optional(),
   /** An agent layer's options (--agent-option); absent: none. */

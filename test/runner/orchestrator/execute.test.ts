@@ -288,7 +288,7 @@ describe("a third-party agent's instructions template", () => {
     expect(runs.calls.length).toBeGreaterThan(0);
     for (const c of runs.calls) expect(c.env.GAIA2_AGENT_INSTRUCTIONS).toBe(text);
     const rc = readJson(join(root, 'out/run_config.json'));
-    expect(rc.agent_instructions_file).toEqual({ path: '/home/u/AGENTS_TEMPLATE.md', sha256: 'ab'.repeat(32) });
+    expect(rc.agent_options.instructions_file).toEqual({ path: '/home/u/AGENTS_TEMPLATE.md', sha256: 'ab'.repeat(32) });
     expect(JSON.stringify(rc)).not.toContain('{{TOOL_LIST}}');
   });
 });

@@ -11,11 +11,15 @@ import { planFromRunRecord } from '../../../runner/src/config/from-run-record.js
 import { RUN_DEFAULTS, type RunPlan, type RunSettings } from '../../../runner/src/plan/plan.js';
 import { CACHE_KEY_EXCLUDED, findRunRecord, readRunRecord, recordedOptions, toRecord } from '../../../runner/src/record/index.js';
 import { configKey } from '../../../runner/src/result-cache/index.js';
+import { loadInstructionsFile } from '../../../runner/src/agents/instructions-template.js';
 import { DEFAULT_ENV_EVENTS } from '../../../agent-image/src/contract/noise.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'record-'));
 const script = join(dir, 'script.json');
 writeFileSync(script, '[["calendar","list"]]');
+const template = join(dir, 'AGENTS_TEMPLATE.md');
+writeFileSync(template, 'Run {{TOOL_LIST}} with {{EXEC_TOOL}}.\n');
+const instructions = loadInstructionsFile(template, '[agent].instructions_file');
 const env = { AGENT_KEY: 'sk-agent-0123456789', JUDGE_KEY: 'sk-judge-0123456789', A2A_KEY: 'sk-a2a-0123456789' };
 
 // Every setting differs from its default, so a setting the rerun drops (and so falls back to
@@ -45,7 +49,7 @@ const full: Required<RunPlan> = {
   agent: {
     name: 'scripted', image: 'localhost/gaia2-agent:x', runtime: 'docker', provider: 'anthropic', model: 'claude-x',
     apiKey: { value: env.AGENT_KEY, source: 'AGENT_KEY' }, baseUrl: 'http://127.0.0.1:9/v1', thinking: 'high', tools: 'functions',
-    maxTokens: 4096, volumes: ['/data:/data:ro'], script, version: '1.2.3', options: { effort: 'high', verbose: true },
+    maxTokens: 4096, volumes: ['/data:/data:ro'], script, version: '1.2.3', options: { effort: 'high', verbose: true }, instructions,
   },
   judge: {
     provider: 'openai', model: 'gpt-j', baseUrl: 'https://judge.example/v1', apiKey: { value: env.JUDGE_KEY, source: 'JUDGE_KEY' },
@@ -106,6 +110,7 @@ describe('run record', () => {
     const excluded = (path: string) => Object.keys(CACHE_KEY_EXCLUDED).some((e) => path === e || path.startsWith(`${e}.`));
     for (const [path, value] of leaves(rec)) {
       if (path === 'target.kind' || path === 'seeds') continue; // another kind needs other fields (target is excluded whole); seeds is always null
+      if (path.startsWith('agent_options.instructions_file.')) continue; // read again from the file on a rerun: below
       // A changed record field, read back through the schema and into a plan again.
       const changed = structuredClone(rec);
       const parts = path.split('.');
@@ -118,6 +123,11 @@ describe('run record', () => {
       if (excluded(path)) expect(key, `${path} is excluded`).toBe(base);
       else expect(key, `${path} is in the key`).not.toBe(base);
     }
+    // The instructions template: its bytes are in the key, its path is not.
+    const other = { ...full, agent: { ...full.agent, instructions: { ...instructions, sha256: 'f'.repeat(64) } } };
+    const moved = { ...full, agent: { ...full.agent, instructions: { ...instructions, path: '/elsewhere/AGENTS_TEMPLATE.md' } } };
+    expect(configKey(other, 'sha256:img')).not.toBe(base);
+    expect(configKey(moved, 'sha256:img')).toBe(base);
   });
 
   it('a changed script (same path) changes the key', () => {

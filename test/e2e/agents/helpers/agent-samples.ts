@@ -40,7 +40,13 @@ export function samplePlay(sample: string, edit: (commands: string[], turn: numb
 
 /** The sim clock as the agent's `date` shows it, then a wait for Lucia's email, then the oracle's actions. */
 export const WAIT_FOR_EMAIL = "until emails list-emails | grep -q 'Boat trip on Saturday'; do sleep 2; done; echo arrived";
-export const timePlay = (): DriverTurn[] => samplePlay(SAMPLES.time, (c) => ['date', WAIT_FOR_EMAIL, ...c]);
+/**
+ * Every clock the agent's shell offers, each printing a day: `date -d tomorrow`, python3, node and
+ * jq (the reference's agent images have python3 and jq; agents read the apps' JSON with them).
+ */
+export const CLOCK_PROBE =
+  "echo tomorrow=$(date -d tomorrow +%F) python3=$(python3 -c 'import datetime; print(datetime.date.today())') node=$(node -e 'console.log(new Date().toISOString().slice(0, 10))') jq=$(jq -rn 'now | strftime(\"%Y-%m-%d\")')";
+export const timePlay = (): DriverTurn[] => samplePlay(SAMPLES.time, (c) => ['date', CLOCK_PROBE, WAIT_FOR_EMAIL, ...c]);
 
 /** All three samples, played right. */
 export const goodPlays = (): DriverTurn[] => [...samplePlay(SAMPLES.single), ...samplePlay(SAMPLES.multi), ...timePlay()];

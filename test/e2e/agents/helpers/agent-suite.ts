@@ -10,7 +10,8 @@ import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
 import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
-import { goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
+import { CLOCK_PROBE, goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
+import { dateRenderings } from '../../../helpers/real-date.js';
 import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest, type SuiteExtra } from './third-party-run.js';
 import { connectE2eEngine, eachEngine, engineEnv, type E2eEngine } from '../../helpers/engines.js';
 
@@ -91,6 +92,8 @@ function startOnEveryEngine(a: AgentUnderTest, extra?: SuiteExtra): Map<string, 
 
 /** The suite on every e2e engine (GAIA2_TEST_ENGINES): the layer built there, the CLI pointed at it. */
 export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations, more: SuiteMore = {}): void {
+  // The suite's start: the host's days are from then to the check (a run may cross midnight).
+  const started = new Date();
   let runs: Map<string, Promise<EngineRun>> | undefined;
   describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind, e) => {
     let engine: UnitBackend | undefined;
@@ -152,6 +155,23 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
 
     it("the agent's date is the simulated clock of the scenario, not the host's", () => {
       expect(exchanges(a, run.good.fake.requests).get('date')).toMatch(/2025/);
+    });
+
+    it("every clock of the agent's shell reads the simulated day: date -d tomorrow, python3, node, jq", () => {
+      // The time sample starts 2025-10-09 09:00 UTC and runs for a minute or two of simulated time.
+      expect(exchanges(a, run.good.fake.requests).get(CLOCK_PROBE)).toMatch(/tomorrow=2025-10-10 python3=2025-10-09 node=2025-10-09 jq=2025-10-09/);
+    });
+
+    it("no request of the program carries the host's date, in any rendering (the gateway's traffic record)", () => {
+      const real = dateRenderings([started, new Date()]);
+      const dirs = [run.good.dir, run.wrong.dir, ...Object.values(run.extra).map((x) => x.dir)];
+      const records = dirs.flatMap((d) => filesUnder(d).filter((f) => f.endsWith('model_traffic.jsonl')));
+      expect(records.length).toBeGreaterThanOrEqual(4);
+      for (const f of records) {
+        const text = readFileSync(f, 'utf8');
+        expect(text, f).toMatch(/"role":"agent"/);
+        for (const r of real) expect(text.match(r)?.[0] ?? null, `${f}: ${r}`).toBeNull();
+      }
     });
 
     it('the second turn continued the same agent session (the first turn is in its conversation)', () => {
