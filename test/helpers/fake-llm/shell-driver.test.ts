@@ -124,6 +124,14 @@ describe('shell driver: a message that came in during a turn', () => {
     expect(driver.unplaced).toEqual([]);
   });
 
+  it('behind the envelope OpenClaw puts before a message (sender metadata, a time stamp): the turn goes on', () => {
+    const driver = shellDriver(shell, turns);
+    const notice = { role: 'user', content: 'Sender (untrusted metadata):\n```json\n{"label": "openclaw-tui"}\n```\n\n[Thu 2025-10-09 09:00 UTC] [Notification] emails: New email received from Lucia' };
+    expect(driver.respond(asRequest(body(notice)))).toEqual({ toolCalls: [{ name: 'exec', args: shell.args('emails list-emails') }] });
+    expect(driver.midTurn.map((m) => m.text)).toEqual([notice.content]);
+    expect(driver.unplaced).toEqual([]);
+  });
+
   it('after the turn\'s answer (a turn of its own): not placed, as before', () => {
     const driver = shellDriver(shell, turns);
     const r = driver.respond(asRequest(body({ role: 'assistant', content: 'replied' }, { role: 'user', content: '[Notification] later' })));

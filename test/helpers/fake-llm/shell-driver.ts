@@ -41,7 +41,9 @@ const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 /** A user message's text without the harness notes an agent put in it. */
 export const spokenText = (text: string): string => text.replace(REMINDER, '').trim();
 const spoken = (item: ConversationItem): boolean => item.kind === 'user' && spokenText(item.text) !== '';
-const NOTIFICATION = /^\[Notifications?\]/;
+// A world notification, also behind the envelope some programs put before a message (OpenClaw:
+// sender metadata and a time stamp, "[Thu 2025-10-09 09:00 UTC] [Notification] …").
+const NOTIFICATION = /(?:^|\] )\[Notifications?\]/;
 
 /**
  * The user message that started the turn a request belongs to: the last one spoken, unless that

@@ -79,6 +79,7 @@ describe("the reference's other values, in the keys of the release that runs", (
     expect(c.gateway).toEqual({ bind: 'loopback', mode: 'local', port: 41000, auth: { mode: 'token', token: 'tok' }, controlUi: { allowInsecureAuth: true } });
     expect(c.hooks).toEqual({ enabled: true, token: 'hooks', path: '/hooks' });
     expect(c.update).toEqual({ checkOnStart: false, auto: { enabled: false } });
+    expect(c).not.toHaveProperty('session');
     expect(c.models.providers['openai-compat'].timeoutSeconds).toBeUndefined();
   });
 
@@ -95,6 +96,10 @@ describe("the reference's other values, in the keys of the release that runs", (
     expect(c.plugins).toEqual({ entries: {} });
     // it would fetch a model catalog from catalog.openclaw.ai at start-up
     expect(c.models.catalogRefresh).toEqual({ enabled: false });
+    // exec itself, not behind tool_search/tool_describe/tool_call, as the reference's release offers it
+    expect(c.tools.toolSearch).toBe(false);
+    // no notice of agent-serve's warm-up session in the agent's first request
+    expect(c.session).toEqual({ notifyOnCreate: false });
   });
 
   it('the queue mode is the option when given', () => {

@@ -41,11 +41,16 @@ export function samplePlay(sample: string, edit: (commands: string[], turn: numb
 /** The sim clock as the agent's `date` shows it, then a wait for Lucia's email, then the oracle's actions. */
 export const WAIT_FOR_EMAIL = "until emails list-emails | grep -q 'Boat trip on Saturday'; do sleep 2; done; echo arrived";
 /**
- * Every clock the agent's shell offers, each printing a day: `date -d tomorrow`, python3, node and
+ * Every clock the agent's shell offers, each printing a day (no command substitution: Gemini CLI
+ * refuses `$(…)`): `date -d tomorrow`, python3, node and
  * jq (the reference's agent images have python3 and jq; agents read the apps' JSON with them).
  */
-export const CLOCK_PROBE =
-  "echo tomorrow=$(date -d tomorrow +%F) python3=$(python3 -c 'import datetime; print(datetime.date.today())') node=$(node -e 'console.log(new Date().toISOString().slice(0, 10))') jq=$(jq -rn 'now | strftime(\"%Y-%m-%d\")')";
+export const CLOCK_PROBE = [
+  'date -d tomorrow +tomorrow=%F',
+  `python3 -c 'import datetime; print("python3=" + str(datetime.date.today()))'`,
+  `node -e 'console.log("node=" + new Date().toISOString().slice(0, 10))'`,
+  `jq -rn '"jq=" + (now | strftime("%Y-%m-%d"))'`,
+].join('; ');
 export const timePlay = (): DriverTurn[] => samplePlay(SAMPLES.time, (c) => ['date', CLOCK_PROBE, WAIT_FOR_EMAIL, ...c]);
 
 /** All three samples, played right. */

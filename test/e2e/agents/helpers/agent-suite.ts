@@ -159,7 +159,7 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
 
     it("every clock of the agent's shell reads the simulated day: date -d tomorrow, python3, node, jq", () => {
       // The time sample starts 2025-10-09 09:00 UTC and runs for a minute or two of simulated time.
-      expect(exchanges(a, run.good.fake.requests).get(CLOCK_PROBE)).toMatch(/tomorrow=2025-10-10 python3=2025-10-09 node=2025-10-09 jq=2025-10-09/);
+      expect(exchanges(a, run.good.fake.requests).get(CLOCK_PROBE)).toMatch(/tomorrow=2025-10-10\s+python3=2025-10-09\s+node=2025-10-09\s+jq=2025-10-09/);
     });
 
     it("no request of the program carries the host's date, in any rendering (the gateway's traffic record)", () => {

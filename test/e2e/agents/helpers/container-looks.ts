@@ -31,11 +31,13 @@ export function containerLooks(dockerHost: string, layerTag: string): ContainerL
   const since = Math.floor(Date.now() / 1000) - 1;
   const lookInto = async (name: string): Promise<void> => {
     // A container that ended between the listing and the look (a short run beside the suite's) has nothing left to show.
+    const t0 = Date.now();
     const look = await lookInside(docker, name).catch((e: { statusCode?: number }) => {
       if (e.statusCode === 404 || e.statusCode === 409) return null;
       throw e;
     });
     if (look) looks.push(look);
+    process.stderr.write(`[looks] ${name}: ${look ? `${look.changed} changed files` : 'ended first'} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   };
   return {
     looks,

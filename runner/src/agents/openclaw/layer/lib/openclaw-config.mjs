@@ -138,11 +138,18 @@ export function openclawConfig(setup, o) {
     agents: { defaults },
     tools: {
       allow: ['exec'],
+      // 2026.9 hides a run's tools behind tool_search/tool_describe/tool_call by default; the
+      // reference's release has no such surface and offers exec itself.
+      ...(renamed ? { toolSearch: false } : {}),
       exec: renamed ? { mode: 'full', safeBins: [] } : { security: 'full', ask: 'off', safeBins: [] },
       elevated: { enabled: false },
     },
     channels: { defaults: { [renamed ? 'heartbeatVisibility' : 'heartbeat']: { showOk: true, showAlerts: true } } },
     commands: { native: 'auto', nativeSkills: 'auto' },
+    // 2026.9 tells the main session about every other session created (here: agent-serve's
+    // warm-up, an "untrusted data" block in the agent's first request); the reference's release
+    // has no such notice.
+    ...(renamed ? { session: { notifyOnCreate: false } } : {}),
     plugins: { entries: {} },
     messages: {
       ...(renamed ? {} : { messagePrefix: 'none' }),
