@@ -8,8 +8,7 @@
 // sample's wait is steered into the running turn; a failure of the program itself is a judged
 // reply; a gateway killed mid-scenario is started again and resumes its session; the reference's
 // pin 2026.4.1 (on the world's Node 22) plays the time sample with its steer; and with the queue
-// mode "followup" the message becomes OpenClaw's own next run, which the handed-back turn waits
-// for instead of sending it again.
+// mode "followup" no message goes to OpenClaw during a run: it comes as the next turn.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,13 +154,21 @@ describe.each(eachEngine())('openclaw kept up on %s: failures, restarts, the ref
     sentOnce(dir);
   });
 
-  it('queue mode "followup": the email waits for a run of its own, the handed-back turn takes that run, and the message went to OpenClaw once', () => {
+  it('queue mode "followup": the email waits for the turn to end and comes as a turn of its own (no steer), sent to OpenClaw once', () => {
     const [r] = readResults(followup.dir);
     expect(r!.status, followup.err).toBe('pass');
     const dir = join(followup.dir, SAMPLES.time.split('/')[1]!);
     expect(followup.driver.midTurn).toEqual([]);
     expect(followup.driver.unplaced.map(lastUser).join('\n')).toMatch(/Notification/);
     sentOnce(dir);
-    expect(read(dir, 'eventd.log')).toMatch(/follow-up run\(s\) of OpenClaw already carry 1 part/);
+    expect(read(dir, 'eventd.log')).not.toMatch(/follow-up run\(s\) of OpenClaw already carry/);
+    // The first notification went in only after the task's run had ended (its final chat event).
+    const f = frames(dir).filter((x) => !JSON.stringify(x.frame).includes('gaia2 warm-up'));
+    const task = f.findIndex((x) => x.dir === 'out' && x.frame.method === 'chat.send');
+    const note = f.findIndex((x) => x.dir === 'out' && x.frame.method === 'chat.send' && /Notification/.test(String(x.frame.params.message)));
+    const ended = f.findIndex((x, k) => k > task && x.dir === 'in' && x.frame.event === 'chat' && x.frame.payload?.state === 'final');
+    expect(task).toBeGreaterThanOrEqual(0);
+    expect(ended).toBeGreaterThan(task);
+    expect(note).toBeGreaterThan(ended);
   });
 });

@@ -154,7 +154,12 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
     });
 
     it("the agent's date is the simulated clock of the scenario, not the host's", () => {
-      expect(exchanges(a, run.good.fake.requests).get('date')).toMatch(/2025/);
+      const seen = exchanges(a, run.good.fake.requests);
+      // OpenClaw (queue mode steer) drops a tool call it has not started when a message comes in:
+      // the time sample's `date` is skipped when the email is there first; the probe's date then shows it.
+      const ran = ['date', CLOCK_PROBE].map((c) => seen.get(c) ?? '').filter((x) => !/^Skipped to process an incoming message/.test(x));
+      expect(ran.length).toBeGreaterThan(0);
+      for (const out of ran) expect(out).toMatch(/2025/);
     });
 
     it("every clock of the agent's shell reads the simulated day: date -d tomorrow, python3, node, jq", () => {
