@@ -92,7 +92,7 @@ describe("the reference's other values, in the keys of the release that runs", (
     expect(c.tools.exec).toEqual({ mode: 'full', safeBins: [] });
     expect(c.messages).toEqual({ ackReactionScope: 'group-mentions', queue: { mode: 'steer' } });
     expect(c.channels).toEqual({ defaults: { heartbeatVisibility: { showOk: true, showAlerts: true } } });
-    expect(c.gateway).not.toHaveProperty('controlUi');
+    expect(c.gateway.controlUi).toEqual({ enabled: false });
     expect(c.plugins).toEqual({ entries: {} });
     // it would fetch a model catalog from catalog.openclaw.ai at start-up
     expect(c.models.catalogRefresh).toEqual({ enabled: false });

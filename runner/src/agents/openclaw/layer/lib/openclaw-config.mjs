@@ -130,7 +130,9 @@ export function openclawConfig(setup, o) {
     heartbeat: { every: '24h' },
     ...(renamed ? {} : { envelopeTimestamp: 'off', envelopeElapsed: 'off', llm: { idleTimeoutSeconds: REFERENCE.idleTimeoutSeconds } }),
   };
-  const gateway = { bind: 'loopback', mode: 'local', port: o.port, auth: { mode: 'token', token: o.token }, ...(renamed ? {} : { controlUi: { allowInsecureAuth: true } }) };
+  // 2026.9 unpacks its web dashboard's assets (≈ 1,600 files) into the state directory at start-up;
+  // nothing here opens it (the bridge speaks the WebSocket protocol as a backend client).
+  const gateway = { bind: 'loopback', mode: 'local', port: o.port, auth: { mode: 'token', token: o.token }, controlUi: renamed ? { enabled: false } : { allowInsecureAuth: true } };
   // Nothing but the model endpoint: 2026.9 refreshes a remote model catalog (catalog.openclaw.ai) at start-up.
   const models = { ...(provider ? { providers: { [setup.provider]: provider } } : {}), ...(renamed ? { catalogRefresh: { enabled: false } } : {}) };
   return {
