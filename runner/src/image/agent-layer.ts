@@ -1,7 +1,7 @@
 // Builds an agent layer (agent-image/agent-layer.Dockerfile) on the world image: the agent's
 // npm package fetched on the host (agent-package.ts), its launcher and config files. Rebuilt
 // only when the world image or the layer's inputs changed (the gaia2.agent.layer-hash label).
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmod, copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../agents/index.js';
@@ -151,7 +151,8 @@ export async function ensureAgentLayer(images: ImageStore, o: AgentLayerOptions)
   const tar = await packageTar(fetched.tree);
   const node = fetched.node ? await ensureNodeBinary(fetchOpts.cacheDir, log, fetched.node, o.npmEnv) : null;
   if (fetched.node) log(`${a.package.name} ${o.version} wants Node ${fetched.engines}: the layer brings Node ${fetched.node} for it`);
-  const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}`);
+  // A directory of this build's own: one process may build the same layer on several engines at once.
+  const ctx = join(o.projectRoot, 'build', `agent-context-${a.name}-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     await writeLayerContext(ctx, files, { tar, node }, dockerfile);
     log(`building ${tag} on ${o.worldTag}`);
