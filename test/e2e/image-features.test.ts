@@ -58,10 +58,21 @@ describe("our image's contract additions (real containers)", () => {
       // Late on purpose: the daemon must wait for the marker, not fail on a missing scenario.
       await new Promise((r) => setTimeout(r, 500));
       const client = new AdapterClient(await c.adapter(8090), token);
-      await client.putFiles([
-        { path: CONTAINER_PATHS.scenario, content: readFileSync(scenarioFile), mode: 0o644 },
-        { path: CONTAINER_PATHS.scenarioReady, content: '' },
-      ]);
+      // The adapter listens a moment after the container starts (longer on a busy machine): the
+      // files go in at its first answer, still before the daemon has a scenario.
+      for (const until = Date.now() + 60_000; ; ) {
+        try {
+          await client.putFiles([
+            { path: CONTAINER_PATHS.scenario, content: readFileSync(scenarioFile), mode: 0o644 },
+            { path: CONTAINER_PATHS.scenarioReady, content: '' },
+          ]);
+          break;
+        } catch (e) {
+          const why = `${(e as { code?: string }).code ?? ''} ${(e as Error).message}`;
+          if (Date.now() > until || !/ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up/.test(why)) throw e;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
       await untilComplete(client);
       expect((await client.status()).judgment?.success).toBe(true);
 
