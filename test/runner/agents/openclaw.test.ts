@@ -98,6 +98,8 @@ describe("the reference's other values, in the keys of the release that runs", (
     expect(c.models.catalogRefresh).toEqual({ enabled: false });
     // exec itself, not behind tool_search/tool_describe/tool_call, as the reference's release offers it
     expect(c.tools.toolSearch).toBe(false);
+    // exec as a shell command for every model, not code mode's exec/wait pair (OpenAI's models)
+    expect(c.tools.codeMode).toBe(false);
     // no notice of agent-serve's warm-up session in the agent's first request
     expect(c.session).toEqual({ notifyOnCreate: false });
   });

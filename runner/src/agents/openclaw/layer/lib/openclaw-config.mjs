@@ -142,7 +142,9 @@ export function openclawConfig(setup, o) {
       allow: ['exec'],
       // 2026.9 hides a run's tools behind tool_search/tool_describe/tool_call by default; the
       // reference's release has no such surface and offers exec itself.
-      ...(renamed ? { toolSearch: false } : {}),
+      // and for the models its catalog prefers it (OpenAI's), replaces every tool with a code-mode
+      // pair (exec/wait, exec taking code): off, as in the reference's release.
+      ...(renamed ? { toolSearch: false, codeMode: false } : {}),
       exec: renamed ? { mode: 'full', safeBins: [] } : { security: 'full', ask: 'off', safeBins: [] },
       elevated: { enabled: false },
     },
