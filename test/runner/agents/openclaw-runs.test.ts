@@ -147,4 +147,64 @@ describe('a message during a run (queue mode steer)', () => {
     play(g, g.start('r1'), g.final('r1', 'did A and B'));
     expect(await done).toEqual({ reply: 'did A and B' });
   });
+
+  // 2026.9.6's start-up phases, as its gateway sent them (agent stream run_status, chat status)
+  const status = (runId: string, phase: string) => [
+    { event: 'agent', payload: { runId, stream: 'run_status', data: { phase } } },
+    { event: 'chat', payload: { runId, state: 'status', phase } },
+  ];
+
+  it('2026.9: a message that comes while the run prepares is held, unsent, until its model call starts; then steered in', async () => {
+    const g = gateway();
+    const log: string[] = [];
+    const runs = new Runs(g, { sessionKey: KEY, log: (l: string) => log.push(l) });
+    const done = runs.turn(turn('book a cab'));
+    await tick();
+    play(g, ...status('r1', 'preparing_workspace'), ...status('r1', 'preparing_context'));
+    const steer = runs.steer({ turn: 1, seq: 1, kind: 'notification', text: '[Notification] cab arrived', parts: [{ kind: 'notification', text: '[Notification] cab arrived' }] });
+    await tick();
+    expect(g.sent).toEqual(['book a cab']);
+    expect(log.join('\n')).toMatch(/held while run r1 prepares \(preparing_context\)/);
+    play(g, g.start('r1'));
+    await tick();
+    expect(g.sent).toEqual(['book a cab']); // the lifecycle start alone: not yet
+    play(g, ...status('r1', 'starting_model'));
+    await tick();
+    expect(g.sent).toEqual(['book a cab', '[Notification] cab arrived']);
+    play(g, g.final('r2'));
+    expect(await steer).toBe(true);
+    play(g, g.end('r1'), g.final('r1', 'Your cab is here.'));
+    expect(await done).toEqual({ reply: 'Your cab is here.' });
+  });
+
+  it("2026.9: a held message goes in once the run shows any step (a tool's item), or, when the turn ends first, is not taken and comes back as the next turn", async () => {
+    const g = gateway();
+    const runs = new Runs(g, { sessionKey: KEY });
+    const first = runs.turn(turn('A'));
+    await tick();
+    play(g, ...status('r1', 'preparing_context'));
+    const a = runs.steer({ turn: 1, seq: 1, kind: 'user', text: 'B', parts: [{ kind: 'user', text: 'B' }] });
+    await tick();
+    play(g, { event: 'agent', payload: { runId: 'r1', stream: 'item', data: { kind: 'tool', name: 'exec' } } });
+    await tick();
+    expect(g.sent).toEqual(['A', 'B']);
+    play(g, g.final('r2'));
+    expect(await a).toBe(true);
+    play(g, g.end('r1'), g.final('r1', 'did A and B'));
+    await first;
+    const second = runs.turn(turn('C', 2));
+    await tick();
+    play(g, ...status('r3', 'preparing_workspace'));
+    const c = runs.steer({ turn: 2, seq: 1, kind: 'user', text: 'D', parts: [{ kind: 'user', text: 'D' }] });
+    await tick();
+    play(g, { event: 'chat', payload: { runId: 'r3', state: 'error', errorMessage: 'provider down' } });
+    expect(await second).toMatchObject({ failed: 'provider down' });
+    expect(await c).toBe(false);
+    expect(g.sent).toEqual(['A', 'B', 'C']);
+    const third = runs.turn({ turn: 3, kind: 'user', text: 'D', parts: [{ kind: 'user', text: 'D' }] });
+    await tick();
+    expect(g.sent).toEqual(['A', 'B', 'C', 'D']);
+    play(g, g.start('r4'), g.final('r4', 'did D'));
+    expect(await third).toEqual({ reply: 'did D' });
+  });
 });

@@ -12,8 +12,21 @@
 // its own or was still waiting when the turn ended. A steer not taken comes back as the next turn
 // (the serve contract): that turn is mapped onto the follow-up run OpenClaw already has, not sent
 // again.
+//
+// OpenClaw 2026.9.6 reports a run's start-up phases (agent events of stream "run_status" and chat
+// events of state "status":
+// preparing_workspace, preparing_context, then starting_model when its first model call begins)
+// and loses a message steered before that: the send is answered and its run ends empty, as when
+// taken, but no model call ever carries it (seen with an email that came 20 s into a run whose
+// preparation took 27 s on a busy machine). So a steer waits, unsent, while a run of ours is in
+// those phases: it goes in when the model call starts; if the turn ends first it is not taken (and
+// comes back as the next turn).
+// Releases that report no phases (2026.4.1) get it at once.
 import { randomUUID } from 'node:crypto';
 import { isToolMessage, messageText } from './openclaw-gateway.mjs';
+
+/** The start-up phases in which OpenClaw 2026.9 drops a steered message (see the header). */
+export const PREPARING = new Set(['preparing_workspace', 'preparing_context']);
 
 /** Finals OpenClaw's own housekeeping answers with: no reply to the user (dropped by the reference). */
 export const INTERNAL_ACKS = new Set(['HEARTBEAT_OK', 'NO_REPLY']);
@@ -23,7 +36,7 @@ export class Runs {
   constructor(client, o) {
     this.client = client;
     this.o = o;
-    /** runId → {started, ended, terminal: {state, text}|null, delta, absorbedInto} for every run seen. */
+    /** runId → {started, ended, terminal: {state, text}|null, delta, absorbedInto, phase} for every run seen. */
     this.runs = new Map();
     this.own = new Set();
     /** The run that started and has not ended. */
@@ -36,7 +49,7 @@ export class Runs {
 
   run(id) {
     let r = this.runs.get(id);
-    if (!r) this.runs.set(id, (r = { id, started: false, ended: false, terminal: null, delta: '', absorbedInto: null }));
+    if (!r) this.runs.set(id, (r = { id, started: false, ended: false, terminal: null, delta: '', absorbedInto: null, phase: null }));
     return r;
   }
 
@@ -53,8 +66,17 @@ export class Runs {
         r.ended = true;
         if (this.running === r.id) this.running = null;
       }
+    } else if (event === 'agent' && p.stream === 'run_status') {
+      if (typeof p.data?.phase === 'string') r.phase = p.data.phase;
+    } else if (event === 'agent') {
+      r.phase = 'running'; // the model's call, its output or a tool: past the start-up
     } else if (event === 'chat') {
       const state = p.state;
+      if (state === 'status') {
+        if (typeof p.phase === 'string') r.phase = p.phase;
+        for (const w of [...this.waiters]) w();
+        return;
+      }
       if (state === 'delta') {
         const t = messageText(p.message).trim();
         if (t) r.delta = t;
@@ -161,12 +183,28 @@ export class Runs {
    */
   async steer(s) {
     const texts = Array.isArray(s.parts) && s.parts.length ? s.parts.map((p) => String(p.text)) : [String(s.text)];
+    const held = this.preparing();
+    if (held) {
+      this.o.log?.(`a message for OpenClaw held while run ${held} prepares (${this.runs.get(held).phase})`);
+      await this.until(() => (this.preparing() ? null : true));
+      // the turn ended before its run got to the model: not taken, the message comes back as the next turn
+      if (!this.turnIds) return false;
+    }
     const id = await this.send(texts.join('\n\n'));
     const pending = { id, texts, resolve: null };
     const decided = new Promise((resolve) => (pending.resolve = resolve));
     (this.steers ??= new Set()).add(pending);
     this.decideSteers(false);
     return decided;
+  }
+
+  /** A run of ours in its start-up phases (see the header), or null. */
+  preparing() {
+    for (const id of this.own) {
+      const r = this.runs.get(id);
+      if (r && !r.terminal && PREPARING.has(r.phase)) return id;
+    }
+    return null;
   }
 
   /** Answers the steers whose fate is known; at a turn's end (`final`), every one left. */
