@@ -86,7 +86,9 @@ stop() {
 
 install_docker() {
   command -v dockerd >/dev/null && return 0
-  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || die "dockerd is missing: install Docker Engine (Debian: apt-get install docker.io) and re-run"
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    die "dockerd is missing: install Docker Engine (Debian: apt-get install docker.io) and re-run"
+  fi
   say "installing docker.io"
   apt-get update -qq
   # policy-rc.d or not: never let the package start the system's own docker service here.

@@ -7,10 +7,10 @@ set -eu
 out=${1:?usage: build.sh OUT}
 here=$(cd "$(dirname "$0")" && pwd)
 cc=${CC:-gcc}
-flags="-O2 -Wall -Wextra -Werror -D_FORTIFY_SOURCE=2 -fstack-protector-strong"
 mkdir -p "$out"
+# The flags as the positional list (POSIX sh has no arrays): each one word.
+set -- -O2 -Wall -Wextra -Werror -D_FORTIFY_SOURCE=2 -fstack-protector-strong
+"$cc" "$@" -o "$out/simclock-exec" "$here/simclock-exec.c"
 # x86_64 has two versions of pthread_cond_timedwait to stand in for (gaia2-clock.map).
-map=
-case "$($cc -dumpmachine)" in x86_64-*) map="-Wl,--version-script=$here/gaia2-clock.map";; esac
-$cc $flags -fPIC -shared -fvisibility=hidden -Wl,-z,relro,-z,now $map -o "$out/libgaia2clock.so" "$here/gaia2-clock.c" -ldl
-$cc $flags -o "$out/simclock-exec" "$here/simclock-exec.c"
+case "$("$cc" -dumpmachine)" in x86_64-*) set -- "$@" "-Wl,--version-script=$here/gaia2-clock.map";; esac
+"$cc" "$@" -fPIC -shared -fvisibility=hidden -Wl,-z,relro,-z,now -o "$out/libgaia2clock.so" "$here/gaia2-clock.c" -ldl
