@@ -1,6 +1,7 @@
 // Every command module exports register(program). Add one import and one list entry per
 // command; keep this file a plain list.
 import type { Command } from 'commander';
+import { register as agents } from './agents.js';
 import { register as buildImage } from './build-image.js';
 import { register as run } from './run.js';
 import { register as runDataset } from './run-dataset.js';
@@ -21,7 +22,7 @@ import { register as gateway } from './gateway.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway, agents];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);
