@@ -154,7 +154,7 @@ describe('a message during a run (queue mode steer)', () => {
     { event: 'chat', payload: { runId, state: 'status', phase } },
   ];
 
-  it('2026.9: a message that comes while the run prepares is held, unsent, until its model call starts; then steered in', async () => {
+  it('2026.9: a message that comes while the run prepares or calls the model first is held, unsent, until a tool of the run starts; then steered in', async () => {
     const g = gateway();
     const log: string[] = [];
     const runs = new Runs(g, { sessionKey: KEY, log: (l: string) => log.push(l) });
@@ -164,11 +164,12 @@ describe('a message during a run (queue mode steer)', () => {
     const steer = runs.steer({ turn: 1, seq: 1, kind: 'notification', text: '[Notification] cab arrived', parts: [{ kind: 'notification', text: '[Notification] cab arrived' }] });
     await tick();
     expect(g.sent).toEqual(['book a cab']);
-    expect(log.join('\n')).toMatch(/held while run r1 prepares \(preparing_context\)/);
-    play(g, g.start('r1'));
+    expect(log.join('\n')).toMatch(/held while run r1 has no tool step yet \(preparing_context\)/);
+    play(g, g.start('r1'), ...status('r1', 'starting_model'));
+    play(g, { event: 'agent', payload: { runId: 'r1', stream: 'lifecycle', data: { phase: 'model' } } }, { event: 'agent', payload: { runId: 'r1', stream: 'usage', data: { outputTokens: 11 } } });
     await tick();
-    expect(g.sent).toEqual(['book a cab']); // the lifecycle start alone: not yet
-    play(g, ...status('r1', 'starting_model'));
+    expect(g.sent).toEqual(['book a cab']); // the model call alone: not yet
+    play(g, { event: 'agent', payload: { runId: 'r1', stream: 'item', data: { kind: 'tool', name: 'exec', phase: 'start' } } });
     await tick();
     expect(g.sent).toEqual(['book a cab', '[Notification] cab arrived']);
     play(g, g.final('r2'));
@@ -177,7 +178,7 @@ describe('a message during a run (queue mode steer)', () => {
     expect(await done).toEqual({ reply: 'Your cab is here.' });
   });
 
-  it("2026.9: a held message goes in once the run shows any step (a tool's item), or, when the turn ends first, is not taken and comes back as the next turn", async () => {
+  it("2026.9: a held message goes in once the run shows a tool step (its command output), or, when the turn ends first, is not taken and comes back as the next turn", async () => {
     const g = gateway();
     const runs = new Runs(g, { sessionKey: KEY });
     const first = runs.turn(turn('A'));
@@ -185,7 +186,7 @@ describe('a message during a run (queue mode steer)', () => {
     play(g, ...status('r1', 'preparing_context'));
     const a = runs.steer({ turn: 1, seq: 1, kind: 'user', text: 'B', parts: [{ kind: 'user', text: 'B' }] });
     await tick();
-    play(g, { event: 'agent', payload: { runId: 'r1', stream: 'item', data: { kind: 'tool', name: 'exec' } } });
+    play(g, { event: 'agent', payload: { runId: 'r1', stream: 'command_output', data: { phase: 'delta' } } });
     await tick();
     expect(g.sent).toEqual(['A', 'B']);
     play(g, g.final('r2'));
@@ -206,5 +207,30 @@ describe('a message during a run (queue mode steer)', () => {
     expect(g.sent).toEqual(['A', 'B', 'C', 'D']);
     play(g, g.start('r4'), g.final('r4', 'did D'));
     expect(await third).toEqual({ reply: 'did D' });
+  });
+
+  it('2026.9 (reportsPhases): a turn whose run has reported nothing yet holds a message too; without it (2026.4.1) the message goes at once', async () => {
+    const g = gateway();
+    const runs = new Runs(g, { sessionKey: KEY, reportsPhases: true });
+    const done = runs.turn(turn('A'));
+    await tick();
+    const steer = runs.steer({ turn: 1, seq: 1, kind: 'user', text: 'B', parts: [{ kind: 'user', text: 'B' }] });
+    await tick();
+    expect(g.sent).toEqual(['A']);
+    play(g, ...status('r1', 'preparing_workspace'), g.start('r1'), { event: 'agent', payload: { runId: 'r1', stream: 'tool', data: { name: 'exec' } } });
+    await tick();
+    expect(g.sent).toEqual(['A', 'B']);
+    play(g, g.final('r2'));
+    expect(await steer).toBe(true);
+    play(g, g.end('r1'), g.final('r1', 'did A and B'));
+    expect(await done).toEqual({ reply: 'did A and B' });
+
+    const old = gateway();
+    const runs4 = new Runs(old, { sessionKey: KEY });
+    void runs4.turn(turn('A'));
+    await tick();
+    void runs4.steer({ turn: 1, seq: 1, kind: 'user', text: 'B', parts: [{ kind: 'user', text: 'B' }] });
+    await tick();
+    expect(old.sent).toEqual(['A', 'B']);
   });
 });

@@ -8,5 +8,5 @@ export const AGENTS = {
   'claude-code': { name: 'claude-code', shell: CLAUDE_CODE_SHELL, provider: 'anthropic', model: 'claude-sonnet-4-5' },
   codex: { name: 'codex', shell: CODEX_SHELL, provider: 'openai', model: 'gpt-5.1-codex' },
   'gemini-cli': { name: 'gemini-cli', shell: GEMINI_CLI_SHELL, provider: 'google', model: 'gemini-2.5-flash' },
-  openclaw: { name: 'openclaw', shell: openclawShell('openai-chat'), provider: 'openai-compat', model: 'gaia2-double-model' },
+  openclaw: { name: 'openclaw', shell: openclawShell('openai-chat'), provider: 'openai-compat', model: 'gaia2-double-model', oneAtATime: true },
 } as const satisfies Record<string, AgentUnderTest>;

@@ -32,6 +32,13 @@ export interface AgentUnderTest {
    * at speed 1; a slower clock gives it the wall time while the judge's window stays the same.
    */
   timeSpeed?: number;
+  /**
+   * Runs the samples one at a time and the wrong play after them (at most one program per engine
+   * at once), as docs/agents.md "Engines and time" tells users with time scenarios: a program
+   * whose first turn is CPU-heavy (OpenClaw 2026.9: 30 s of preparation with 8 gateways on 2 cores)
+   * otherwise misses the time sample's 30 s window because of the test's own load.
+   */
+  oneAtATime?: boolean;
 }
 
 export interface CliRun {
@@ -153,7 +160,7 @@ export interface SuiteOptions {
 /** An agent's further runs on an engine (`env` reaches it), by name. */
 export type SuiteExtra = (env: NodeJS.ProcessEnv) => Promise<Record<string, DrivenRun>>;
 
-/** Builds the agent's layer on `image`, then runs the samples and the wrong play concurrently. */
+/** Builds the agent's layer on `image`, then runs the samples and the wrong play (concurrently unless `oneAtATime`). */
 export async function runAgentSuite(engine: UnitBackend, image: string, a: AgentUnderTest, o: SuiteOptions): Promise<AgentSuiteRun> {
   const log = o.log ?? (() => {});
   const t0 = Date.now();
@@ -167,10 +174,10 @@ export async function runAgentSuite(engine: UnitBackend, image: string, a: Agent
   for (const s of Object.values(SAMPLES)) (splits[s.split('/')[0]!] ??= []).push(s.split('/')[1]!);
   writeFileSync(subset, JSON.stringify({ name: `${a.name}-samples`, splits }));
   const watch = containerLooks(String(o.env.DOCKER_HOST), layer.tag);
-  const [good, wrong] = await Promise.all([
-    drivenCli(a, image, goodPlays(), ['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', '3'], join(work, 'samples'), env, [], watch.look),
-    drivenCli(a, image, wrongPlay(), ['run', '-s', scenarioFile(SAMPLES.single)], join(work, 'wrong'), env, [], watch.look),
-  ]);
+  const samples = () =>
+    drivenCli(a, image, goodPlays(), ['run-dataset', '-d', join(root, 'examples/scenarios'), '--subset', subset, '--concurrency', a.oneAtATime ? '1' : '3'], join(work, 'samples'), env, [], watch.look);
+  const wrongRun = () => drivenCli(a, image, wrongPlay(), ['run', '-s', scenarioFile(SAMPLES.single)], join(work, 'wrong'), env, [], watch.look);
+  const [good, wrong] = a.oneAtATime ? [await samples(), await wrongRun()] : await Promise.all([samples(), wrongRun()]);
   log(`samples and wrong play done after ${secs()}; looked into ${watch.looks.length} containers`);
   // after the samples, so that their load is not the time sample's
   const extra = (await o.extra?.(o.env)) ?? {};

@@ -8,7 +8,7 @@
 import { appendFileSync } from 'node:fs';
 
 const PROTOCOL = { min: 3, max: 4 };
-// read/write as the reference's adapter; admin to reset the session after the warm-up (bin/agent-serve).
+// read/write as the reference's adapter; admin to delete the warm-up's session (bin/agent-serve).
 const SCOPES = ['operator.read', 'operator.write', 'operator.admin'];
 /**
  * Who the client says it is. First the reference adapter's identity (the terminal UI, which

@@ -14,25 +14,28 @@
 // again.
 //
 // OpenClaw 2026.9.6 reports a run's start-up phases (agent events of stream "run_status" and chat
-// events of state "status":
-// preparing_workspace, preparing_context, then starting_model when its first model call begins)
-// and loses a message steered before that: the send is answered and its run ends empty, as when
-// taken, but no model call ever carries it (seen with an email that came 20 s into a run whose
-// preparation took 27 s on a busy machine). So a steer waits, unsent, while a run of ours is in
-// those phases: it goes in when the model call starts; if the turn ends first it is not taken (and
-// comes back as the next turn).
-// Releases that report no phases (2026.4.1) get it at once.
+// events of state "status": preparing_workspace, preparing_context, starting_model) and loses a
+// message steered before the run's first tool has started: the send is answered and its run ends
+// empty, as when taken, but no model call ever carries it (seen on a busy machine with an email
+// that came while the run prepared, and with one sent as its first model call began). A message
+// steered while a tool runs is taken. So a steer waits, unsent, while a run of ours is in those
+// phases: it goes in once the run shows a tool step; if the turn ends first it is not taken (and
+// comes back as the next turn); with 8 gateways on 2 cores a run was seen to report nothing for
+// 29 s after its message, so for releases that report phases a run that reported none yet counts
+// as not begun. Releases that report no phases (2026.4.1) get it at once.
 import { randomUUID } from 'node:crypto';
 import { isToolMessage, messageText } from './openclaw-gateway.mjs';
 
-/** The start-up phases in which OpenClaw 2026.9 drops a steered message (see the header). */
-export const PREPARING = new Set(['preparing_workspace', 'preparing_context']);
+/** The phases in which OpenClaw 2026.9 drops a steered message (see the header). */
+export const PREPARING = new Set(['preparing_workspace', 'preparing_context', 'starting_model']);
+/** Agent event streams of a run's tool steps: past the phases above. */
+const TOOL_STREAMS = new Set(['item', 'command_output', 'tool']);
 
 /** Finals OpenClaw's own housekeeping answers with: no reply to the user (dropped by the reference). */
 export const INTERNAL_ACKS = new Set(['HEARTBEAT_OK', 'NO_REPLY']);
 
 export class Runs {
-  /** @param {{request: Function, onEvent: Function}} client  @param {{sessionKey: string, log?: Function}} o */
+  /** @param {{request: Function, onEvent: Function}} client  @param {{sessionKey: string, log?: Function, reportsPhases?: boolean}} o */
   constructor(client, o) {
     this.client = client;
     this.o = o;
@@ -68,8 +71,8 @@ export class Runs {
       }
     } else if (event === 'agent' && p.stream === 'run_status') {
       if (typeof p.data?.phase === 'string') r.phase = p.data.phase;
-    } else if (event === 'agent') {
-      r.phase = 'running'; // the model's call, its output or a tool: past the start-up
+    } else if (event === 'agent' && TOOL_STREAMS.has(p.stream)) {
+      r.phase = 'running';
     } else if (event === 'chat') {
       const state = p.state;
       if (state === 'status') {
@@ -185,7 +188,7 @@ export class Runs {
     const texts = Array.isArray(s.parts) && s.parts.length ? s.parts.map((p) => String(p.text)) : [String(s.text)];
     const held = this.preparing();
     if (held) {
-      this.o.log?.(`a message for OpenClaw held while run ${held} prepares (${this.runs.get(held).phase})`);
+      this.o.log?.(`a message for OpenClaw held while run ${held} has no tool step yet (${this.runs.get(held).phase ?? 'not begun'})`);
       await this.until(() => (this.preparing() ? null : true));
       // the turn ended before its run got to the model: not taken, the message comes back as the next turn
       if (!this.turnIds) return false;
@@ -198,11 +201,16 @@ export class Runs {
     return decided;
   }
 
-  /** A run of ours in its start-up phases (see the header), or null. */
+  /**
+   * The turn's run while it has not shown a tool step (see the header), or null. With
+   * `reportsPhases` (2026.9) a run that has reported nothing yet counts too: on a busy machine
+   * it may wait tens of seconds before it begins preparing.
+   */
   preparing() {
-    for (const id of this.own) {
+    for (const id of this.turnIds ?? []) {
       const r = this.runs.get(id);
-      if (r && !r.terminal && PREPARING.has(r.phase)) return id;
+      if (!r || r.terminal) continue;
+      if (PREPARING.has(r.phase) || (this.o.reportsPhases && r.phase === null)) return id;
     }
     return null;
   }
