@@ -1,28 +1,17 @@
 // Shards through the CLI on a real engine: two `run-dataset --shard-id I --num-shards 2`
 // invocations (the oracle, the first 4 sample scenarios), then `aggregate`: one merged
 // results.jsonl with every scenario once and the shards' verdicts, and a viewer page at the root.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { resolveDataset, shardSortKey } from '../../runner/src/dataset/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
-import { engineEnv, eachEngine, type E2eEngine } from './helpers/engines.js';
+import { eachEngine } from './helpers/engines.js';
+import { runCli as cli } from './helpers/cli.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-
-async function cli(e2e: E2eEngine, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const r = await promisify(execFile)('node', [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: engineEnv(e2e), maxBuffer: 1 << 26 });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, out: x.stdout, err: x.stderr };
-  }
-}
 
 const lines = (f: string) => readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { scenario_id: string; split?: string; success: boolean | null; status: string });
 
