@@ -1,4 +1,5 @@
-// Reads every result.json under an output directory (hidden dirs skipped), sorted by path.
+// Reads every result.json under an output directory (hidden dirs skipped), sorted by path; an
+// aggregated root's shard folders (shards/<I>-of-<N>/) read as one run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { ScenarioResult, RunStatus } from '../../../agent-image/src/contract/result.js';

@@ -149,3 +149,19 @@ describe('an incomplete shard', () => {
     expect(readJson(join(out, 'run_config.json'))).toMatchObject({ aggregate: { complete: false } });
   });
 });
+
+describe('a shard resumed with --retry', () => {
+  it('reruns only its unjudged runs in its own folder, then aggregates complete', async () => {
+    await runShard(0, 2);
+    const b = await runShard(1, 2, {}, (id) => (id === 't_a' ? { status: 'error', kind: 'agent_unhealthy' } : 'pass'));
+    expect(lines(join(b, 'results.jsonl')).map((x) => x.status).sort()).toEqual(['error', 'pass']);
+    const again = await runShard(1, 2, { retry: true }, () => 'pass');
+    expect(again).toBe(b);
+    expect(lines(join(b, 'results.jsonl')).map((x) => x.status)).toEqual(['pass', 'pass']);
+    expect(readJson(join(b, 'run_config.json'))).toMatchObject({ retry_num_scenarios: 1, shard: { shard_id: 1, num_shards: 2, num_scenarios: 2, dataset_num_scenarios: 5 } });
+    const r = await aggregateShards(out, quiet());
+    expect(r.incomplete).toEqual([]);
+    // shard 1 holds s_b and t_a (positions 1 and 3 of the sorted five), both passed on retry
+    expect(lines(join(out, 'results.jsonl')).map((x) => `${x.scenario_id}:${x.status}`)).toEqual(['s_a:pass', 's_b:pass', 's_c:pass', 't_a:pass', 't_b:pass']);
+  });
+});

@@ -16,18 +16,20 @@ export const IDS = ['s_a', 's_b', 's_c', 't_a', 't_b'];
 export const keyOf = (id: string): string => `${id.startsWith('s') ? 'search' : 'time'}/${id}`;
 
 /** A dataset of IDS under <root>/data; s_b fails, the rest pass (verdicts a merge must keep). */
-export function shardWorkspace(): { root: string; out: string; runShard: (index: number, count: number, extra?: Partial<DatasetFlags>) => Promise<string> } {
+type RunShard = (index: number, count: number, extra?: Partial<DatasetFlags>, decide?: (id: string) => Outcome) => Promise<string>;
+
+export function shardWorkspace(): { root: string; out: string; runShard: RunShard } {
   const root = mkdtempSync(join(tmpdir(), 'aggregate-'));
   const out = join(root, 'out');
   for (const id of IDS) writeScenario(join(root, 'data', `${keyOf(id)}.json`), id);
   const verdict = (id: string): Outcome => (id === 's_b' ? 'fail' : 'pass');
-  /** One shard's run; returns its folder. */
-  const runShard = async (index: number, count: number, extra: Partial<DatasetFlags> = {}): Promise<string> => {
+  /** One shard's run (`decide` replaces the verdicts); returns its folder. */
+  const runShard: RunShard = async (index, count, extra = {}, decide = verdict) => {
     const { scenario: _s, ...agent } = defaultRunFlags('');
     const flags: DatasetFlags = { ...agent, agent: 'oracle', dataset: join(root, 'data'), concurrency: '2', passAt: '1', revision: 'main', outputDir: out, shardId: String(index), numShards: String(count), ...extra };
     const plan = planFromDatasetFlags(flags, {});
     const ds = await resolveDataset(plan.target, { env: {} });
-    await executePlan(plan, ds, { engine: fakeEngine(), runScenario: fakeRuns((id) => verdict(id)).fn, progress: recordingProgress(), hostEnv: {} });
+    await executePlan(plan, ds, { engine: fakeEngine(), runScenario: fakeRuns((id) => decide(id)).fn, progress: recordingProgress(), hostEnv: {} });
     await buildViewer(plan.run.outputDir!); // as runSession does after every run
     return plan.run.outputDir!;
   };
