@@ -60,6 +60,12 @@ export interface AgentAdapter {
 /** Exact versions only: the version is a label of the image and a field of every result. */
 export const EXACT_VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
+/**
+ * What `--agent-version` may say instead of an exact version: the newest release on the npm
+ * registry, resolved to its exact version before anything is built or recorded.
+ */
+export const LATEST_VERSION = 'latest';
+
 /** The agent's npm spec for a version. */
 export function packageSpec(pkg: AgentPackage, version: string): string {
   return pkg.spec ? pkg.spec(version) : `${pkg.name}@${version}`;

@@ -1,7 +1,7 @@
 // Which agent plays, checked against the registry (runner/src/agents): the name, the package
 // version of a third-party agent, its [agent.options] and its providers. Every error names the
 // option at fault (TOML key or flag) and lists what is allowed.
-import { agentRegistry, EXACT_VERSION, unknownAgentMessage, type AgentAdapter, type AgentRegistry } from '../agents/index.js';
+import { agentRegistry, EXACT_VERSION, LATEST_VERSION, unknownAgentMessage, type AgentAdapter, type AgentRegistry } from '../agents/index.js';
 import { ConfigError } from '../plan/errors.js';
 
 export type AgentOptionValue = string | number | boolean;
@@ -15,7 +15,7 @@ export interface AgentChoiceNames {
 
 export interface AgentChoice {
   adapter: AgentAdapter | null;
-  /** A third-party agent's exact package version; null for ours and `external`. */
+  /** A third-party agent's exact package version, or `latest` (settled in the preflight); null for ours and `external`. */
   version: string | null;
   options: Record<string, AgentOptionValue>;
 }
@@ -36,7 +36,8 @@ export function resolveAgentChoice(
     return { adapter: null, version: null, options };
   }
   const version = a.version?.trim() || adapter.package.version;
-  if (!EXACT_VERSION.test(version)) throw new ConfigError(`${n.version} must be an exact package version such as ${adapter.package.version} (got "${version}")`);
+  if (version !== LATEST_VERSION && !EXACT_VERSION.test(version))
+    throw new ConfigError(`${n.version} must be an exact package version such as ${adapter.package.version}, or "${LATEST_VERSION}" (got "${version}")`);
   const known = adapter.options ?? {};
   for (const [k, v] of Object.entries(options)) {
     const spec = known[k];

@@ -73,7 +73,7 @@ export function addAgentOptions(cmd: Command): Command {
   return addGatewayOptions(cmd)
     .option('-i, --image <image>', 'agent image', DEFAULT_IMAGE)
     .option('--agent <name>', `who plays: oracle (replays the answer), default (our LLM agent), scripted (--script), a third-party agent, or external (the agent layer of --image); known: ${knownAgentNames().join(', ')}`)
-    .option('--agent-version <version>', "a third-party agent's package version (default: the one the runner pins)")
+    .option('--agent-version <version>', "a third-party agent's package version, or latest: the npm registry's newest, recorded exactly (default: the one the runner pins)")
     .option('--agent-option <key=value>', "an agent layer's option (repeatable; docs/agents.md)", collect)
     .option('--instructions-file <file>', "a third-party agent's instructions: a template with the reference's placeholders {{TOOL_LIST}}, {{MESSAGING_TOOLS}}, {{EXEC_TOOL}} (docs/agents.md)")
     .option('--script <file>', 'JSON command list for --agent scripted')

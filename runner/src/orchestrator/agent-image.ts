@@ -9,6 +9,7 @@ import { ConfigError } from '../plan/errors.js';
 import type { RunPlan } from '../plan/plan.js';
 import type { UnitBackend } from '../engine/index.js';
 import { ensureAgentLayer, layerTag } from '../image/agent-layer.js';
+import { settleAgentVersion } from '../image/agent-version.js';
 import { DEFAULT_IMAGE, projectRoot } from '../image/index.js';
 import { referenceImage } from '../image/reference-images.js';
 import { runnerInfo } from '../provenance/index.js';
@@ -26,12 +27,13 @@ export async function prepareAgentImage(plan: RunPlan, engine: UnitBackend, log:
     // under a reference image's name it would replace or pose as the reference's image.
     const ref = referenceImage(a.image);
     if (ref) throw new ConfigError(`--agent ${a.name} runs on this runner's world image, but --image ${a.image} names the reference's ${ref.agent} image: use --image ${DEFAULT_IMAGE} (the default) or another name of yours`);
-    const version = a.version ?? adapter.package.version;
+    // `latest` settled here, before any build: the layer, the records and the cache key get the exact version.
+    const version = await settleAgentVersion(adapter, a.version, { log });
     // A backend without an image store (a cluster) runs the layer pushed under the same tag.
     const tag = engine.images
       ? (await ensureAgentLayer(engine.images, { projectRoot: projectRoot(), worldTag: a.image, adapter, version, log })).tag
       : layerTag(a.image, adapter.name, version);
-    return { plan: { ...plan, agent: { ...a, image: tag } }, agent: { name: a.name, version } };
+    return { plan: { ...plan, agent: { ...a, image: tag, version } }, agent: { name: a.name, version } };
   }
   if (a.name === EXTERNAL_AGENT) {
     // A cluster holds no local images to read labels from: the record says what was asked.

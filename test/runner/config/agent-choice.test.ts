@@ -12,10 +12,13 @@ const reg = createRegistry([fixtureAdapter()]);
 const N = { name: '[agent].name', version: '[agent].version', options: '[agent.options]', provider: '[agent].provider' };
 
 describe('resolveAgentChoice', () => {
-  it("takes a third-party agent's pinned version unless another exact one is given", () => {
+  it("takes a third-party agent's pinned version unless another exact one (or latest) is given", () => {
     expect(resolveAgentChoice('acme', {}, N, reg)).toMatchObject({ version: '1.2.3', options: {} });
     expect(resolveAgentChoice('acme', { version: '1.4.0-beta.2' }, N, reg).version).toBe('1.4.0-beta.2');
-    expect(() => resolveAgentChoice('acme', { version: 'latest' }, N, reg)).toThrow(/\[agent\]\.version must be an exact package version such as 1\.2\.3 \(got "latest"\)/);
+    // `latest` is kept as asked: the preflight settles it on the registry's newest (image/agent-version.ts)
+    expect(resolveAgentChoice('acme', { version: 'latest' }, N, reg).version).toBe('latest');
+    expect(() => resolveAgentChoice('acme', { version: 'newest' }, N, reg)).toThrow(/\[agent\]\.version must be an exact package version such as 1\.2\.3, or "latest" \(got "newest"\)/);
+    expect(() => resolveAgentChoice('acme', { version: '^1.2' }, N, reg)).toThrow(/got "\^1\.2"/);
   });
 
   it('checks [agent.options] against what the agent documents', () => {

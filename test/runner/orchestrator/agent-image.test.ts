@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { startNpmRegistryDouble } from '../../helpers/npm-registry-double.js';
 import { prepareAgentImage } from '../../../runner/src/orchestrator/agent-image.js';
 import type { RunPlan } from '../../../runner/src/plan/plan.js';
 import { RUN_DEFAULTS } from '../../../runner/src/plan/plan.js';
@@ -55,5 +59,24 @@ describe('prepareAgentImage', () => {
       /--agent claude-code runs on this runner's world image, but --image localhost\/gaia2-oc:latest names the reference's OpenClaw image: use --image localhost\/gaia2-agent:latest/,
     );
     expect(built).toBe(false);
+  });
+
+  it('--agent-version latest: settled on the npm registry before anything else; the plan, the layer tag and the record get the exact version', async () => {
+    const reg = await startNpmRegistryDouble([{ name: 'openclaw', version: '2026.99.1', files: { 'a.txt': 'a' } }]);
+    vi.stubEnv('npm_config_registry', `${reg.url}/`);
+    vi.stubEnv('npm_config_cache', mkdtempSync(join(tmpdir(), 'npm-cache-')));
+    try {
+      const p = plan('openclaw', 'localhost/gaia2-agent:latest');
+      const lines: string[] = [];
+      // a backend without an image store (a cluster) runs the layer pushed under its tag: no build here
+      const r = await prepareAgentImage({ ...p, agent: { ...p.agent, version: 'latest' } }, { ...fakeEngine(), images: null }, (l) => lines.push(l));
+      expect(r.agent).toEqual({ name: 'openclaw', version: '2026.99.1' });
+      expect(r.plan.agent.version).toBe('2026.99.1');
+      expect(r.plan.agent.image).toBe('localhost/gaia2-agent-openclaw:2026.99.1');
+      expect(lines.join('\n')).toMatch(/openclaw: --agent-version latest is openclaw@2026\.99\.1/);
+    } finally {
+      vi.unstubAllEnvs();
+      await reg.close();
+    }
   });
 });

@@ -35,18 +35,18 @@ export function register(program: Command): void {
     .option('--base-image <image>', 'base image (default: local Debian bookworm, a pull, or an offline debootstrap base)')
     .option('--if-changed', 'build only when the image is missing or its content changed')
     .option('--agent <name>', "then a third-party agent's layer on it (docs/agents.md); --tag stays the world image's tag")
-    .option('--agent-version <version>', "the agent's package version (default: the one the runner pins)")
+    .option('--agent-version <version>', "the agent's package version, or latest (the npm registry's newest) (default: the one the runner pins)")
     .option('-q, --quiet', 'print only the result')
     .option('--push <ref>', 'then tag it REGISTRY/NAME:TAG and push it there (for a cluster backend; credentials from GAIA2_REGISTRY_USER/GAIA2_REGISTRY_PASSWORD)')
     .option('--insecure-registry', 'push over plain HTTP / without TLS verification (loopback registries need no flag)')
-    .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --agent claude-code\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
+    .addHelpText('after', '\nExample:\n  $ gaia2-runner build-image\n  $ gaia2-runner build-image --agent claude-code\n  $ gaia2-runner build-image --agent openclaw --agent-version latest\n  $ gaia2-runner build-image --tag localhost/gaia2-agent:dev\n  $ gaia2-runner build-image --if-changed --push registry.example.com/gaia2/agent:v1')
     .action(async (o: { tag: string; baseImage?: string; quiet?: boolean; ifChanged?: boolean; push?: string; insecureRegistry?: boolean; agent?: string; agentVersion?: string }) => {
       const { refuseReferenceName } = await import('../../image/reference-images.js');
       refuseReferenceName('--tag', o.tag);
       if (o.push) refuseReferenceName('--push', o.push);
       const auth = registryAuth(process.env);
-      const [{ connectEngine }, { buildImage, ensureImage, projectRoot }, { ensureAgentLayer }] = await Promise.all([
-        import('../../engine/index.js'), import('../../image/index.js'), import('../../image/agent-layer.js'),
+      const [{ connectEngine }, { buildImage, ensureImage, projectRoot }, { ensureAgentLayer }, { settleAgentVersion }] = await Promise.all([
+        import('../../engine/index.js'), import('../../image/index.js'), import('../../image/agent-layer.js'), import('../../image/agent-version.js'),
       ]);
       const adapter = o.agent ? requireAdapter(o.agent) : null;
       const engine = await connectEngine();
@@ -65,7 +65,7 @@ export function register(program: Command): void {
         let pushed = o.tag;
         if (adapter) {
           const t1 = Date.now();
-          const version = resolveAgentChoice(adapter.name, { version: o.agentVersion }, AGENT_FLAG_NAMES).version!;
+          const version = await settleAgentVersion(adapter, resolveAgentChoice(adapter.name, { version: o.agentVersion }, AGENT_FLAG_NAMES).version, { log });
           const layer = await ensureAgentLayer(engine.images, { ...opts, worldTag: o.tag, adapter, version, force: !o.ifChanged });
           const secs = ((Date.now() - t1) / 1000).toFixed(1);
           process.stdout.write(layer.built ? `built ${layer.tag} (${adapter.name} ${version}) in ${secs}s\n` : `${layer.tag} is up to date\n`);

@@ -1,6 +1,7 @@
 // Every command module exports register(program). Add one import and one list entry per
 // command; keep this file a plain list.
 import type { Command } from 'commander';
+import { register as agents } from './agents.js';
 import { register as buildImage } from './build-image.js';
 import { register as run } from './run.js';
 import { register as runDataset } from './run-dataset.js';
@@ -22,7 +23,7 @@ import { register as aggregate } from './aggregate.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, aggregate, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, aggregate, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway, agents];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);
