@@ -19,7 +19,7 @@ export const LAYERS = {
     ['run', 'provenance', 'config'],
     ['result-cache', 'viewer', 'gateway'],
     ['orchestrator', 'compare', 'serve'],
-    ['phases'],
+    ['phases', 'shards'],
     ['submission', 'leaderboard'],
     ['cli'],
   ],

@@ -8,6 +8,7 @@ import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THIN
 import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
 import { normaliseSplits } from '../plan/splits.js';
+import { checkShard, shardOutputDir } from '../plan/shard.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';
 import { noiseFromFlags } from './noise.js';
 import { findAdapter, knownAgentNames } from '../agents/index.js';
@@ -128,14 +129,18 @@ export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string
   const lang = language ? { language } : {};
   const limit = int(f.limit, '--limit') ?? null;
   const subset = f.subset ? existing(f.subset, '--subset') : null;
+  const shard = checkShard(int(f.shardId, '--shard-id', 0), int(f.numShards, '--num-shards'), { index: '--shard-id', count: '--num-shards' });
+  if (shard && !common.run.outputDir) throw new ConfigError('--num-shards requires --output-dir (each shard writes <output-dir>/shards/<I>-of-<N>/)');
+  const sharded = shard ? { shard } : {};
   let target: Target;
-  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...lang, ...(f.refreshDataset ? { refresh: true } : {}) };
+  if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...lang, ...sharded, ...(f.refreshDataset ? { refresh: true } : {}) };
   else {
     const path = existing(f.dataset, '--dataset');
-    target = { kind: 'local', path: language ? languageRoot(path, language) : path, recursive: !f.nonRecursive, splits, subset, limit, ...lang };
+    target = { kind: 'local', path: language ? languageRoot(path, language) : path, recursive: !f.nonRecursive, splits, subset, limit, ...lang, ...sharded };
   }
   const run = {
     ...common.run,
+    outputDir: shard && common.run.outputDir ? shardOutputDir(common.run.outputDir, shard) : common.run.outputDir,
     concurrency: int(f.concurrency, '--concurrency')!,
     passAt: int(f.passAt, '--pass-at')!,
     retry: Boolean(f.retry),

@@ -63,6 +63,8 @@ export interface DatasetFlags extends AgentFlags {
   revision: string;
   refreshDataset?: boolean;
   language?: string;
+  shardId?: string;
+  numShards?: string;
 }
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
@@ -131,6 +133,8 @@ export function addDatasetOptions(cmd: Command, o: { datasetRequired?: boolean }
     .option('--pass-at <n>', 'independent runs per scenario (run_1 … run_N)', '1')
     .option('--retry', 'rerun only runs without a judged result (infrastructure errors, missing)')
     .option('--non-recursive', 'only the top level of a dataset directory')
-    .option('--subset <manifest>', 'subset manifest JSON ({"splits": {"<split>": [ids]}})');
+    .option('--subset <manifest>', 'subset manifest JSON ({"splits": {"<split>": [ids]}})')
+    .option('--shard-id <i>', 'run only shard I (0-based) of --num-shards, into <output-dir>/shards/<I>-of-<N>/; merge the shards with `aggregate`')
+    .option('--num-shards <n>', 'how many shards the selection (after --subset and --limit) is split into, round-robin');
 }
 

@@ -11,6 +11,7 @@ import { resolveSecret } from './resolve-parts.js';
 import { resolveAgentToAgent } from './agent2agent.js';
 import { gatewayOf } from './gateway-record.js';
 import { loadInstructionsFile } from '../agents/instructions-template.js';
+import { checkShard, shardOutputDir } from '../plan/shard.js';
 
 /**
  * The run's instructions template, read again from its recorded path; refused when the file is
@@ -45,6 +46,9 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
     const sha = typeof rec.dataset_revision_sha === 'string' ? rec.dataset_revision_sha : null;
     if (o.pinRevision && sha) target.revision = sha;
   }
+  // A shard's record reruns that shard, into <output-dir>/shards/<I>-of-<N>/ like the first time.
+  const shard = target.kind === 'scenario' ? null : checkShard(target.shard?.index, target.shard?.count, { index: `target.shard.index in ${file}`, count: `target.shard.count in ${file}` });
+  const outputDir = o.outputDir ? resolve(o.outputDir) : null;
   const a = opts.agent_options;
   const r = opts.run_options;
   const j = opts.judge_options;
@@ -110,7 +114,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
       enableCaching: r.enable_caching,
       errorsAsFailures: r.errors_as_failures,
       backend: r.backend,
-      outputDir: o.outputDir ? resolve(o.outputDir) : null,
+      outputDir: shard && outputDir ? shardOutputDir(outputDir, shard) : outputDir,
     },
   };
 }

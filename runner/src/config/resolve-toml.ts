@@ -14,6 +14,7 @@ import { normaliseSplits } from '../plan/splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 import { noiseFromTable } from './noise.js';
 import { resolveGateway } from './gateway.js';
+import { checkShard, shardOutputDir } from '../plan/shard.js';
 
 /** Absolute, symlink-free path of a config file argument. */
 export function configFilePath(configPath: string): string {
@@ -100,7 +101,15 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   );
 
   const r = data.run ?? {};
-  const outputDir = path(r.output_dir, '[run].output_dir') ?? null;
+  const shard = checkShard(r.shard_id, r.num_shards, { index: '[run].shard_id', count: '[run].num_shards' });
+  const givenOutputDir = path(r.output_dir, '[run].output_dir') ?? null;
+  if (shard) {
+    if (target.kind === 'scenario') throw new ConfigError('[run].shard_id and [run].num_shards split a dataset target, not [target].scenario');
+    if (!givenOutputDir) throw new ConfigError('[run].num_shards requires [run].output_dir (each shard writes <output_dir>/shards/<I>-of-<N>/)');
+    target = { ...target, shard };
+  }
+  // A shard's run is a complete run of its own in its folder; the default extra results copy follows it.
+  const outputDir = shard && givenOutputDir ? shardOutputDir(givenOutputDir, shard) : givenOutputDir;
   let output = path(r.output, '[run].output') ?? null;
   if (!output && outputDir && target.kind !== 'scenario') output = join(outputDir, 'results.jsonl');
   for (const k of ['timeout', 'health_timeout', 'activity_timeout', 'adapter_port', 'concurrency', 'pass_at'] as const) checkMin(r[k], 1, `[run].${k}`);

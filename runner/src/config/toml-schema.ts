@@ -81,6 +81,9 @@ export const RunTable = z.strictObject({
   enable_caching: bool,
   errors_as_failures: bool,
   backend: choice(BACKENDS),
+  // this machine's shard of a dataset target (plan/shard.ts; docs/runner.md, Shards)
+  shard_id: int,
+  num_shards: int,
 });
 
 // Agent2Agent (ARE's --a2a_app_prop and the app agents' model; docs/agent2agent.md).

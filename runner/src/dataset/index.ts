@@ -8,6 +8,7 @@ import { readSubsetManifest } from './manifest.js';
 import { ensureHfSplits } from './hf.js';
 import { readScenarioEntry } from './read-scenario.js';
 import type { ScenarioEntry } from './entry.js';
+import { shardEntries } from './shard.js';
 
 export { DatasetError } from './errors.js';
 export { artifactDir, inferSplit, type ScenarioEntry } from './entry.js';
@@ -16,6 +17,7 @@ export { readSubsetManifest } from './manifest.js';
 export { ensureHfSplits, hfCacheRoot, hfConfigName, hfDatasetDir } from './hf.js';
 export { readScenarioEntry, scenarioContent, readScenarioFile, scenarioParses } from './read-scenario.js';
 export { firstUserTask } from './first-task.js';
+export { shardEntries, shardSortKey } from './shard.js';
 
 export interface ResolvedDataset {
   entries: ScenarioEntry[];
@@ -27,6 +29,8 @@ export interface ResolvedDataset {
   splits: string[] | null;
   /** HF targets: the commit sha of each split's download (null: not resolved). */
   revisionShas?: Record<string, string | null>;
+  /** A sharded target: which shard, and how many scenarios the whole selection has (all shards). */
+  shard?: { index: number; count: number; selected: number };
 }
 
 /** `org/name` that is not an existing local path (spec §4.7, minus the relative-path trap). */
@@ -77,5 +81,8 @@ export async function resolveDataset(target: Target, o: { env: Record<string, st
     if (prev) throw new DatasetError(`two scenarios share the id "${e.id}" in ${e.relDir || 'the dataset root'}: ${prev} and ${e.file}`);
     seen.set(key, e.file);
   }
-  return { entries, root, cacheDir, splits, ...(revisionShas ? { revisionShas } : {}) };
+  // After subset and limit, so every shard splits the same selection (docs/runner.md, Shards).
+  const selected = entries.length;
+  if (target.shard) entries = shardEntries(entries, target.shard);
+  return { entries, root, cacheDir, splits, ...(revisionShas ? { revisionShas } : {}), ...(target.shard ? { shard: { ...target.shard, selected } } : {}) };
 }

@@ -20,7 +20,7 @@ import { BackgroundWork } from '../run/background-work.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { runPool } from './pool.js';
 import { allocatePort } from './ports.js';
-import { ResultsBook } from './results-file.js';
+import { ResultsBook, resultKey } from './results-file.js';
 import { collectProvenance } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
@@ -155,7 +155,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   const book = new ResultsBook(out, passAt, plan.run.output && plan.run.output !== (out && join(out, 'results.jsonl')) ? plan.run.output : null);
   if (out) {
     // Seed with what is already on disk so results.jsonl is the merged set after a retry.
-    for (const r of loadRunRecords(out)) book.set(keyOf(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
+    for (const r of loadRunRecords(out)) book.set(resultKey(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
     const now = new Date();
     const provenance = await collectProvenance(deps.engine, plan.agent.image, ds);
     const extras = { runId, agent: a.agent, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance, gateway: a.gatewayRecord };
@@ -228,7 +228,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
       }
       ran++;
       try {
-        book.set(keyOf(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
+        book.set(resultKey(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
         await book.flush();
       } finally {
         // Recorded (result.json by the run, results.jsonl here): now the container may go. A
@@ -275,10 +275,6 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   if (gw) report.model_gateway = { ...a.gatewayRecord, ...gatewayTotals(gw.stats()) };
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
   return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
-}
-
-function keyOf(runIndex: number | null, key: string): string {
-  return runIndex ? `run_${String(runIndex).padStart(4, '0')}/${key}` : key;
 }
 
 /** Removes containers that carry a run id (leftovers of a killed runner, or Ctrl-C). */

@@ -7,6 +7,11 @@ import type { ScenarioResult } from '../../../agent-image/src/contract/result.js
 import { writeFileAtomic } from '../fsutil/atomic.js';
 import { redact } from '../secrets/redact.js';
 
+/** A result's place in results.jsonl: its scenario key, run-major for pass@N (`run_0002/search/s1`). */
+export function resultKey(runIndex: number | null, key: string): string {
+  return runIndex ? `run_${String(runIndex).padStart(4, '0')}/${key}` : key;
+}
+
 export class ResultsBook {
   private readonly byKey = new Map<string, { run: number | null; result: ScenarioResult; line: string }>();
   private writing: Promise<void> = Promise.resolve();

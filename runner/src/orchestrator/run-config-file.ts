@@ -79,6 +79,8 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     if (ds?.splits) rec.splits = ds.splits;
     rec.num_scenarios = x.numScenarios;
     if (x.retryCount !== null) rec.retry_num_scenarios = x.retryCount;
+    // What `aggregate` checks a shard against: its place, its planned scenarios, the whole selection's.
+    if (ds?.shard) rec.shard = { shard_id: ds.shard.index, num_shards: ds.shard.count, num_scenarios: x.numScenarios, dataset_num_scenarios: ds.shard.selected };
   }
   if (x.runNumber !== undefined) {
     rec.run_number = x.runNumber;

@@ -62,6 +62,8 @@ export function phaseRoot(src: PhaseSource, override?: string): string {
 export function phasePlan(phase: PhaseName, src: PhaseSource, s: PhaseRunSettings): RunPlan {
   const plan = src.kind === 'toml' ? fromToml(phase, src.file, src.env) : fromFlags(phase, src.flags, src.env);
   if (plan.target.kind === 'scenario') throw new ConfigError('gaia2-run needs a dataset target (a directory, .jsonl or Hugging Face dataset), not one scenario');
+  // Its phases write fixed folders under one root; shards are for run-dataset and run-config.
+  if (plan.target.shard) throw new ConfigError('gaia2-run does not run shards (--shard-id/--num-shards, [run].shard_id/num_shards): shard run-dataset or run-config instead');
   const dir = join(s.root, phase);
   const target = augmented(phase) && s.miniSubset ? { ...plan.target, subset: s.miniSubset } : plan.target;
   const resumable = s.retry && existsSync(dir) && statSync(dir).isDirectory();

@@ -2,6 +2,7 @@
 // anything is launched. Paths are absolute, secrets are values (registered for redaction).
 import type { BackendSettings } from './backend.js';
 import type { GatewayPlan } from './gateway.js';
+import type { ShardSpec } from './shard.js';
 
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 
@@ -86,10 +87,11 @@ export interface AgentToAgentPlan {
   apiKey: SecretRef | null;
 }
 
+/** A dataset target's `shard` (plan/shard.ts): this machine's part of the selection after subset and limit; absent or null = all of it. */
 export type Target =
   | { kind: 'scenario'; scenario: string }
-  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null; language?: string | null }
-  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean; language?: string | null };
+  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null; language?: string | null; shard?: ShardSpec | null }
+  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean; language?: string | null; shard?: ShardSpec | null };
 
 export interface RunSettings {
   timeout: number;

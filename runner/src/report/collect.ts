@@ -1,8 +1,10 @@
-// Reads every result.json under an output directory (hidden dirs skipped), sorted by path.
+// Reads every result.json under an output directory (hidden dirs skipped), sorted by path; an
+// aggregated root's shard folders (shards/<I>-of-<N>/) read as one run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { ScenarioResult, RunStatus } from '../../../agent-image/src/contract/result.js';
 import { comparePaths } from '../dataset/local.js';
+import { parseShardDirName, SHARDS_DIR } from '../plan/shard.js';
 
 export interface RunRecord {
   path: string;
@@ -45,6 +47,8 @@ export function loadRunRecords(root: string, warn: (l: string) => void = () => {
       continue;
     }
     const parts = relative(root, f).split(sep).slice(0, -1);
+    // An aggregated root (docs/runner.md, Shards): a shard's folder is not part of the scenario's identity.
+    if (parts[0] === SHARDS_DIR && parseShardDirName(parts[1] ?? '')) parts.splice(0, 2);
     let runIndex = typeof result.run_index === 'number' ? result.run_index : 1;
     const m = /^run_(\d+)$/.exec(parts[0] ?? '');
     if (m) {

@@ -4,15 +4,14 @@
 // multi-turn, resumed from its session directory); a launcher that only talks fails; a message
 // it has no rule for is a failed turn, judged with its failure text; its name and version are
 // recorded.
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { connectE2eEngine, eachEngine, engineEnv, type E2eEngine } from '../helpers/engines.js';
+import { connectE2eEngine, eachEngine } from '../helpers/engines.js';
+import { runCli as cli } from '../helpers/cli.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const world = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -26,16 +25,6 @@ function dataset(files: string[]): string {
     cpSync(join(root, 'examples/scenarios', f), join(dir, f));
   }
   return dir;
-}
-
-async function cli(e: E2eEngine, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const r = await promisify(execFile)('node', [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: engineEnv(e), maxBuffer: 1 << 26 });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (err) {
-    const x = err as { code: number; stdout: string; stderr: string };
-    return { code: x.code, out: x.stdout, err: x.stderr };
-  }
 }
 
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;

@@ -1,0 +1,92 @@
+// What must hold before shards are merged: one shard count, every shard present, the same run
+// settings, no scenario run twice. Each failure is a ConfigError naming the shard folder and the
+// field; an incomplete shard is not an error (aggregate reports it, see incompleteShards).
+import { basename } from 'node:path';
+import { ConfigError } from '../plan/errors.js';
+import { settingOf } from '../report/meta.js';
+import type { ShardFolder } from './folders.js';
+
+/** The number of shards every folder agrees on; a missing shard is named. */
+export function checkShardSet(shards: readonly ShardFolder[], base: string): number {
+  const counts = [...new Set(shards.map((s) => s.spec.count))];
+  if (counts.length > 1) {
+    const byCount = counts.map((n) => `${shards.filter((s) => s.spec.count === n).map((s) => s.rel).join(', ')} (${n} shards)`);
+    throw new ConfigError(`${base}: the shard folders disagree on the number of shards: ${byCount.join('; ')}`);
+  }
+  const n = counts[0]!;
+  const have = new Set(shards.map((s) => s.spec.index));
+  const missing = Array.from({ length: n }, (_, i) => i).filter((i) => !have.has(i));
+  if (missing.length)
+    throw new ConfigError(
+      `${base}: missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}-of-${n}`).join(', ')} of ${n} (run ${missing.length > 1 ? 'them' : 'it'} with --shard-id ${missing.join('/')} --num-shards ${n}, or copy ${missing.length > 1 ? 'their folders' : 'its folder'} here)`,
+    );
+  return n;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * The settings that make shards parts of one run. A local dataset is compared by its folder's
+ * name (each machine keeps its copy where it likes); a Hugging Face one by id and resolved commit.
+ */
+const SETTINGS: ReadonlyArray<[field: string, value: (rec: Record<string, unknown>) => unknown]> = [
+  ['agent', (r) => r.agent ?? null],
+  ['provider', (r) => r.provider ?? null],
+  ['model', (r) => r.model ?? null],
+  ['image', (r) => r.image ?? null],
+  ['dataset', (r) => ((r.target as { kind?: string } | undefined)?.kind === 'local' && str(r.dataset) ? basename(str(r.dataset)!) : (r.dataset ?? null))],
+  ['dataset revision', (r) => r.dataset_revision_sha ?? r.revision ?? null],
+  ['language', (r) => r.language ?? null],
+  ['splits', (r) => r.splits ?? null],
+  ['limit', (r) => r.limit ?? null],
+  ['shard.dataset_num_scenarios', (r) => (r.shard as { dataset_num_scenarios?: unknown } | undefined)?.dataset_num_scenarios ?? null],
+  ['pass_at', (r) => r.total_runs ?? r.pass_at ?? null],
+  ['judge_model', (r) => r.judge_model ?? null],
+  ['judge_prompt_version', (r) => r.judge_prompt_version ?? null],
+  ['setting (standard, noise, agent2agent)', (r) => settingOf(r)],
+  ['noise', (r) => r.noise ?? null],
+  ['a2a_app_prop', (r) => r.a2a_app_prop ?? null],
+];
+
+/** Every shard's settings against the first's; the first difference is named with both shards. */
+export function checkSameSettings(shards: readonly ShardFolder[]): void {
+  const [first, ...rest] = shards;
+  if (!first) return;
+  for (const s of rest)
+    for (const [field, value] of SETTINGS) {
+      const a = JSON.stringify(value(first.record));
+      const b = JSON.stringify(value(s.record));
+      if (a !== b) throw new ConfigError(`${s.recordFile}: ${field} is ${b} but ${first.rel} has ${a}: shards of one run must share it`);
+    }
+}
+
+/** `search/s1` (pass@1) or `search/s1 (run 2)`: a result's identity across shards. */
+const runLabel = (key: string, runIndex: number, passAt: number): string => (passAt > 1 ? `${key} (run ${runIndex})` : key);
+
+/** No scenario (and run, for pass@N) may have a result in two shards. */
+export function checkNoDuplicates(shards: readonly ShardFolder[]): void {
+  const seen = new Map<string, string>();
+  const dups: string[] = [];
+  for (const s of shards)
+    for (const r of s.results) {
+      const id = runLabel(r.key, r.runIndex, s.passAt);
+      const prev = seen.get(id);
+      if (prev && prev !== s.rel) dups.push(`${id} is in both ${prev} and ${s.rel}`);
+      else seen.set(id, s.rel);
+    }
+  if (dups.length)
+    throw new ConfigError(`duplicate result${dups.length > 1 ? 's' : ''} across shards (was a shard run with other --num-shards, or a folder copied twice?): ${dups.slice(0, 10).join('; ')}${dups.length > 10 ? `; … ${dups.length - 10} more` : ''}`);
+}
+
+export interface IncompleteShard {
+  rel: string;
+  results: number;
+  planned: number;
+}
+
+/** Shards with fewer results than they planned (scenarios × runs): still running, interrupted, or partly copied. */
+export function incompleteShards(shards: readonly ShardFolder[]): IncompleteShard[] {
+  return shards
+    .map((s) => ({ rel: s.rel, results: s.results.length, planned: s.facts.num_scenarios * s.passAt }))
+    .filter((x) => x.results < x.planned);
+}

@@ -1,0 +1,36 @@
+// run_config.json of an aggregate root: the shards' common settings (the first shard's record,
+// so the report header and the viewer read it like any run's), the whole selection's size, and
+// an `aggregate` block that lists the merged shards. Its target has no shard, so `rerun` of the
+// root runs the whole selection again.
+import type { RunRecord } from '../record/index.js';
+import type { IncompleteShard } from './check.js';
+import type { ShardFolder } from './folders.js';
+
+/** Fields of a shard's record that describe that shard alone. */
+const PER_SHARD = ['shard', 'run_id', 'resumed_at', 'retry_num_scenarios', 'run_number', 'scenario_hashes'] as const;
+
+export function mergedRecord(shards: readonly ShardFolder[], incomplete: readonly IncompleteShard[], now: Date): RunRecord {
+  const first = shards[0]!;
+  const rec: RunRecord = structuredClone(first.record);
+  for (const k of PER_SHARD) delete rec[k];
+  if (rec.target && typeof rec.target === 'object') delete (rec.target as Record<string, unknown>).shard;
+  const started = shards.map((s) => s.record.started_at).filter((v): v is string => typeof v === 'string').sort();
+  if (started[0]) rec.started_at = started[0];
+  rec.num_scenarios = first.facts.dataset_num_scenarios;
+  const hashes = Object.assign({}, ...shards.map((s) => (s.record.scenario_hashes && typeof s.record.scenario_hashes === 'object' ? s.record.scenario_hashes : {})));
+  if (Object.keys(hashes).length) rec.scenario_hashes = hashes;
+  rec.aggregate = {
+    aggregated_at: now.toISOString(),
+    num_shards: first.spec.count,
+    complete: incomplete.length === 0,
+    shards: shards.map((s) => ({
+      dir: s.rel,
+      shard_id: s.spec.index,
+      run_id: s.record.run_id ?? null,
+      started_at: s.record.started_at ?? null,
+      num_scenarios: s.facts.num_scenarios,
+      results: s.results.length,
+    })),
+  };
+  return rec;
+}
