@@ -21,6 +21,8 @@ export const CONTAINER_PATHS = {
   judgeTrace: '/tmp/judge_trace.jsonl',
   eventdLog: '/tmp/gaia2-eventd.log',
   entrypointLog: '/tmp/entrypoint.log',
+  /** The reference's mini-swe-agent image writes its agent's trajectory here (its newer runner collects it). */
+  miniTrajectory: '/tmp/mini-trajectory.json',
   /** Our addition: everything the runner should collect, in one directory. */
   artifactsDir: '/var/gaia2/artifacts',
   /**
@@ -44,6 +46,7 @@ export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
   [CONTAINER_PATHS.eventdLog, 'eventd.log'],
   [CONTAINER_PATHS.entrypointLog, 'entrypoint.log'],
   [CONTAINER_PATHS.appAgentsTrace, 'app_agents_trace.jsonl'],
+  [CONTAINER_PATHS.miniTrajectory, 'mini-trajectory.json'],
 ];
 
 /**

@@ -67,3 +67,21 @@ describe('collect through the tar answer', () => {
     }
   });
 });
+
+describe('collect from an image without our adapter (a reference image)', () => {
+  it("reads every known artifact by the engine's archive, one request per directory, the mini-swe-agent trajectory among them", async () => {
+    const asked: Array<[string, string[]]> = [];
+    const inContainer: Record<string, string> = { '/tmp/mini-trajectory.json': '{"trajectory_format": "mini-swe-agent-1", "messages": []}', '/tmp/trace.jsonl': '{}\n' };
+    const handle = {
+      readFiles: async (dir: string, names: readonly string[]) => {
+        asked.push([dir, [...names]]);
+        return new Map(names.flatMap((n) => (inContainer[`${dir}/${n}`] ? [[n, Buffer.from(inContainer[`${dir}/${n}`]!)] as const] : [])));
+      },
+    } as unknown as ContainerHandle;
+    const files = await collectArtifacts(handle, null);
+    expect([...files.keys()].sort()).toEqual(['mini-trajectory.json', 'trace.jsonl']);
+    expect(files.get('mini-trajectory.json')!.toString()).toContain('mini-swe-agent-1');
+    expect(asked.find(([dir]) => dir === '/tmp')![1]).toContain('mini-trajectory.json');
+    expect(new Set(asked.map(([dir]) => dir)).size).toBe(asked.length);
+  });
+});
