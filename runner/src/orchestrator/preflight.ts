@@ -28,10 +28,11 @@ export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv:
   const gateway = gatewayDecision(given, base.routes);
   if (!gateway.on) base = buildBaseEnv(given, hostEnv);
   for (const n of base.notices) log(n);
+  // The backend's refusal costs a request; an agent layer's build costs minutes: refusal first.
+  await engine.preflight({ network: given.run.network, env: base.env });
   const who = await prepareAgentImage(given, engine, log);
   const plan = who.plan;
   if (!gateway.on && base.routes.length) log(`Model gateway off: ${gateway.reason}`);
   if (plan.noise) await requireImageFeature(engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
-  await engine.preflight({ network: plan.run.network, env: base.env });
   return { plan, agent: who.agent, base, gateway };
 }
