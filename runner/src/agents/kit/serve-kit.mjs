@@ -92,8 +92,16 @@ export function serve(handlers) {
     const r = (await handlers.start(ctx)) ?? {};
     send({ type: 'ready', steer: !!(r.steer && handlers.steer) });
   })();
-  started.catch((e) => {
+  started.catch(async (e) => {
     process.stderr.write(`agent-serve: the program did not start: ${e?.stack ?? e}\n`);
+    // What the start left running (a program it spawned) ends with it: the next start (the
+    // runtime starts the program again) must not find the old one holding its state and ports.
+    stopping = true;
+    try {
+      await Promise.race([handlers.stop?.('start failed', ctx), new Promise((r) => setTimeout(r, 10_000))]);
+    } catch (e2) {
+      process.stderr.write(`agent-serve: stop: ${e2?.stack ?? e2}\n`);
+    }
     process.exit(3);
   });
 
