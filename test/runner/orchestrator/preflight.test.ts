@@ -19,7 +19,8 @@ const plan = (network: 'host' | 'bridge'): RunPlan => ({
 describe('preflightRun', () => {
   it("a backend that refuses the run's network refuses it before the agent's layer is looked at or built", async () => {
     const e = fakeEngine();
-    e.capabilities = { ...e.capabilities, hostNetwork: false };
+    // the double's own preflight reads these: a backend whose units cannot share this machine's network
+    (e as { capabilities: typeof e.capabilities }).capabilities = { ...e.capabilities, hostNetwork: false };
     const touched: string[] = [];
     e.images.build = async () => void touched.push('build');
     e.images.labels = async (ref: string) => (touched.push(`labels ${ref}`), null);

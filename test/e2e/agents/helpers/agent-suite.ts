@@ -198,8 +198,21 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
       const billed = run.good.fake.billing();
       const agent = readReport(run.good.dir).overall.usage.agent;
       expect(billed.responses).toBeGreaterThan(0);
-      expect(agent).toMatchObject({ llm_calls: billed.responses, output: billed.output, runs: 3 });
-      expect(agent.input + agent.cache_read + agent.cache_write).toBe(billed.input + billed.cacheRead + billed.cacheWrite);
+      expect(agent).toMatchObject({ llm_calls: billed.responses, runs: 3 });
+      // A request the program gave up on (its container stopped as the world finished: the
+      // gateway aborts the provider's answer and records the call with no usage) may still have
+      // been answered, and billed, by the double: then the report can count no more than billed.
+      const abandoned = readResults(run.good.dir).some((r) => /client went away/.test(readFileSync(join(scenarioDir(run.good.dir, r.scenario_id), 'model_traffic.jsonl'), 'utf8')));
+      const inputs = agent.input + agent.cache_read + agent.cache_write;
+      const billedInputs = billed.input + billed.cacheRead + billed.cacheWrite;
+      if (abandoned) {
+        expect(agent.output).toBeLessThanOrEqual(billed.output);
+        expect(inputs).toBeLessThanOrEqual(billedInputs);
+        expect(agent.output).toBeGreaterThan(0);
+      } else {
+        expect(agent.output).toBe(billed.output);
+        expect(inputs).toBe(billedInputs);
+      }
       for (const r of readResults(run.good.dir)) expect((r.usage as { agent?: { source?: string } } | undefined)?.agent?.source).toBe('gateway');
     });
 
