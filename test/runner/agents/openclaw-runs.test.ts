@@ -157,7 +157,7 @@ describe('a message during a run (queue mode steer)', () => {
   it('2026.9: a message that comes while the run prepares or calls the model first is held, unsent, until a tool of the run starts; then steered in', async () => {
     const g = gateway();
     const log: string[] = [];
-    const runs = new Runs(g, { sessionKey: KEY, log: (l: string) => log.push(l) });
+    const runs = new Runs(g, { sessionKey: KEY, reportsPhases: true, log: (l: string) => log.push(l) });
     const done = runs.turn(turn('book a cab'));
     await tick();
     play(g, ...status('r1', 'preparing_workspace'), ...status('r1', 'preparing_context'));
@@ -180,7 +180,7 @@ describe('a message during a run (queue mode steer)', () => {
 
   it("2026.9: a held message goes in once the run shows a tool step (its command output), or, when the turn ends first, is not taken and comes back as the next turn", async () => {
     const g = gateway();
-    const runs = new Runs(g, { sessionKey: KEY });
+    const runs = new Runs(g, { sessionKey: KEY, reportsPhases: true });
     const first = runs.turn(turn('A'));
     await tick();
     play(g, ...status('r1', 'preparing_context'));

@@ -13,22 +13,18 @@
 // (the serve contract): that turn is mapped onto the follow-up run OpenClaw already has, not sent
 // again.
 //
-// OpenClaw 2026.9.6 reports a run's start-up phases (agent events of stream "run_status" and chat
-// events of state "status": preparing_workspace, preparing_context, starting_model) and loses a
-// message steered before the run's first tool has started: the send is answered and its run ends
-// empty, as when taken, but no model call ever carries it (seen on a busy machine with an email
-// that came while the run prepared, and with one sent as its first model call began). A message
-// steered while a tool runs is taken. So a steer waits, unsent, while a run of ours is in those
-// phases: it goes in once the run shows a tool step; if the turn ends first it is not taken (and
-// comes back as the next turn); with 8 gateways on 2 cores a run was seen to report nothing for
-// 29 s after its message, so for releases that report phases a run that reported none yet counts
-// as not begun. Releases that report no phases (2026.4.1) get it at once.
+// OpenClaw 2026.9.6 loses a message steered before the run's first tool has started: the send is
+// answered and its run ends empty, as when taken, but no model call ever carries it (seen on a
+// busy machine while the run prepared — its run_status phases preparing_workspace and
+// preparing_context —, as its first model call began, and before it reported anything at all:
+// 29 s with 8 gateways on 2 cores). A message steered while a tool runs is taken. So for the
+// releases that report phases (`reportsPhases`: 2026.9 on) a steer waits, unsent, until the
+// turn's run shows a tool step; if the turn ends first it is not taken (and comes back as the
+// next turn). 2026.4.1 (no phases, and no such loss seen) gets it at once.
 import { randomUUID } from 'node:crypto';
 import { isToolMessage, messageText } from './openclaw-gateway.mjs';
 
-/** The phases in which OpenClaw 2026.9 drops a steered message (see the header). */
-export const PREPARING = new Set(['preparing_workspace', 'preparing_context', 'starting_model']);
-/** Agent event streams of a run's tool steps: past the phases above. */
+/** Agent event streams of a run's tool steps: a steer is safe from then on (see the header). */
 const TOOL_STREAMS = new Set(['item', 'command_output', 'tool']);
 
 /** Finals OpenClaw's own housekeeping answers with: no reply to the user (dropped by the reference). */
@@ -39,7 +35,7 @@ export class Runs {
   constructor(client, o) {
     this.client = client;
     this.o = o;
-    /** runId → {started, ended, terminal: {state, text}|null, delta, absorbedInto, phase} for every run seen. */
+    /** runId → {started, ended, terminal: {state, text}|null, delta, absorbedInto, phase, toolSeen} for every run seen (phase: the last reported, for the log). */
     this.runs = new Map();
     this.own = new Set();
     /** The run that started and has not ended. */
@@ -52,7 +48,7 @@ export class Runs {
 
   run(id) {
     let r = this.runs.get(id);
-    if (!r) this.runs.set(id, (r = { id, started: false, ended: false, terminal: null, delta: '', absorbedInto: null, phase: null }));
+    if (!r) this.runs.set(id, (r = { id, started: false, ended: false, terminal: null, delta: '', absorbedInto: null, phase: null, toolSeen: false }));
     return r;
   }
 
@@ -72,14 +68,9 @@ export class Runs {
     } else if (event === 'agent' && p.stream === 'run_status') {
       if (typeof p.data?.phase === 'string') r.phase = p.data.phase;
     } else if (event === 'agent' && TOOL_STREAMS.has(p.stream)) {
-      r.phase = 'running';
+      r.toolSeen = true;
     } else if (event === 'chat') {
       const state = p.state;
-      if (state === 'status') {
-        if (typeof p.phase === 'string') r.phase = p.phase;
-        for (const w of [...this.waiters]) w();
-        return;
-      }
       if (state === 'delta') {
         const t = messageText(p.message).trim();
         if (t) r.delta = t;
@@ -190,7 +181,7 @@ export class Runs {
     if (held) {
       this.o.log?.(`a message for OpenClaw held while run ${held} has no tool step yet (${this.runs.get(held).phase ?? 'not begun'})`);
       await this.until(() => (this.preparing() ? null : true));
-      // the turn ended before its run got to the model: not taken, the message comes back as the next turn
+      // the turn ended before its run ran a tool: not taken, the message comes back as the next turn
       if (!this.turnIds) return false;
     }
     const id = await this.send(texts.join('\n\n'));
@@ -201,16 +192,12 @@ export class Runs {
     return decided;
   }
 
-  /**
-   * The turn's run while it has not shown a tool step (see the header), or null. With
-   * `reportsPhases` (2026.9) a run that has reported nothing yet counts too: on a busy machine
-   * it may wait tens of seconds before it begins preparing.
-   */
+  /** With `reportsPhases`, the turn's run while it has shown no tool step (see the header), or null. */
   preparing() {
+    if (!this.o.reportsPhases) return null;
     for (const id of this.turnIds ?? []) {
       const r = this.runs.get(id);
-      if (!r || r.terminal) continue;
-      if (PREPARING.has(r.phase) || (this.o.reportsPhases && r.phase === null)) return id;
+      if (r && !r.terminal && !r.toolSeen) return id;
     }
     return null;
   }
