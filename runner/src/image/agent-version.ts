@@ -3,11 +3,8 @@
 // mirror, npm_config_registry) apply exactly as for the package fetch itself. `--agent-version
 // latest` is settled here once per process and package, so every phase of one invocation builds,
 // runs and records the same exact version.
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { EXACT_VERSION, LATEST_VERSION, type AgentAdapter } from '../agents/index.js';
-
-const run = promisify(execFile);
+import { npmView } from './agent-package.js';
 
 /** Lookups in this process, by package name and registry. */
 const settled = new Map<string, Promise<string>>();
@@ -25,19 +22,13 @@ export function newestVersion(name: string, env: NodeJS.ProcessEnv = process.env
 }
 
 async function ask(name: string, env: NodeJS.ProcessEnv): Promise<string> {
-  let out: string;
+  let v: unknown;
   try {
-    ({ stdout: out } = await run('npm', ['view', `${name}@${LATEST_VERSION}`, 'version', '--json'], { env, timeout: 60_000, maxBuffer: 1 << 20 }));
+    v = await npmView(`${name}@${LATEST_VERSION}`, 'version', env);
   } catch (e) {
     const err = e as { stderr?: string; message: string };
     const why = (err.stderr || err.message).trim().split('\n').filter((l) => l.trim()).slice(-2).join(' ');
     throw new Error(`the npm registry did not say which release of ${name} is the newest (npm view ${name}@${LATEST_VERSION} version): ${why}`);
-  }
-  let v: unknown;
-  try {
-    v = JSON.parse(out);
-  } catch {
-    v = out.trim();
   }
   const version = String(Array.isArray(v) ? v.at(-1) : v).trim();
   if (!EXACT_VERSION.test(version)) throw new Error(`the npm registry's latest release of ${name} is "${version}", not an exact version`);
