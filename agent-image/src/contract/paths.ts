@@ -93,6 +93,11 @@ export const ENV = {
   adapterToken: 'GAIA2_ADAPTER_TOKEN',
   /** realtime | fast-forward. */
   clockMode: 'GAIA2_CLOCK_MODE',
+  /**
+   * exclude | count: whether the time the run's processes wait for a CPU is kept off the
+   * simulated clock (the image sets exclude; unset: count, as the reference's clock does).
+   */
+  clockCpuWait: 'GAIA2_CLOCK_CPU_WAIT',
   /** JSON script for the scripted runtime. */
   script: 'GAIA2_SCRIPT',
   /** Tool surface of the default agent: shell | functions. */

@@ -99,3 +99,10 @@ export function simNsAt(a: SimClockAnchor, monoNowNs: bigint): bigint {
   if (a.rate === 0) return a.simNs;
   return a.simNs + BigInt(Math.round(Number(monoNowNs - a.monoNs) * a.rate));
 }
+
+/**
+ * GAIA2_CLOCK_CPU_WAIT: `exclude` keeps the time the run's processes wait for a CPU off the
+ * simulated clock (the image's default), `count` lets it count, as the reference's clock does.
+ */
+export const CLOCK_CPU_WAIT_MODES = ['exclude', 'count'] as const;
+export type ClockCpuWait = (typeof CLOCK_CPU_WAIT_MODES)[number];

@@ -9,6 +9,10 @@
 // The clock starts held at the scenario's start time: the daemon releases it at the agent's
 // first `ready`, so nothing before the agent could act (boot, the agent program's start-up)
 // is charged to the scenario's time. A runtime can hold it again (`clock {hold}`).
+//
+// Between holds it may also run slower than its speed for a moment (its pace, below 1): the
+// daemon paces it to keep the time the run's processes waited for a CPU off the clock
+// (cpu-wait-pacing.ts), so a busy machine does not cost the agent simulated time.
 import { writeFileAtomicSync } from '../fsutil/atomic.js';
 import { simNsAt } from '../contract/sim-clock.js';
 
@@ -42,6 +46,9 @@ export interface ClockOptions {
 
 const defaultMono = (): bigint => process.hrtime.bigint();
 
+/** The longest a waiter trusts the clock's rate while it is paced below full speed. */
+export const PACED_LOOK_MS = 100;
+
 /** The hold that lasts from the start until the agent's first `ready`. */
 export const START_HOLD = 'start';
 
@@ -50,6 +57,7 @@ export class SimClock {
   readonly speed: number;
   private readonly mono: () => bigint;
   private readonly holds = new Set<string>();
+  private pace = 1;
   private line: ClockAnchor;
   private publisher: ((a: ClockAnchor) => void) | null;
 
@@ -85,11 +93,31 @@ export class SimClock {
     return Number(simNsAt({ ...this.line, realMinusMonoNs: 0n, agentUid: 0 }, this.mono()) / 1000n) / 1e6;
   }
 
-  /** Wall milliseconds until the sim clock reaches `t` (0 when already there; Infinity while held). */
+  /**
+   * Wall milliseconds until the sim clock reaches `t` (0 when already there; Infinity while
+   * held). While paced below full speed the answer is at most PACED_LOOK_MS: the pace changes
+   * again soon, so whoever waits looks again then.
+   */
   wallMsUntil(t: number): number {
     const d = t - this.now();
     if (d <= 0) return 0;
-    return this.held ? Number.POSITIVE_INFINITY : (d / this.speed) * 1000;
+    if (this.held) return Number.POSITIVE_INFINITY;
+    if (this.pace >= 1) return (d / this.speed) * 1000;
+    const rate = this.speed * this.pace;
+    return rate > 0 ? Math.min(PACED_LOOK_MS, (d / rate) * 1000) : PACED_LOOK_MS;
+  }
+
+  /** The fraction of its speed the clock runs at between holds (1: full speed). */
+  get currentPace(): number {
+    return this.pace;
+  }
+
+  /** Sets the fraction of its speed the clock runs at between holds (clamped to 0..1). */
+  setPace(fraction: number): void {
+    const p = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 1;
+    if (p === this.pace) return;
+    this.pace = p;
+    if (!this.held) this.reanchor();
   }
 
   /** Moves the clock forward to `t` (never backwards). Returns the sim seconds skipped. */
@@ -124,7 +152,7 @@ export class SimClock {
   private reanchor(simNs?: bigint): void {
     const mono = this.mono();
     const sim = simNs ?? simNsAt({ ...this.line, realMinusMonoNs: 0n, agentUid: 0 }, mono);
-    this.line = { monoNs: mono, simNs: sim, rate: this.held ? 0 : this.speed };
+    this.line = { monoNs: mono, simNs: sim, rate: this.held ? 0 : this.speed * this.pace };
     this.publisher?.(this.line);
   }
 }

@@ -2,6 +2,7 @@
 // error names the variable at fault.
 import { ENV } from '../contract/paths.js';
 import { CLOCK_MODES, type ClockMode } from './clock.js';
+import { CLOCK_CPU_WAIT_MODES as CLOCK_CPU_WAIT, type ClockCpuWait } from '../contract/sim-clock.js';
 import { noiseFromEnv, NoiseSettingsError, type NoiseSettings } from '../contract/noise.js';
 import { parsePromptVersion, type PromptVersion } from '../judge/prompt-sets.js';
 import { parseExtraBody, type ExtraBody } from '../llm/extra-body.js';
@@ -31,6 +32,8 @@ export interface DaemonSettings {
   agent: AgentName;
   agentChosenBy: AgentChosenBy;
   clockMode: ClockMode;
+  /** GAIA2_CLOCK_CPU_WAIT: exclude keeps the run's CPU wait off the clock (cpu-wait-pacing.ts). */
+  clockCpuWait: ClockCpuWait;
   /** GAIA2_TIME_SPEED (multiplies the scenario's time increment). */
   timeSpeed: number;
   judgeFinalTurn: boolean;
@@ -73,6 +76,10 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSet
   }
   // LLM agents (ours, an agent layer's) live in real time; replays skip idle waits.
   const clockMode = (modeRaw || (agent === 'default' || agent === 'external' ? 'realtime' : 'fast-forward')) as ClockMode;
+  const cpuWaitRaw = (env[ENV.clockCpuWait] ?? '').trim().toLowerCase();
+  if (cpuWaitRaw && !(CLOCK_CPU_WAIT as readonly string[]).includes(cpuWaitRaw)) {
+    throw new SettingsError(`${ENV.clockCpuWait} must be one of ${CLOCK_CPU_WAIT.join(', ')} (got "${cpuWaitRaw}")`);
+  }
   let noise: NoiseSettings | null;
   try {
     noise = noiseFromEnv(env);
@@ -96,6 +103,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): DaemonSet
     agent,
     agentChosenBy,
     clockMode,
+    clockCpuWait: (cpuWaitRaw || 'count') as ClockCpuWait,
     timeSpeed: positive(env, ENV.timeSpeed, 1),
     judgeFinalTurn: truthy(env[ENV.judgeFinalTurn]),
     idleTimeoutSec: positive(env, ENV.idleTimeout, 300),

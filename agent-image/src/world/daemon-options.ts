@@ -3,6 +3,7 @@
 import type { LoadedScenario } from '../scenario/index.js';
 import type { ClockMode } from './clock.js';
 import type { DaemonLog } from './daemon-log.js';
+import type { CpuWaitMeter } from './cpu-wait.js';
 import type { TurnJudge } from './judging.js';
 import type { DelegatedApps } from './delegated-apps.js';
 import type { AppliedNoise } from '../noise/index.js';
@@ -12,6 +13,8 @@ export interface WorldDaemonOptions {
   scenario: LoadedScenario;
   stateDir: string;
   clockMode: ClockMode;
+  /** Keeps the run's CPU wait off the clock, measured by this meter (null/absent: counted). */
+  cpuWait?: CpuWaitMeter | null;
   /** Sim seconds per wall second (time increment × GAIA2_TIME_SPEED). */
   speed?: number;
   judge?: TurnJudge | null;

@@ -20,6 +20,7 @@ import type { CommandResult } from '../apps/index.js';
 import type { LoadedScenario } from '../scenario/index.js';
 import { SimClock, writeFaketimeFile, type ClockAnchor } from './clock.js';
 import { ClockFile } from './clock-file.js';
+import { CpuWaitPacing } from './cpu-wait-pacing.js';
 import { EventLog } from './event-log.js';
 import { ScenarioSchedule } from './schedule.js';
 import { AppsGateway } from './apps-gateway.js';
@@ -62,6 +63,7 @@ export class WorldDaemon {
   private runCounter = 0;
   private readonly clockFile: ClockFile | null;
   private clockFileFailed = false;
+  private readonly cpuWaitPacing: CpuWaitPacing | null;
 
   constructor(private readonly opts: WorldDaemonOptions) {
     this.sc = opts.scenario;
@@ -74,6 +76,7 @@ export class WorldDaemon {
       mode: opts.clockMode,
       ...(this.clockFile ? { publish: (a: ClockAnchor) => this.publishClock(a) } : {}),
     });
+    this.cpuWaitPacing = opts.cpuWait ? new CpuWaitPacing(this.clock, opts.cpuWait) : null;
     this.events = new EventLog(join(opts.stateDir, 'events.jsonl'));
     this.run = new RunStatus(join(opts.stateDir, 'daemon_status.json'), this.log, () => ({
       nbTurns: this.sc.nbTurns,
@@ -184,6 +187,8 @@ export class WorldDaemon {
   start(): void {
     this.run.state = 'running';
     this.run.write();
+    if (this.cpuWaitPacing && !this.opts.cpuWait!.available) this.log.warn('the CPU wait cannot be read (no /proc/<pid>/task/<tid>/schedstat): it counts on the clock');
+    else this.cpuWaitPacing?.start();
     this.log.info(
       `scenario ${this.sc.id}: ${this.sc.nbTurns} turn(s), ${this.sc.envEvents.length} ENV, clock ${this.clock.mode} ×${this.clock.speed}`,
     );
@@ -417,6 +422,10 @@ export class WorldDaemon {
     this.run.state = status;
     this.run.reason = reason;
     this.loop.stop();
+    if (this.cpuWaitPacing) {
+      this.cpuWaitPacing.stop();
+      this.log.info(`clock: ${this.cpuWaitPacing.keptOffSeconds.toFixed(2)} s the run waited for a CPU kept off the simulated clock`);
+    }
     (status === 'error' ? this.log.error.bind(this.log) : this.log.info.bind(this.log))(`status ${status}: ${reason}`);
     this.persistStates();
     this.run.write();

@@ -12,7 +12,7 @@ export const codex: AgentAdapter = {
   summary: 'Codex (OpenAI), the linux-x64 build, exec_command as its shell tool',
   package: {
     name: '@openai/codex',
-    version: '0.169.0',
+    version: '0.171.0',
     install: 'pack',
     spec: (version) => `@openai/codex@${version}-linux-x64`,
   },

@@ -110,6 +110,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       logLevel: f.logLevel,
       notificationMode: f.notificationMode,
       timeSpeed,
+      clockCpuWait: f.clockCpuWait ?? null,
       network: f.network,
       enableCaching: Boolean(f.enableCaching),
       errorsAsFailures: Boolean(f.errorsAsFailures),

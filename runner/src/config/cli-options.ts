@@ -1,7 +1,7 @@
 // The options of `run`, `run-dataset` and the commands built on them (the flags only, for
 // registering commands cheaply; cli-flags.ts turns parsed flags into a RunPlan).
 import { Option, type Command } from 'commander';
-import { AGENT_TOOL_MODES, DEFAULT_IMAGE, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
+import { AGENT_TOOL_MODES, CLOCK_CPU_WAIT_MODES, DEFAULT_IMAGE, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
 import { knownAgentNames } from '../agents/index.js';
 import type { NoiseFlags } from './noise.js';
 import { addGatewayOptions, type GatewayFlags } from './gateway-flags.js';
@@ -39,6 +39,7 @@ export interface AgentFlags extends NoiseFlags, GatewayFlags {
   logLevel: string;
   notificationMode: (typeof NOTIFICATION_MODES)[number];
   timeSpeed?: string;
+  clockCpuWait?: (typeof CLOCK_CPU_WAIT_MODES)[number];
   network: (typeof NETWORK_MODES)[number];
   a2aAppProp?: string;
   a2aSeed?: string;
@@ -103,6 +104,7 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--log-level <level>', 'log level', 'INFO')
     .addOption(new Option('--notification-mode <mode>', 'how environment notifications reach the agent').choices(NOTIFICATION_MODES).default('message'))
     .option('--time-speed <factor>', 'simulated clock speed factor (> 0)')
+    .addOption(new Option('--clock-cpu-wait <mode>', "exclude: the time a run waits for a CPU (a busy machine) is kept off the simulated clock (our image's default); count: it counts, as under the reference's clock").choices(CLOCK_CPU_WAIT_MODES))
     .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'))
     .option('--a2a-app-prop <x>', "Agent2Agent: fraction (0..1) of each scenario's apps operated by app agents (ARE's --a2a_app_prop)")
     .option('--a2a-seed <n>', "Agent2Agent: seed for the choice of apps (default: each scenario's own seed)")

@@ -130,6 +130,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     logLevel: r.log_level ?? 'INFO',
     notificationMode: r.notification_mode ?? 'message',
     timeSpeed: r.time_speed ?? null,
+    clockCpuWait: r.clock_cpu_wait ?? null,
     network: r.network ?? 'bridge',
     enableCaching: r.enable_caching ?? false,
     errorsAsFailures: r.errors_as_failures ?? false,

@@ -6,7 +6,7 @@ import { NoiseTable } from './noise.js';
 import { bool, choice, int, jsonTable, num, optStr, strList } from '../plan/toml-values.js';
 import { KubernetesTable, ResourcesTable, TolerationTable } from '../engine/kubernetes/settings.js';
 import { BACKENDS } from '../plan/backend.js';
-import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from '../plan/plan.js';
+import { AGENT_TOOL_MODES, CLOCK_CPU_WAIT_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from '../plan/plan.js';
 import { GatewayTable, LimitEntryTable, LimitsTable } from './gateway.js';
 
 /** [phases]: the submission protocol's phases (plan/phases.ts has the names and defaults). */
@@ -77,6 +77,7 @@ export const RunTable = z.strictObject({
   log_level: optStr,
   notification_mode: choice(NOTIFICATION_MODES),
   time_speed: num,
+  clock_cpu_wait: choice(CLOCK_CPU_WAIT_MODES),
   network: choice(NETWORK_MODES),
   enable_caching: bool,
   errors_as_failures: bool,

@@ -68,6 +68,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   env[ENV.thinking] = plan.agent.thinking;
   if (plan.run.notificationMode !== 'message') env[ENV.notificationMode] = plan.run.notificationMode;
   if (plan.run.timeSpeed !== null) env[ENV.timeSpeed] = pyFloat(plan.run.timeSpeed);
+  if (plan.run.clockCpuWait !== null) env[ENV.clockCpuWait] = plan.run.clockCpuWait;
   // Only when set, as the reference: otherwise the daemon keeps its own 300 s.
   if (plan.run.idleTimeout != null) env[ENV.idleTimeout] = pyFloat(plan.run.idleTimeout);
   if (plan.noise) env[ENV.noise] = JSON.stringify(plan.noise);

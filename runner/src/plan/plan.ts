@@ -17,6 +17,8 @@ export const AGENT_TOOL_MODES = ['shell', 'functions'] as const;
 export type Thinking = (typeof THINKING_LEVELS)[number];
 export const NOTIFICATION_MODES = ['message', 'native'] as const;
 export type NotificationMode = (typeof NOTIFICATION_MODES)[number];
+import type { ClockCpuWait } from '../../../agent-image/src/contract/sim-clock.js';
+export { CLOCK_CPU_WAIT_MODES, type ClockCpuWait } from '../../../agent-image/src/contract/sim-clock.js';
 export const NETWORK_MODES = ['bridge', 'host'] as const;
 export type NetworkMode = (typeof NETWORK_MODES)[number];
 
@@ -108,6 +110,8 @@ export interface RunSettings {
   logLevel: string;
   notificationMode: NotificationMode;
   timeSpeed: number | null;
+  /** Whether the run's CPU wait counts on the simulated clock (GAIA2_CLOCK_CPU_WAIT); null: the image's own (ours: exclude). */
+  clockCpuWait: ClockCpuWait | null;
   network: NetworkMode;
   adapterPort: number;
   /** Reuse finished, judged runs with identical inputs from the result cache (opt-in). */
@@ -147,6 +151,7 @@ export const RUN_DEFAULTS: RunSettings = {
   logLevel: 'INFO',
   notificationMode: 'message',
   timeSpeed: null,
+  clockCpuWait: null,
   network: 'bridge',
   adapterPort: 8090,
   enableCaching: false,

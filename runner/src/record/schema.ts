@@ -3,7 +3,7 @@
 // (fromRecord); records written before a field existed read with that field's default.
 import { z } from 'zod';
 import { BACKENDS, type BackendSettings } from '../plan/backend.js';
-import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
+import { AGENT_TOOL_MODES, CLOCK_CPU_WAIT_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS } from '../plan/plan.js';
 
 const str = z.string();
 const optStr = str.nullable().default(null);
@@ -69,6 +69,8 @@ export const RunOptionsRecord = z.object({
   log_level: str.default(d.logLevel),
   notification_mode: z.enum(NOTIFICATION_MODES).default(d.notificationMode),
   time_speed: z.number().nullable().default(null),
+  /** GAIA2_CLOCK_CPU_WAIT as sent; null: not sent (the image's own: ours excludes the wait). */
+  clock_cpu_wait: z.enum(CLOCK_CPU_WAIT_MODES).nullable().default(null),
   network: z.enum(NETWORK_MODES).default(d.network),
   adapter_port: z.number().int().default(d.adapterPort),
   enable_caching: z.boolean().default(false),

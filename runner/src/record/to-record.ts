@@ -35,7 +35,7 @@ export function toRecord(plan: RunPlan): RecordedOptions {
     agent2agent_options: x ? { app_prop: x.appProp, seed: x.seed, provider: x.provider, model: x.model, base_url: x.baseUrl, ...keySource(x.apiKey) } : null,
     run_options: {
       timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, idle_timeout: r.idleTimeout ?? null, concurrency: r.concurrency,
-      pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
+      pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, clock_cpu_wait: r.clockCpuWait, network: r.network,
       adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
       backend: r.backend,
     },

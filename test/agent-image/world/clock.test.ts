@@ -5,7 +5,7 @@ import { mkdtempSync, openSync, readFileSync, readSync, closeSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SimClock, START_HOLD, type ClockAnchor } from '../../../agent-image/src/world/clock.js';
+import { PACED_LOOK_MS, SimClock, START_HOLD, type ClockAnchor } from '../../../agent-image/src/world/clock.js';
 import { ClockFile } from '../../../agent-image/src/world/clock-file.js';
 import { AGENT_UID, decodeSimClock, SIM_CLOCK_SIZE, simNsAt } from '../../../agent-image/src/contract/sim-clock.js';
 
@@ -123,4 +123,29 @@ describe('ClockFile: the anchors as the readers map them', () => {
     b.writeBigUInt64LE(3n, 8);
     expect(decodeSimClock(b)).toBeNull();
   });
+
+  it('a pace below 1 slows the line between holds; waiters look again within PACED_LOOK_MS', () => {
+    const { clock, advance, published } = fakeClock(2);
+    clock.release(START_HOLD);
+    advance(1);
+    clock.setPace(0.25);
+    expect(published.at(-1)!.rate).toBe(0.5);
+    advance(4);
+    expect(clock.now()).toBeCloseTo(START + 2 + 2, 6);
+    expect(clock.wallMsUntil(START + 4.1)).toBeCloseTo(PACED_LOOK_MS, 6); // 0.1 sim s at 0.5 = 200 ms, capped
+    expect(clock.wallMsUntil(START + 4.02)).toBeCloseTo(40, 2);
+    clock.setPace(0);
+    expect(clock.wallMsUntil(START + 100)).toBe(PACED_LOOK_MS);
+    clock.hold('runtime');
+    clock.setPace(0.5); // held: nothing published until released
+    const n = published.length;
+    clock.setPace(0.5);
+    expect(published.length).toBe(n);
+    clock.release('runtime');
+    expect(published.at(-1)!.rate).toBe(1);
+    clock.setPace(7); // clamped
+    expect(clock.currentPace).toBe(1);
+    expect(published.at(-1)!.rate).toBe(2);
+  });
 });
+

@@ -26,4 +26,11 @@ describe('judge settings and idle timeout from the environment', () => {
     expect(() => settingsFromEnv({ GAIA2_JUDGE_EXTRA_BODY: 'reasoning_effort=low' })).toThrow(/^GAIA2_JUDGE_EXTRA_BODY must be a JSON object/);
     expect(() => settingsFromEnv({ GAIA2_IDLE_TIMEOUT: '0' })).toThrow('GAIA2_IDLE_TIMEOUT must be a positive number (got "0")');
   });
+
+  it('GAIA2_CLOCK_CPU_WAIT: count unless set (the image sets exclude); anything else stops the daemon, naming the variable', () => {
+    expect(settingsFromEnv({}).clockCpuWait).toBe('count');
+    expect(settingsFromEnv({ GAIA2_CLOCK_CPU_WAIT: 'Exclude ' }).clockCpuWait).toBe('exclude');
+    expect(() => settingsFromEnv({ GAIA2_CLOCK_CPU_WAIT: 'off' })).toThrow(/GAIA2_CLOCK_CPU_WAIT must be one of exclude, count \(got "off"\)/);
+  });
 });
+

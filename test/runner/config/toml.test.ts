@@ -92,6 +92,9 @@ describe('TOML config', () => {
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\ntimeout = true\n`)).toThrow(/\[run\]\.timeout must be an integer/);
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\ntimeout = 0\n`)).toThrow(/\[run\]\.timeout must be >= 1/);
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\ntime_speed = -1\n`)).toThrow(/\[run\]\.time_speed must be > 0/);
+    expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\nclock_cpu_wait = "ignore"\n`)).toThrow(/\[run\]\.clock_cpu_wait must be one of: exclude, count/);
+    expect(load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\nclock_cpu_wait = "count"\n`).run.clockCpuWait).toBe('count');
+    expect(load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}`).run.clockCpuWait).toBeNull();
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n${ORACLE}[run]\nretry = "yes"\n`)).toThrow(/\[run\]\.retry must be true or false/);
     expect(() => load(`[target]\nscenario = "scenarios/s1.json"\n[agent]\nname = "robot"\n`)).toThrow(/\[agent\]\.name = "robot" is not a known agent; known agents: oracle, default, scripted/);
   });

@@ -118,6 +118,11 @@ describe('container environment', () => {
     expect(r.env).toMatchObject({ GAIA2_TIME_SPEED: '5.0', GAIA2_NOTIFICATION_MODE: 'native' });
     expect(buildBaseEnv(plan(), {}).env.GAIA2_NOTIFICATION_MODE).toBeUndefined();
   });
+
+  it('GAIA2_CLOCK_CPU_WAIT only when [run].clock_cpu_wait is set (else the image decides: ours excludes the wait)', () => {
+    expect(buildBaseEnv(plan(), {}).env).not.toHaveProperty('GAIA2_CLOCK_CPU_WAIT');
+    expect(buildBaseEnv(plan({ run: { clockCpuWait: 'count' } }), {}).env.GAIA2_CLOCK_CPU_WAIT).toBe('count');
+  });
 });
 
 describe('upstream run settings in the container environment', () => {

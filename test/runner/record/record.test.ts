@@ -27,7 +27,7 @@ const env = { AGENT_KEY: 'sk-agent-0123456789', JUDGE_KEY: 'sk-judge-0123456789'
 const run: Required<RunSettings> = {
   timeout: 301, healthTimeout: 47, activityTimeout: 203, idleTimeout: 400, concurrency: 3, passAt: 2,
   retry: false, outputDir: join(dir, 'out'), output: null,
-  logLevel: 'DEBUG', notificationMode: 'native', timeSpeed: 2.5, network: 'host', adapterPort: 8091,
+  logLevel: 'DEBUG', notificationMode: 'native', timeSpeed: 2.5, clockCpuWait: 'count', network: 'host', adapterPort: 8091,
   enableCaching: true, errorsAsFailures: true,
   backend: {
     kind: 'kubernetes', kubeconfig: '/home/me/.kube/config', context: 'lab', namespace: 'gaia2', imagePullPolicy: 'Always',
@@ -157,6 +157,7 @@ function mutate(path: string, v: unknown): unknown {
   if (path === 'agent_options.tools') return 'shell';
   if (path === 'run_options.notification_mode') return 'message';
   if (path === 'run_options.network') return 'bridge';
+  if (path === 'run_options.clock_cpu_wait') return 'exclude';
   if (path.endsWith('api_key_env')) return 'AGENT_KEY';
   if (path.endsWith('.api_key')) return 'given explicitly (not recorded)';
   if (path === 'agent2agent_options.app_prop') return 0.25;

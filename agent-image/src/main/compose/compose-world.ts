@@ -15,6 +15,7 @@ import { DaemonLog } from '../../world/daemon-log.js';
 import { SettingsError, type DaemonSettings } from '../../world/config.js';
 import { readUserDetails, writeUserDetails } from '../../world/user-details.js';
 import { parseSimTime } from '../../world/clock.js';
+import { CpuWaitMeter } from '../../world/cpu-wait.js';
 import { AppAgents, chooseAppAgentApps, type A2aSettings } from '../../a2a/index.js';
 import { applyNoise, type AppliedNoise } from '../../noise/index.js';
 
@@ -100,6 +101,7 @@ export async function composeWorld(o: ComposeOptions): Promise<ComposedWorld> {
     stateDir: o.stateDir,
     clockMode: s.clockMode,
     speed: scenario.timeIncrement * s.timeSpeed,
+    cpuWait: s.clockCpuWait === 'exclude' ? new CpuWaitMeter() : null,
     judge,
     judgeFinalTurn: s.judgeFinalTurn,
     fixes: s.fixes,

@@ -1,0 +1,71 @@
+// Keeps the time the run's processes spent waiting for a CPU off the simulated clock
+// (docs/daemon.md, "The clock and a busy machine"). Every PACED_LOOK_MS the daemon reads how
+// long the run waited (cpu-wait.ts) and owes that much wall time to the clock; it pays it back
+// by running the clock slower (its pace) until the debt is gone. The pace a look sets is what
+// the previous interval is charged with at the next look, so the account stays exact however
+// late a look comes: over a run, simulated time = (wall time − waited time) × speed, holds
+// aside. On an idle machine the wait is near zero and the clock runs at full speed.
+import { PACED_LOOK_MS, type SimClock } from './clock.js';
+import type { CpuWaitMeter } from './cpu-wait.js';
+
+export interface CpuWaitPacingOptions {
+  /** Wall ms between looks (default PACED_LOOK_MS). */
+  intervalMs?: number;
+  /** Monotonic nanoseconds (tests); default process.hrtime. */
+  monoNs?: () => bigint;
+}
+
+export class CpuWaitPacing {
+  private readonly intervalNs: number;
+  private readonly mono: () => bigint;
+  private last: bigint | null = null;
+  /** Wall ns still to keep off the clock (negative: kept off ahead, at most one interval). */
+  private debtNs = 0;
+  private keptOffNs = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly meter: CpuWaitMeter,
+    opts: CpuWaitPacingOptions = {},
+  ) {
+    this.intervalNs = (opts.intervalMs ?? PACED_LOOK_MS) * 1e6;
+    this.mono = opts.monoNs ?? (() => process.hrtime.bigint());
+  }
+
+  /** Wall seconds of CPU wait the clock did not count so far. */
+  get keptOffSeconds(): number {
+    return this.keptOffNs / 1e9;
+  }
+
+  /** Looks every interval from now on (the timer does not keep the process alive). */
+  start(): void {
+    this.look();
+    this.timer = setInterval(() => this.look(), this.intervalNs / 1e6);
+    this.timer.unref();
+  }
+
+  /** No more looks; the clock runs at full speed again. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.clock.setPace(1);
+  }
+
+  /** One look: charge the interval since the last one, set the pace for the next. */
+  look(): void {
+    const now = this.mono();
+    const waited = Number(this.meter.sample());
+    const before = this.last;
+    this.last = now;
+    if (before === null) return;
+    // While someone holds the clock it does not run: nothing to keep off, nothing paid back.
+    if (this.clock.held) return;
+    const wall = Number(now - before);
+    const paid = wall * (1 - this.clock.currentPace);
+    const owed = Math.min(waited, wall);
+    this.keptOffNs += paid;
+    this.debtNs = Math.max(-this.intervalNs, this.debtNs + owed - paid);
+    this.clock.setPace(1 - this.debtNs / this.intervalNs);
+  }
+}

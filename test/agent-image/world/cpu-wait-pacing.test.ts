@@ -1,0 +1,105 @@
+// The clock paced so that the run's CPU wait does not count: over many looks the simulated time
+// is (wall − waited) × speed, exactly, whether the looks come on time or late; nothing is kept
+// off while the clock is held, and with no wait the clock runs at full speed.
+import { describe, expect, it } from 'vitest';
+import { SimClock, START_HOLD } from '../../../agent-image/src/world/clock.js';
+import { CpuWaitMeter } from '../../../agent-image/src/world/cpu-wait.js';
+import { CpuWaitPacing } from '../../../agent-image/src/world/cpu-wait-pacing.js';
+
+const START = 1_760_000_400;
+const MS = 1_000_000n;
+
+function paced(speed = 1) {
+  let mono = 1000n * MS;
+  let delay = 0n; // one thread's total run-queue delay, ns
+  const clock = new SimClock({ start: START, speed, monoNs: () => mono });
+  const meter = new CpuWaitMeter(() => new Map([['1/1', delay]]));
+  const pacing = new CpuWaitPacing(clock, meter, { intervalMs: 100, monoNs: () => mono });
+  return {
+    clock,
+    pacing,
+    /** `ms` of wall time pass, of which the run waited `waitedMs` for a CPU; then a look. */
+    step(ms: number, waitedMs: number) {
+      mono += BigInt(Math.round(ms * 1e6));
+      delay += BigInt(Math.round(waitedMs * 1e6));
+      pacing.look();
+    },
+  };
+}
+
+describe('CpuWaitPacing', () => {
+  it('an idle machine: no wait, the clock runs at full speed', () => {
+    const { clock, pacing, step } = paced();
+    clock.release(START_HOLD);
+    pacing.look();
+    for (let i = 0; i < 50; i++) step(100, 0);
+    expect(clock.currentPace).toBe(1);
+    expect(clock.now() - START).toBeCloseTo(5, 6);
+    expect(pacing.keptOffSeconds).toBe(0);
+  });
+
+  it('a busy machine: three quarters of every interval waited, a quarter of the wall time counts', () => {
+    const { clock, pacing, step } = paced();
+    clock.release(START_HOLD);
+    pacing.look();
+    for (let i = 0; i < 400; i++) step(100, 75);
+    step(100, 0); // the last wait paid back
+    step(100, 0);
+    const wall = 40.2;
+    expect(clock.now() - START).toBeCloseTo(wall - 30, 1);
+    expect(pacing.keptOffSeconds).toBeCloseTo(30, 1);
+  });
+
+  it('looks that come late (a starved daemon) keep the account exact', () => {
+    const { clock, pacing, step } = paced(2); // speed 2: every wall second is two simulated ones
+    clock.release(START_HOLD);
+    pacing.look();
+    const intervals = [100, 350, 90, 800, 120, 100, 600, 100];
+    let wall = 0;
+    let waited = 0;
+    for (let round = 0; round < 20; round++)
+      for (const ms of intervals) {
+        const w = ms * 0.6;
+        step(ms, w);
+        wall += ms;
+        waited += w;
+      }
+    for (let i = 0; i < 200; i++) step(100, 0), (wall += 100); // time to pay the debt back
+    expect(clock.currentPace).toBe(1);
+    expect(clock.now() - START).toBeCloseTo(((wall - waited) / 1000) * 2, 1);
+  });
+
+  it('a wait longer than the interval is counted up to the interval (one thread cannot wait longer than the wall)', () => {
+    const { clock, pacing, step } = paced();
+    clock.release(START_HOLD);
+    pacing.look();
+    step(100, 500);
+    expect(clock.currentPace).toBe(0);
+    step(100, 0);
+    expect(clock.currentPace).toBe(1);
+    expect(clock.now() - START).toBeCloseTo(0.1, 6); // 0.2 s of wall, 0.1 s kept off
+  });
+
+  it('while the clock is held (the start, a runtime) nothing is kept off and nothing owed', () => {
+    const { clock, pacing, step } = paced();
+    pacing.look();
+    for (let i = 0; i < 10; i++) step(100, 90); // the program starting: held anyway
+    expect(clock.now()).toBe(START);
+    expect(pacing.keptOffSeconds).toBe(0);
+    clock.release(START_HOLD);
+    step(100, 0);
+    step(100, 0);
+    expect(clock.currentPace).toBe(1);
+    expect(clock.now() - START).toBeCloseTo(0.2, 6);
+  });
+
+  it('stop: full speed again', () => {
+    const { clock, pacing, step } = paced();
+    clock.release(START_HOLD);
+    pacing.look();
+    step(100, 100);
+    expect(clock.currentPace).toBe(0);
+    pacing.stop();
+    expect(clock.currentPace).toBe(1);
+  });
+});
