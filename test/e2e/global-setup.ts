@@ -88,7 +88,7 @@ async function prepare(engine: UnitBackend, image: string, o: { demo?: boolean }
   return { kind: d.kind, host: d.endpoint, buildLog, imagesAtStart, ...(demo ? { demo } : {}) };
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
   const wanted = new Set((process.env.GAIA2_TEST_ENGINES ?? 'podman,docker').split(',').map((s) => s.trim()));
   const engines: E2eEngine[] = [];
@@ -99,6 +99,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
     if (dockerStarted) execFileSync('bash', [setupDocker, 'stop'], { env, stdio: 'inherit' });
     dockerStarted = false;
   };
+  let podman: UnitBackend | null = null;
+  const teardown = async (): Promise<void> => {
+    stopDocker();
+    await podman?.close();
+    podman = null;
+  };
   try {
     if (wanted.has('podman')) {
       let engine: UnitBackend;
@@ -108,11 +114,10 @@ export default async function setup(project: TestProject): Promise<() => void> {
         execFileSync('bash', [join(root, 'scripts/setup-engine.sh')], { stdio: 'inherit' });
         engine = await connectEngine();
       }
-      try {
-        engines.push(await prepare(engine, image));
-      } finally {
-        await engine.close();
-      }
+      // Open until the teardown: when no engine answered, discovery started a podman service of
+      // its own, which closing the connection stops (the suites would find its socket gone).
+      podman = engine;
+      engines.push(await prepare(engine, image));
     }
     if (wanted.has('docker')) {
       let host = await pristineDocker(env);
@@ -131,10 +136,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
       }
     }
   } catch (e) {
-    stopDocker();
+    await teardown();
     throw e;
   }
-  if (engines.length === 0) throw new Error(`GAIA2_TEST_ENGINES=${process.env.GAIA2_TEST_ENGINES} names no engine (podman, docker)`);
+  if (engines.length === 0) {
+    await teardown();
+    throw new Error(`GAIA2_TEST_ENGINES=${process.env.GAIA2_TEST_ENGINES} names no engine (podman, docker)`);
+  }
   project.provide('gaia2Engines', engines);
-  return stopDocker;
+  return teardown;
 }
