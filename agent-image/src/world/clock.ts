@@ -10,9 +10,10 @@
 // first `ready`, so nothing before the agent could act (boot, the agent program's start-up)
 // is charged to the scenario's time. A runtime can hold it again (`clock {hold}`).
 //
-// Between holds it may also run slower than its speed for a moment (its pace, below 1): the
-// daemon paces it to keep the time the run's processes waited for a CPU off the clock
-// (cpu-wait-pacing.ts), so a busy machine does not cost the agent simulated time.
+// Between holds it may also run at another pace than its speed for a moment (below 1, or up to
+// MAX_PACE to give back what it held too long): the daemon paces it to keep the time the run's
+// processes waited for a CPU off the clock (cpu-wait-pacing.ts), so a busy machine does not
+// cost the agent simulated time.
 import { writeFileAtomicSync } from '../fsutil/atomic.js';
 import { simNsAt } from '../contract/sim-clock.js';
 
@@ -46,8 +47,10 @@ export interface ClockOptions {
 
 const defaultMono = (): bigint => process.hrtime.bigint();
 
-/** The longest a waiter trusts the clock's rate while it is paced below full speed. */
-export const PACED_LOOK_MS = 100;
+/** The longest a waiter trusts the clock's rate while it is paced (not at its speed). */
+export const PACED_LOOK_MS = 50;
+/** The fastest pace: twice the speed, briefly, to give back time held too long. */
+export const MAX_PACE = 2;
 
 /** The hold that lasts from the start until the agent's first `ready`. */
 export const START_HOLD = 'start';
@@ -95,14 +98,14 @@ export class SimClock {
 
   /**
    * Wall milliseconds until the sim clock reaches `t` (0 when already there; Infinity while
-   * held). While paced below full speed the answer is at most PACED_LOOK_MS: the pace changes
-   * again soon, so whoever waits looks again then.
+   * held). While paced (not at its speed) the answer is at most PACED_LOOK_MS: the pace
+   * changes again soon, so whoever waits looks again then.
    */
   wallMsUntil(t: number): number {
     const d = t - this.now();
     if (d <= 0) return 0;
     if (this.held) return Number.POSITIVE_INFINITY;
-    if (this.pace >= 1) return (d / this.speed) * 1000;
+    if (this.pace === 1) return (d / this.speed) * 1000;
     const rate = this.speed * this.pace;
     return rate > 0 ? Math.min(PACED_LOOK_MS, (d / rate) * 1000) : PACED_LOOK_MS;
   }
@@ -112,9 +115,9 @@ export class SimClock {
     return this.pace;
   }
 
-  /** Sets the fraction of its speed the clock runs at between holds (clamped to 0..1). */
+  /** Sets the fraction of its speed the clock runs at between holds (clamped to 0..MAX_PACE). */
   setPace(fraction: number): void {
-    const p = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 1;
+    const p = Number.isFinite(fraction) ? Math.min(MAX_PACE, Math.max(0, fraction)) : 1;
     if (p === this.pace) return;
     this.pace = p;
     if (!this.held) this.reanchor();

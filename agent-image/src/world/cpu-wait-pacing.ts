@@ -1,10 +1,11 @@
 // Keeps the time the run's processes spent waiting for a CPU off the simulated clock
 // (docs/daemon.md, "The clock and a busy machine"). Every PACED_LOOK_MS the daemon reads how
-// long the run waited (cpu-wait.ts) and owes that much wall time to the clock; it pays it back
-// by running the clock slower (its pace) until the debt is gone. The pace a look sets is what
-// the previous interval is charged with at the next look, so the account stays exact however
-// late a look comes: over a run, simulated time = (wall time − waited time) × speed, holds
-// aside. On an idle machine the wait is near zero and the clock runs at full speed.
+// long the run waited (cpu-wait.ts) and owes that much wall time to the clock; it pays it by
+// running the clock slower (its pace). The pace a look sets is what the interval after it is
+// charged with at the next look, so the account stays exact however late a look comes: over a
+// run, simulated time = (wall time − waited time) × speed, holds aside, to within what the
+// last interval still owes or gives back.
+// On an idle machine the wait is near zero and the clock runs at full speed.
 import { PACED_LOOK_MS, type SimClock } from './clock.js';
 import type { CpuWaitMeter } from './cpu-wait.js';
 
@@ -19,7 +20,7 @@ export class CpuWaitPacing {
   private readonly intervalNs: number;
   private readonly mono: () => bigint;
   private last: bigint | null = null;
-  /** Wall ns still to keep off the clock (negative: kept off ahead, at most one interval). */
+  /** Wall ns still to keep off the clock (negative: kept off too much, given back at a pace above 1). */
   private debtNs = 0;
   private keptOffNs = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -65,7 +66,13 @@ export class CpuWaitPacing {
     const paid = wall * (1 - this.clock.currentPace);
     const owed = Math.min(waited, wall);
     this.keptOffNs += paid;
-    this.debtNs = Math.max(-this.intervalNs, this.debtNs + owed - paid);
-    this.clock.setPace(1 - this.debtNs / this.intervalNs);
+    this.debtNs += owed - paid;
+    // A busy machine stays busy for a while: the next interval is slowed ahead by the share of
+    // the last one the run waited, plus what is still owed. Waiting only to pay back would put
+    // a turn's wait after its reply (the reply comes before the next look); paying ahead keeps
+    // the debt near zero. What was paid too much when the wait stops (or a look came late) is
+    // given back by running faster than the speed for a moment (pace up to MAX_PACE).
+    const ahead = wall > 0 ? owed / wall : 0;
+    this.clock.setPace(1 - ahead - this.debtNs / this.intervalNs);
   }
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, openSync, readFileSync, readSync, closeSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PACED_LOOK_MS, SimClock, START_HOLD, type ClockAnchor } from '../../../agent-image/src/world/clock.js';
+import { MAX_PACE, PACED_LOOK_MS, SimClock, START_HOLD, type ClockAnchor } from '../../../agent-image/src/world/clock.js';
 import { ClockFile } from '../../../agent-image/src/world/clock-file.js';
 import { AGENT_UID, decodeSimClock, SIM_CLOCK_SIZE, simNsAt } from '../../../agent-image/src/contract/sim-clock.js';
 
@@ -124,7 +124,7 @@ describe('ClockFile: the anchors as the readers map them', () => {
     expect(decodeSimClock(b)).toBeNull();
   });
 
-  it('a pace below 1 slows the line between holds; waiters look again within PACED_LOOK_MS', () => {
+  it('a pace slows (or, up to MAX_PACE, speeds) the line between holds; waiters look again within PACED_LOOK_MS', () => {
     const { clock, advance, published } = fakeClock(2);
     clock.release(START_HOLD);
     advance(1);
@@ -143,9 +143,11 @@ describe('ClockFile: the anchors as the readers map them', () => {
     expect(published.length).toBe(n);
     clock.release('runtime');
     expect(published.at(-1)!.rate).toBe(1);
-    clock.setPace(7); // clamped
-    expect(clock.currentPace).toBe(1);
-    expect(published.at(-1)!.rate).toBe(2);
+    clock.setPace(7); // clamped to MAX_PACE
+    expect(clock.currentPace).toBe(MAX_PACE);
+    expect(published.at(-1)!.rate).toBe(2 * MAX_PACE);
+    expect(clock.wallMsUntil(clock.now() + 0.04)).toBeCloseTo(10, 1); // 0.04 sim s at rate 4
+    expect(clock.wallMsUntil(clock.now() + 10)).toBe(PACED_LOOK_MS);
   });
 });
 
