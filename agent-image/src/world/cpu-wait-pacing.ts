@@ -1,6 +1,7 @@
 // Keeps the time the run's processes spent waiting for a CPU off the simulated clock
 // (docs/daemon.md, "The clock and a busy machine"). Every PACED_LOOK_MS the daemon reads how
-// long the run waited (cpu-wait.ts) and owes that much wall time to the clock; it pays it by
+// long the run was kept waiting by the machine's other work (cpu-wait.ts) and owes that much
+// wall time to the clock; it pays it by
 // running the clock slower (its pace). The pace a look sets is what the interval after it is
 // charged with at the next look, so the account stays exact however late a look comes: over a
 // run, simulated time = (wall time − waited time) × speed, holds aside, to within what the
@@ -27,7 +28,7 @@ export class CpuWaitPacing {
 
   constructor(
     private readonly clock: SimClock,
-    private readonly meter: CpuWaitMeter,
+    private readonly meter: Pick<CpuWaitMeter, 'sample'>,
     opts: CpuWaitPacingOptions = {},
   ) {
     this.intervalNs = (opts.intervalMs ?? PACED_LOOK_MS) * 1e6;
@@ -56,15 +57,14 @@ export class CpuWaitPacing {
   /** One look: charge the interval since the last one, set the pace for the next. */
   look(): void {
     const now = this.mono();
-    const waited = Number(this.meter.sample());
     const before = this.last;
     this.last = now;
+    const wall = before === null ? 0 : Number(now - before);
+    const owed = this.meter.sample(wall);
     if (before === null) return;
     // While someone holds the clock it does not run: nothing to keep off, nothing paid back.
     if (this.clock.held) return;
-    const wall = Number(now - before);
     const paid = wall * (1 - this.clock.currentPace);
-    const owed = Math.min(waited, wall);
     this.keptOffNs += paid;
     this.debtNs += owed - paid;
     // A busy machine stays busy for a while: the next interval is slowed ahead by the share of

@@ -4,13 +4,20 @@
 // Inside the run's container /proc shows the container's processes only (its pid namespace),
 // so this is the wait the machine's other work imposed on this run.
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 /** Lists the threads of every process again at most this often (looks); new processes at once. */
 const RELIST_EVERY = 10;
 
+/** One thread's scheduler totals, ns: time on a CPU, time runnable but waiting for one. */
+export interface ThreadTimes {
+  ran: bigint;
+  waited: bigint;
+}
+
 /**
- * Reads every thread's run-queue delay, ns, keyed "pid/tid". The daemon reads them 20 times a
+ * Reads every thread's time on a CPU and run-queue delay, ns, keyed "pid/tid". The daemon reads them 20 times a
  * second, so each thread's file stays open and is read again from its start (procfs renders
  * it afresh on every read): one system call per thread and look, not an open, a stat, a read
  * and a close. A thread that appears between two listings of its process is found at the
@@ -24,8 +31,8 @@ export class RunDelayReader {
 
   constructor(private readonly procRoot = '/proc') {}
 
-  read(): Map<string, bigint> {
-    const out = new Map<string, bigint>();
+  read(): Map<string, ThreadTimes> {
+    const out = new Map<string, ThreadTimes>();
     const relist = this.looks++ % RELIST_EVERY === 0;
     const pids = entries(this.procRoot).filter((p) => /^\d+$/.test(p));
     const alive = new Set(pids);
@@ -39,8 +46,8 @@ export class RunDelayReader {
         this.tasks.set(pid, tids);
       }
       for (const tid of tids) {
-        const delay = this.delayOf(`${pid}/${tid}`);
-        if (delay !== null) out.set(`${pid}/${tid}`, delay);
+        const times = this.timesOf(`${pid}/${tid}`);
+        if (times !== null) out.set(`${pid}/${tid}`, times);
       }
     }
     return out;
@@ -53,7 +60,7 @@ export class RunDelayReader {
     this.tasks.clear();
   }
 
-  private delayOf(key: string): bigint | null {
+  private timesOf(key: string): ThreadTimes | null {
     let fd = this.files.get(key);
     try {
       if (fd === undefined) {
@@ -62,7 +69,7 @@ export class RunDelayReader {
         this.files.set(key, fd);
       }
       const n = readSync(fd, this.buf, 0, this.buf.length, 0);
-      return runDelayIn(this.buf.toString('latin1', 0, n));
+      return threadTimesIn(this.buf.toString('latin1', 0, n));
     } catch {
       this.drop(key); // the thread ended (its file is gone, or reading it says so)
       return null;
@@ -86,10 +93,10 @@ export class RunDelayReader {
   }
 }
 
-/** The second field of a schedstat line (run-queue delay, ns); null when malformed. */
-export function runDelayIn(text: string): bigint | null {
-  const field = text.trim().split(/\s+/)[1];
-  return field && /^\d+$/.test(field) ? BigInt(field) : null;
+/** The first two fields of a schedstat line (on a CPU, waiting for one; ns); null when malformed. */
+export function threadTimesIn(text: string): ThreadTimes | null {
+  const [ran, waited] = text.trim().split(/\s+/);
+  return ran && waited && /^\d+$/.test(ran) && /^\d+$/.test(waited) ? { ran: BigInt(ran), waited: BigInt(waited) } : null;
 }
 
 function entries(dir: string): string[] {
@@ -109,17 +116,30 @@ function closeQuietly(fd: number): void {
 }
 
 /**
- * Samples the run-queue delays and gives, per sample, how long the run was kept waiting since
- * the one before: the largest growth of any one thread. A turn's work is mostly one thread at a
- * time (a program's event loop, then the command it runs), so the longest wait of one thread
- * is that path's wait; a sum would count threads that waited side by side several times over.
- * A thread first seen counts its whole delay (it began since the last sample, or at the first).
+ * Samples the threads' totals and says, per sample, how much wall time the machine's other work
+ * cost the run since the sample before (docs/daemon.md, "The clock and a busy machine"):
+ *
+ * - The run needs R CPUs (its threads' time runnable, on a CPU or waiting, over the wall time)
+ *   and got U (their time on a CPU). On a machine of its own it would have had min(R, C) of
+ *   its C CPUs.
+ * - Needing more than C, it waits for itself as much as for others: it lost (1 − U/C) of the
+ *   interval. So a run cannot buy itself time by keeping more threads busy than it has CPUs.
+ * - Needing at most C, it lost what it waited: as long as its longest-waiting thread, at most
+ *   the sum of all threads' waits. A turn's work is mostly one thread at a time (a program's
+ *   event loop, then the command it runs), and threads that waited side by side lost the same
+ *   wall time once, not several times.
+ *
+ * A thread first seen counts its whole totals (it began since the last sample, or at the first).
  */
 export class CpuWaitMeter {
-  private last: Map<string, bigint> | null = null;
-  private readonly read: () => Map<string, bigint>;
+  private last: Map<string, ThreadTimes> | null = null;
+  private readonly read: () => Map<string, ThreadTimes>;
 
-  constructor(read?: () => Map<string, bigint>) {
+  /** `cpus`: the CPUs the run may use (default: this process's, os.availableParallelism). */
+  constructor(
+    read?: () => Map<string, ThreadTimes>,
+    private readonly cpus: number = availableParallelism(),
+  ) {
     if (read) this.read = read;
     else {
       const reader = new RunDelayReader();
@@ -132,17 +152,26 @@ export class CpuWaitMeter {
     return this.read().size > 0;
   }
 
-  /** Nanoseconds of waiting since the previous sample (0 at the first: it only sets the base). */
-  sample(): bigint {
+  /** Wall ns the run lost to the machine's other work over the `wallNs` since the previous sample (0 at the first). */
+  sample(wallNs: number): number {
     const now = this.read();
     const before = this.last;
     this.last = now;
-    if (!before) return 0n;
-    let most = 0n;
-    for (const [key, delay] of now) {
-      const grew = delay - (before.get(key) ?? 0n);
-      if (grew > most) most = grew;
+    if (!before || wallNs <= 0) return 0;
+    let ran = 0;
+    let waited = 0;
+    let longest = 0;
+    for (const [key, t] of now) {
+      const was = before.get(key);
+      const r = Number(t.ran - (was?.ran ?? 0n));
+      const w = Number(t.waited - (was?.waited ?? 0n));
+      ran += r;
+      waited += w;
+      if (w > longest) longest = w;
     }
-    return most;
+    const needed = (ran + waited) / wallNs;
+    const got = ran / wallNs;
+    const lost = needed > this.cpus ? Math.max(0, 1 - got / this.cpus) * wallNs : Math.min(longest, waited);
+    return Math.min(lost, wallNs);
   }
 }

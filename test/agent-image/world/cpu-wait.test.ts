@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CpuWaitMeter, RunDelayReader, runDelayIn } from '../../../agent-image/src/world/cpu-wait.js';
+import { CpuWaitMeter, RunDelayReader, threadTimesIn, type ThreadTimes } from '../../../agent-image/src/world/cpu-wait.js';
 
 function procTree(threads: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'proc-'));
@@ -26,13 +26,13 @@ describe('RunDelayReader: the run-queue delay of every thread', () => {
     try {
       expect(reader.read()).toEqual(
         new Map([
-          ['1/1', 10123172n],
-          ['1/7', 20n],
-          ['42/42', 7692930n],
+          ['1/1', { ran: 69375533n, waited: 10123172n }],
+          ['1/7', { ran: 5n, waited: 20n }],
+          ['42/42', { ran: 6616940n, waited: 7692930n }],
         ]),
       );
-      expect(runDelayIn('1 2 3')).toBe(2n);
-      expect(runDelayIn('')).toBeNull();
+      expect(threadTimesIn('1 2 3')).toEqual({ ran: 1n, waited: 2n });
+      expect(threadTimesIn('')).toBeNull();
       expect(new RunDelayReader(join(root, 'nowhere')).read().size).toBe(0);
     } finally {
       reader.close();
@@ -44,7 +44,7 @@ describe('RunDelayReader: the run-queue delay of every thread', () => {
     const root = procTree({ '1/1': '0 100 1\n', '1/2': '0 5 1\n', '8/8': '0 7 1\n' });
     const reader = new RunDelayReader(root);
     try {
-      expect(reader.read().get('1/1')).toBe(100n);
+      expect(reader.read().get('1/1')?.waited).toBe(100n);
       expect(reader.openFiles).toBe(3);
       writeFileSync(join(root, '1', 'task', '1', 'schedstat'), '0 250 2\n'); // the same file, new contents
       rmSync(join(root, '8'), { recursive: true }); // a process ended
@@ -53,14 +53,14 @@ describe('RunDelayReader: the run-queue delay of every thread', () => {
       mkdirSync(join(root, '9', 'task', '9'), { recursive: true });
       writeFileSync(join(root, '9', 'task', '9', 'schedstat'), '0 3 1\n'); // a process started
       const second = reader.read();
-      expect(second.get('1/1')).toBe(250n);
+      expect(second.get('1/1')?.waited).toBe(250n);
       expect(second.has('8/8')).toBe(false);
-      expect(second.get('9/9')).toBe(3n); // a new process is listed at once
+      expect(second.get('9/9')?.waited).toBe(3n); // a new process is listed at once
       expect(second.has('1/3')).toBe(false); // a new thread of a known process: at the next listing
       rmSync(join(root, '1', 'task', '2'), { recursive: true });
       let found = second;
       for (let i = 0; i < 10 && !found.has('1/3'); i++) found = reader.read();
-      expect(found.get('1/3')).toBe(40n);
+      expect(found.get('1/3')?.waited).toBe(40n);
       expect(found.has('1/2')).toBe(false);
       expect(reader.openFiles).toBe(3); // 1/1, 1/3, 9/9
     } finally {
@@ -75,39 +75,64 @@ describe('RunDelayReader: the run-queue delay of every thread', () => {
     const mine = [...first.keys()].filter((k) => k.startsWith(`${process.pid}/`));
     expect(mine.length).toBeGreaterThan(0);
     const again = reader.read();
-    for (const k of mine) if (again.has(k)) expect(again.get(k)! >= first.get(k)!).toBe(true);
+    for (const k of mine) if (again.has(k)) expect(again.get(k)!.waited >= first.get(k)!.waited && again.get(k)!.ran >= first.get(k)!.ran).toBe(true);
     reader.close();
   });
 });
 
-describe('CpuWaitMeter: how long the run waited since the last sample', () => {
-  it('the first sample sets the base; then the largest growth of one thread, not the sum', () => {
-    let now = new Map([
-      ['1/1', 100n],
-      ['1/2', 50n],
-    ]);
-    const meter = new CpuWaitMeter(() => now);
-    expect(meter.available).toBe(true);
-    expect(meter.sample()).toBe(0n);
-    now = new Map([
-      ['1/1', 130n], // +30
-      ['1/2', 90n], // +40: waited side by side with 1/1
-    ]);
-    expect(meter.sample()).toBe(40n);
-    now = new Map([
-      ['1/1', 130n],
-      ['1/2', 90n],
-      ['9/9', 25n], // a command started since: its whole wait is new
-    ]);
-    expect(meter.sample()).toBe(25n);
-    now = new Map([['1/1', 131n]]); // the others ended
-    expect(meter.sample()).toBe(1n);
+const MS = 1_000_000;
+/** Thread totals in ms: [ran, waited] per key. */
+const times = (t: Record<string, [number, number]>): Map<string, ThreadTimes> =>
+  new Map(Object.entries(t).map(([k, [r, w]]) => [k, { ran: BigInt(Math.round(r * MS)), waited: BigInt(Math.round(w * MS)) }]));
+
+/** A meter over totals the test moves on: each `after` gives every thread's growth over 100 ms of wall. */
+function meterOf(cpus: number, start: Record<string, [number, number]>) {
+  let now = times(start);
+  const meter = new CpuWaitMeter(() => now, cpus);
+  expect(meter.sample(100 * MS)).toBe(0); // the first sample sets the base
+  const totals = { ...start };
+  return (grew: Record<string, [number, number]>): number => {
+    for (const [k, [r, w]] of Object.entries(grew)) totals[k] = [(totals[k]?.[0] ?? 0) + r, (totals[k]?.[1] ?? 0) + w];
+    now = times(totals);
+    return meter.sample(100 * MS) / MS;
+  };
+}
+
+describe("CpuWaitMeter: the wall time the machine's other work cost the run", () => {
+  it('one thread kept waiting three quarters of the time: three quarters lost', () => {
+    expect(meterOf(2, { '1/1': [0, 0] })({ '1/1': [25, 75] })).toBeCloseTo(75, 6);
+  });
+
+  it('a thread runnable a tenth of the time (the rest asleep, or waiting on the model) lost only what it waited', () => {
+    expect(meterOf(2, { '1/1': [0, 0] })({ '1/1': [2.5, 7.5] })).toBeCloseTo(7.5, 6);
+  });
+
+  it('two threads that waited side by side lost the same wall time once', () => {
+    expect(meterOf(2, { '1/1': [0, 0], '1/2': [0, 0] })({ '1/1': [25, 75], '1/2': [25, 70] })).toBeCloseTo(75, 6);
+  });
+
+  it('threads that waited one after the other: at most the sum of their waits', () => {
+    expect(meterOf(2, { '1/1': [0, 0], '1/2': [0, 0] })({ '1/1': [10, 20], '1/2': [10, 30] })).toBeCloseTo(30, 6);
+  });
+
+  it('more threads busy than CPUs, and all of them got: the run waits for itself, nothing lost (no time to be bought)', () => {
+    const six = Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`1/${i}`, [0, 0] as [number, number]]));
+    const step = meterOf(2, six);
+    expect(step(Object.fromEntries(Object.keys(six).map((k) => [k, [100 / 3, 200 / 3] as [number, number]])))).toBeCloseTo(0, 3);
+    // and when the machine's other work took half of its two CPUs, it lost half the interval
+    expect(step(Object.fromEntries(Object.keys(six).map((k) => [k, [100 / 6, 500 / 6] as [number, number]])))).toBeCloseTo(50, 3);
+  });
+
+  it('a thread first seen counts its whole totals; never more than the wall time', () => {
+    const step = meterOf(4, { '1/1': [0, 0] });
+    expect(step({ '9/9': [10, 40] })).toBeCloseTo(40, 6);
+    expect(step({ '1/1': [0, 500] })).toBeCloseTo(100, 6);
   });
 
   it('without statistics it is not available and measures nothing', () => {
-    const meter = new CpuWaitMeter(() => new Map());
+    const meter = new CpuWaitMeter(() => new Map(), 2);
     expect(meter.available).toBe(false);
-    expect(meter.sample()).toBe(0n);
-    expect(meter.sample()).toBe(0n);
+    expect(meter.sample(100 * MS)).toBe(0);
+    expect(meter.sample(100 * MS)).toBe(0);
   });
 });
