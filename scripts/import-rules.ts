@@ -2,12 +2,14 @@
 // (type-only ones included) of runner/src and agent-image/src must go down the layers below,
 // no file may take part in an import cycle, and no two top folders may import each other
 // (directly or round a loop). There is no exception list: a new folder gets a layer here and
-// in docs/architecture.md, or the check fails. Run by test/architecture/imports.test.ts
-// (so by `npm test`); by hand: `npx tsx scripts/import-rules.ts`.
+// in docs/architecture.md, or the check fails. The backend seam (scripts/backend-seam.ts: no
+// code outside engine/ asks which backend it is) is checked with them. Run by
+// test/architecture/imports.test.ts (so by `npm test`); by hand: `npx tsx scripts/import-rules.ts`.
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkBackendSeam } from './backend-seam.js';
 
 /** Layers of each side, lowest first; a folder may import folders of lower layers only. */
 export const LAYERS = {
@@ -168,6 +170,7 @@ export async function checkImports(root: string = ROOT): Promise<ImportCheck> {
       for (const d of readdirSync(join(root, side), { withFileTypes: true }))
         if (d.isDirectory() && !known.has(d.name)) violations.push(`${side}: folder without a layer: ${side}/${d.name}/`);
     }
+    violations.push(...checkBackendSeam(root));
     return { violations, folderCycles: folderCycles(result), modules: result.modules.length };
   } finally {
     process.chdir(cwd);

@@ -69,5 +69,6 @@ export function readConfigFile(file: string): ConfigFileData {
     const lines = r.error.issues.slice(0, 5).map((i) => issueText(i, data));
     throw new ConfigError(`${file}: ${lines.join('; ')}`);
   }
-  return r.data;
+  // The schema is the main tables extended by each backend's own: the backend tables' types are their providers'.
+  return r.data as ConfigFileData;
 }

@@ -3,7 +3,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { DEFAULT_IMAGE } from '../image/index.js';
-import { resolveBackend } from './backend.js';
+import { resolveBackend } from '../engine/registry.js';
 import { ConfigError } from '../plan/errors.js';
 import { readConfigFile } from './load-toml.js';
 import type { ConfigFileData } from './toml-schema.js';
@@ -134,7 +134,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     network: r.network ?? 'bridge',
     enableCaching: r.enable_caching ?? false,
     errorsAsFailures: r.errors_as_failures ?? false,
-    backend: resolveBackend(r.backend, data.kubernetes, (raw, name) => path(raw, name)!),
+    backend: resolveBackend(r.backend, data, (raw, name) => path(raw, name)!),
   };
   if (target.kind === 'scenario') {
     if (run.concurrency !== 1) throw new ConfigError('[run].concurrency is only supported for dataset targets');
@@ -150,7 +150,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     env,
   );
   const noise = data.noise ? noiseFromTable(data.noise) : null;
-  if (run.backend.kind === 'kubernetes' && run.network === 'host') throw new ConfigError('[run].network = "host" is not possible with backend = "kubernetes" (Pods are reached through the API server)');
+  // What the backend cannot do (network = "host" on a cluster) is refused by the run's preflight, from its capabilities.
   const gateway = resolveGateway({ table: data.gateway, limits: data.limits, path: (raw, name) => path(raw, name)! });
   return { command: 'run-config', configPath: file, target, agent, judge, run, agent2agent, noise, gateway };
 }

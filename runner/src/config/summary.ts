@@ -6,6 +6,7 @@
 import { redact } from '../secrets/redact.js';
 import { CANONICAL_SPLITS, hostActivityTimeout, type RunPlan } from '../plan/plan.js';
 import { toRecord, type RecordedOptions } from '../record/index.js';
+import { backendProvider } from '../engine/registry.js';
 
 /** What the summary shows beside the record. */
 export interface SummaryContext {
@@ -72,9 +73,8 @@ export function formatRecordSummary(rec: RecordedOptions, ctx: SummaryContext): 
   if (ctx.retry) lines.push('Retry: on');
   if (r.errors_as_failures) lines.push('Report: errors count as failed runs');
   if (r.enable_caching) lines.push('Result cache: on (identical finished runs are reused)');
-  const b = r.backend;
-  if (b.kind === 'kubernetes') lines.push(`Backend: kubernetes (${b.context ? `context ${b.context}, ` : ''}namespace ${b.namespace ?? 'from the kubeconfig'}, pull ${b.imagePullPolicy}, pending timeout ${b.pendingTimeout}s)`);
-  else lines.push(`Network: ${r.network}`);
+  // the backend describes itself (engine/registry.ts)
+  lines.push(backendProvider(r.backend.kind).summary(r.backend, r.network));
   const idle = r.idle_timeout != null ? `idle ${r.idle_timeout}s` : "idle the daemon's default (300s)";
   const activity = hostActivityTimeout({ activityTimeout: r.activity_timeout, idleTimeout: r.idle_timeout });
   lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.health_timeout}s, ${idle}, host activity ${activity}s${activity !== r.activity_timeout ? ' (raised above the idle timeout)' : ''}`);

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { NoiseTable } from './noise.js';
 import { bool, choice, int, jsonTable, num, optStr, strList } from '../plan/toml-values.js';
-import { KubernetesTable, ResourcesTable, TolerationTable } from '../engine/kubernetes/settings.js';
+import { BACKEND_PROVIDERS } from '../engine/registry.js';
 import { BACKENDS } from '../plan/backend.js';
 import { AGENT_TOOL_MODES, CLOCK_CPU_WAIT_MODES, NETWORK_MODES, NOTIFICATION_MODES, THINKING_LEVELS } from '../plan/plan.js';
 import { GatewayTable, LimitEntryTable, LimitsTable } from './gateway.js';
@@ -97,7 +97,10 @@ export const AgentToAgentTable = z.strictObject({
   api_key_env: optStr,
 });
 
-export const ConfigFile = z.strictObject({
+/** Each backend's own table (`[kubernetes]`), as its provider declares it (engine/registry.ts). */
+const backendTables = Object.fromEntries(BACKEND_PROVIDERS.flatMap((p) => (p.table ? [[p.table.name, p.table.schema.optional()]] : [])));
+
+const MainTables = z.strictObject({
   target: TargetTable,
   agent: AgentTable,
   judge: JudgeTable.optional(),
@@ -105,11 +108,12 @@ export const ConfigFile = z.strictObject({
   agent2agent: AgentToAgentTable.optional(),
   noise: NoiseTable.optional(),
   phases: PhasesTable.optional(),
-  kubernetes: KubernetesTable.optional(),
   gateway: GatewayTable.optional(),
   limits: LimitsTable.optional(),
 });
-export type ConfigFileData = z.output<typeof ConfigFile>;
+export const ConfigFile = MainTables.extend(backendTables);
+/** The file's tables; a backend's table is read by its provider, so it is typed `unknown` here. */
+export type ConfigFileData = z.output<typeof MainTables> & { [backendTable: string]: unknown };
 
 export const TABLE_KEYS: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFile.shape),
@@ -120,9 +124,7 @@ export const TABLE_KEYS: Record<string, readonly string[]> = {
   agent2agent: Object.keys(AgentToAgentTable.shape),
   noise: Object.keys(NoiseTable.shape),
   phases: Object.keys(PhasesTable.shape),
-  kubernetes: Object.keys(KubernetesTable.shape),
-  'kubernetes.resources': Object.keys(ResourcesTable.shape),
-  'kubernetes.tolerations': Object.keys(TolerationTable.shape),
+  ...Object.assign({}, ...BACKEND_PROVIDERS.map((p) => p.table?.keys ?? {})),
   gateway: Object.keys(GatewayTable.shape),
   limits: Object.keys(LimitEntryTable.shape),
 };

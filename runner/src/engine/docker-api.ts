@@ -5,6 +5,7 @@ import { withDeadline } from '../net/deadline.js';
 import Docker from 'dockerode';
 import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from './types.js';
 import { checkRunNeeds } from './preflight.js';
+import { LOCAL_ENGINE_CAPABILITIES } from './capabilities.js';
 import { bridgeNetwork } from '../net/gateway.js';
 import { startLoopbackRelays } from '../net/loopback-relays.js';
 import type { Endpoint } from './discover.js';
@@ -17,7 +18,7 @@ const PING_TIMEOUT_MS = 3000;
 
 export class DockerApiEngine implements UnitBackend {
   readonly name = 'docker-api';
-  readonly capabilities: EngineCapabilities = { hostNetwork: true, hostServices: true, dryRun: false };
+  readonly capabilities: EngineCapabilities = LOCAL_ENGINE_CAPABILITIES;
   /** The API client (protected: a remote engine pings with its own diagnosis). */
   protected readonly docker: Docker;
   readonly images: DockerImageStore;

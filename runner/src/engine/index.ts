@@ -1,5 +1,6 @@
 // Container engines. connectEngine() finds a Docker Engine API endpoint (docs/runner.md, "Engine") and
 // checks that it answers; the Kubernetes backend (engine/kubernetes/) is a second UnitBackend.
+// Which one a run gets is the registry's answer (engine/registry.ts, engine/connect.ts).
 import { DockerApiEngine } from './docker-api.js';
 import { existingSockets, hasCommand, NO_ENGINE_HINT, parseDockerHost, startPodmanService } from './discover.js';
 import { EngineError } from './errors.js';

@@ -23,6 +23,18 @@ export interface EngineCapabilities {
    * What a run starts beside its units (the model gateway in the cluster) is not started either.
    */
   dryRun: boolean;
+  /**
+   * Files can be written into a unit before it starts (a CA bundle outside the adapter's
+   * reach); without it only files under the image's upload root reach a unit, through its
+   * adapter, so the run's other files are refused before the run and its image must take the
+   * scenario after start.
+   */
+  filesAtCreate: boolean;
+  /**
+   * The run's model gateway runs beside the units (in the backend's cluster) instead of on this
+   * machine; the gateway asks the backend for that place (engine/kubernetes/cluster.ts).
+   */
+  gatewayBesideUnits: boolean;
 }
 
 /** What a run asks of its backend: checked by `preflight` before any unit exists. */
@@ -30,6 +42,8 @@ export interface RunNeeds {
   network: 'bridge' | 'host';
   /** The units' environment (before per-unit tokens): the services its URLs name. */
   env: Record<string, string>;
+  /** Files every unit gets beside the scenario, each with the setting that asks for it. */
+  files?: ReadonlyArray<{ path: string; setting: string }>;
 }
 
 export interface ContainerSpec {
@@ -204,6 +218,12 @@ export interface ImageStore {
    * the runner reaches, remote ones too); `changes` are Dockerfile instructions (CMD, ENV, …).
    */
   importImage(rootfsTar: Readable, ref: string, o?: { changes?: string[] }): Promise<void>;
+}
+
+/** A backend that writes what it would create instead of creating it (`--dry-run --manifests`). */
+export interface ManifestOutput extends UnitBackend {
+  /** Files written, in order. */
+  readonly written: readonly string[];
 }
 
 /**

@@ -25,8 +25,8 @@ export interface ContainerEnvBase {
   env: Record<string, string>;
   /** Every role that calls a model, with its endpoint (filled in env unless keys are withheld). */
   routes: ModelRoute[];
-  /** Files to place in the container before start (CA bundle). */
-  files: Array<{ path: string; content: string }>;
+  /** Files to place in the container before start (CA bundle), each with the setting that asks for it. */
+  files: Array<{ path: string; content: string; setting: string }>;
   /** Notices for stderr (never containing secret values). */
   notices: string[];
 }
@@ -117,7 +117,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   const ca = hostEnv.GAIA2_CA_BUNDLE?.trim();
   if (ca) {
     if (existsSync(ca) && statSync(ca).isFile()) {
-      files.push({ path: CA_BUNDLE_PATH, content: readFileSync(ca, 'utf8') });
+      files.push({ path: CA_BUNDLE_PATH, content: readFileSync(ca, 'utf8'), setting: 'GAIA2_CA_BUNDLE' });
       for (const k of CA_ENV_VARS) env[k] = CA_BUNDLE_PATH;
     } else notices.push(`GAIA2_CA_BUNDLE=${ca} is not a file; no CA bundle is installed in the containers`);
   }

@@ -1,5 +1,6 @@
 // The gateway of one run (docs/gateway.md): decides whether the run uses it and starts it. On
-// the kubernetes backend it runs in the cluster (cluster/run-gateway.ts); elsewhere on the
+// a backend that runs it beside its units (capabilities.gatewayBesideUnits, a cluster) it runs
+// there (cluster/run-gateway.ts); elsewhere on the
 // runner's loopback, which the backend makes reachable from the units the way it relays any
 // host-loopback service (a relay on the bridge gateway for a local engine, on the routed
 // address for a remote one). It points every model route's base-URL variables at it and hands
@@ -46,19 +47,20 @@ export interface StartGatewayOptions {
   runId: string;
   log?: (l: string) => void;
   backoff?: { baseDelayMs: number; maxDelayMs: number };
-  /** The run's engine: on the kubernetes backend the gateway runs in its cluster. */
+  /** The run's engine: one that declares gatewayBesideUnits gets the gateway in its cluster. */
   engine?: UnitBackend;
 }
 
 /**
  * Starts the run's gateway when the plan uses one and rewrites `base.env` to point at it; null
- * (and `base` untouched, keys in it) in direct mode. On the kubernetes backend the gateway runs
- * in the cluster (cluster/run-gateway.ts); elsewhere on this machine's loopback.
+ * (and `base` untouched, keys in it) in direct mode. On a backend that declares
+ * gatewayBesideUnits the gateway runs in its cluster (cluster/run-gateway.ts); elsewhere on
+ * this machine's loopback.
  */
 export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: StartGatewayOptions): Promise<RunGateway | null> {
   const g: GatewayPlan = plan.gateway ?? GATEWAY_DEFAULTS;
   const ups = upstreamsOf(base.routes);
-  if (plan.run.backend.kind === 'kubernetes') {
+  if (o.engine?.capabilities.gatewayBesideUnits) {
     // loaded only here: the Kubernetes client is tens of megabytes a local run never needs
     const { startClusterGateway } = await import('./cluster/run-gateway.js');
     return startClusterGateway(plan, base, ups, { ...o, gatewayPlan: g, prices: recordPrices() });

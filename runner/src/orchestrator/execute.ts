@@ -138,6 +138,8 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // keep the process alive; engine.close() closes a scope left open.
   const scope = await deps.engine.openRun({ runId, env: base.env, network: plan.run.network, log });
   base.env = scope.env;
+  // (which setting asked for a file matters to the preflight only; units get path and content)
+  const files = base.files.map((f) => ({ path: f.path, content: f.content }));
 
   const all = buildTasks(ds.entries, passAt, out);
   let tasks = all;
@@ -196,7 +198,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
           scenario: t.entry,
           outputDir: t.dir,
           env: { ...base.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
-          ...(base.files.length ? { files: base.files } : {}),
+          ...(files.length ? { files } : {}),
           agent: plan.agent.name,
           agentRecord: a.agent,
           network: plan.run.network,

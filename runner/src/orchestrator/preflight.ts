@@ -2,7 +2,8 @@
 // one order: how model traffic flows (the gateway, or direct with the keys in the units'
 // environment), the image the agent plays in (a third-party layer built when missing), the
 // image features the plan needs, and the backend's preflight of what the run asks of it (host
-// networking, services on this machine's loopback). Nothing here creates a unit.
+// networking, services on this machine's loopback, files copied in at create). The backend's
+// capabilities are checked here once, never per unit. Nothing here creates a unit.
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 import type { UnitBackend } from '../engine/index.js';
@@ -29,10 +30,14 @@ export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv:
   if (!gateway.on) base = buildBaseEnv(given, hostEnv);
   for (const n of base.notices) log(n);
   // The backend's refusal costs a request; an agent layer's build costs minutes: refusal first.
-  await engine.preflight({ network: given.run.network, env: base.env });
+  await engine.preflight({ network: given.run.network, env: base.env, files: base.files.map((f) => ({ path: f.path, setting: f.setting })) });
   const who = await prepareAgentImage(given, engine, log);
   const plan = who.plan;
   if (!gateway.on && base.routes.length) log(`Model gateway off: ${gateway.reason}`);
+  // A backend that copies no files in at create gets the scenario through the adapter after start.
+  if (!engine.capabilities.filesAtCreate)
+    for (const feature of [IMAGE_FEATURES.scenarioAfterStart, IMAGE_FEATURES.filesRoute])
+      await requireImageFeature(engine, plan.agent.image, feature, `the ${engine.name} backend (it copies no files into its units: the scenario goes in through the adapter)`);
   if (plan.noise) await requireImageFeature(engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
   return { plan, agent: who.agent, base, gateway };
 }

@@ -3,7 +3,7 @@
 // anywhere, a loopback base URL refused with the option named.
 import { loadAllYaml } from '@kubernetes/client-node';
 import { Pod } from 'kubernetes-models/v1';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -59,10 +59,13 @@ describe('--dry-run --manifests', () => {
     expect(readdirSync(dir)).not.toContain('out'); // a dry run leaves no run outputs
   });
 
-  it('refuses what the cluster would refuse (a CA bundle to copy into the Pods), instead of writing manifests for it', async () => {
+  it('refuses what the cluster would refuse (a CA bundle to copy into the Pods) in the preflight, instead of writing manifests for it', async () => {
     const ca = join(dir, 'ca.pem');
     writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nabc\n');
-    await expect(dryRun('', { GAIA2_CA_BUNDLE: ca })).rejects.toThrow(/the cluster would refuse these scenario runs: the kubernetes backend cannot copy files into a Pod \(\/etc\/ssl\/certs\/gaia2-host-ca-bundle\.crt\).*GAIA2_CA_BUNDLE/);
+    await expect(dryRun('', { GAIA2_CA_BUNDLE: ca })).rejects.toThrow(
+      /the kubernetes backend cannot copy files into its units \(\/etc\/ssl\/certs\/gaia2-host-ca-bundle\.crt, asked for by GAIA2_CA_BUNDLE\).*unset GAIA2_CA_BUNDLE/,
+    );
+    expect(existsSync(join(dir, 'm'))).toBe(false);
   });
 
   it('refuses a loopback base URL, naming the option', async () => {

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkRunNeeds } from '../../../runner/src/engine/preflight.js';
 import type { EngineCapabilities, EngineDescription } from '../../../runner/src/engine/index.js';
+import { LOCAL_ENGINE_CAPABILITIES } from '../../../runner/src/engine/capabilities.js';
 import { ConfigError } from '../../../runner/src/plan/errors.js';
 
 function backend(capabilities: EngineCapabilities, d: Partial<EngineDescription> = {}) {
@@ -18,13 +19,13 @@ const LOOPBACK = { BASE_URL: 'http://127.0.0.1:8000/v1' };
 
 describe('checkRunNeeds', () => {
   it('a backend that can do everything passes host networking and loopback services without being asked', async () => {
-    const b = backend({ hostNetwork: true, hostServices: true, dryRun: false });
+    const b = backend({ ...LOCAL_ENGINE_CAPABILITIES, hostNetwork: true, hostServices: true });
     await checkRunNeeds(b, { network: 'host', env: LOOPBACK });
     expect(b.asked).toEqual([]);
   });
 
   it('host networking on a backend without it is a ConfigError naming the backend and the option', async () => {
-    const b = backend({ hostNetwork: false, hostServices: true, dryRun: false });
+    const b = backend({ ...LOCAL_ENGINE_CAPABILITIES, hostNetwork: false, hostServices: true });
     await expect(checkRunNeeds(b, { network: 'bridge', env: LOOPBACK })).resolves.toBeUndefined();
     const e = await checkRunNeeds(b, { network: 'host', env: {} }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConfigError);
@@ -34,7 +35,7 @@ describe('checkRunNeeds', () => {
   });
 
   it('a loopback service on a backend whose units cannot reach this machine names the variable and its option', async () => {
-    const b = backend({ hostNetwork: false, hostServices: false, dryRun: false }, { kind: 'kubernetes', endpoint: 'https://k8s:6443 (namespace default)' });
+    const b = backend({ ...LOCAL_ENGINE_CAPABILITIES, hostNetwork: false, hostServices: false }, { kind: 'kubernetes', endpoint: 'https://k8s:6443 (namespace default)' });
     await expect(checkRunNeeds(b, { network: 'bridge', env: LOOPBACK })).rejects.toThrow(
       /^BASE_URL points at the runner's own machine \(http:\/\/127\.0\.0\.1:8000\), which units of the kubernetes backend cannot reach: set \[agent\]\.base_url/,
     );

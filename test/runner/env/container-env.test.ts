@@ -106,7 +106,7 @@ describe('container environment', () => {
     const d = mkdtempSync(join(tmpdir(), 'ca-'));
     writeFileSync(join(d, 'ca.pem'), '-----BEGIN CERTIFICATE-----\n');
     const r = buildBaseEnv(plan(), { GAIA2_CA_BUNDLE: join(d, 'ca.pem') });
-    expect(r.files).toEqual([{ path: CA_BUNDLE_PATH, content: '-----BEGIN CERTIFICATE-----\n' }]);
+    expect(r.files).toEqual([{ path: CA_BUNDLE_PATH, content: '-----BEGIN CERTIFICATE-----\n', setting: 'GAIA2_CA_BUNDLE' }]);
     for (const k of ['NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'SSL_CERT_FILE']) expect(r.env[k]).toBe(CA_BUNDLE_PATH);
     const missing = buildBaseEnv(plan(), { GAIA2_CA_BUNDLE: join(d, 'nope.pem') });
     expect(missing.files).toEqual([]);

@@ -2,7 +2,8 @@
 // the other backends (direct stays an explicit opt-out), units pointed at the gateway Service's
 // in-cluster name with the keys taken out of their environment, and a provider endpoint on the
 // runner's loopback refused (the gateway Pod could not reach it); without a cluster only when the
-// backend says it is a dry run.
+// backend says it is a dry run. Where the gateway runs is the engine's declaration
+// (capabilities.gatewayBesideUnits), never the plan's backend kind.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,10 +61,24 @@ describe('the gateway on the kubernetes backend', () => {
     await expect(startRunGateway(p, buildBaseEnv(p, { K: KEY }, { withholdKeys: true }), { runId: 'g2-x', engine: dryRunEngine(p) })).rejects.toThrow(/\[agent\]\.base_url \(--base-url\)/);
   });
 
-  it('is no dry run on an engine that does not say it is one: an engine other than the cluster’s is refused', async () => {
+  it('an engine that declares the gateway beside its units but holds no cluster is a wiring bug, not a dry run', async () => {
     const p = k8sPlan();
-    const start = (engine?: ReturnType<typeof fakeEngine>) => startRunGateway(p, buildBaseEnv(p, { K: KEY }, { withholdKeys: true }), { runId: 'g2-x', ...(engine ? { engine } : {}) });
-    await expect(start(fakeEngine())).rejects.toMatchObject({ kind: 'internal_error', message: expect.stringMatching(/the run's engine is fake$/) });
-    await expect(start()).rejects.toThrow(/the run's engine is not given$/);
+    const engine = fakeEngine();
+    Object.assign(engine, { capabilities: { ...engine.capabilities, gatewayBesideUnits: true } });
+    await expect(startRunGateway(p, buildBaseEnv(p, { K: KEY }, { withholdKeys: true }), { runId: 'g2-x', engine })).rejects.toMatchObject({
+      kind: 'internal_error',
+      message: expect.stringMatching(/the run's engine is fake$/),
+    });
+  });
+
+  it('an engine that does not declare it gets the gateway on this machine, whatever the plan names', async () => {
+    const p = k8sPlan();
+    const base = buildBaseEnv(p, { K: KEY }, { withholdKeys: true });
+    const gw = (await startRunGateway(p, base, { runId: 'g2-x', engine: fakeEngine() }))!;
+    try {
+      expect(base.env.BASE_URL).toMatch(/^http:\/\/host\.containers\.internal:\d+\//);
+    } finally {
+      await gw.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { buildResult } from '../../../runner/src/run/result.js';
 import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };
 import type { ContainerInfo, ImageStore, UnitBackend } from '../../../runner/src/engine/index.js';
 import { checkRunNeeds } from '../../../runner/src/engine/preflight.js';
+import { LOCAL_ENGINE_CAPABILITIES } from '../../../runner/src/engine/capabilities.js';
 import type { Progress } from '../../../runner/src/progress/index.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
 import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
@@ -128,7 +129,7 @@ export function fakeEngine(): FakeEngine {
   let n = 0;
   const e: FakeEngine = {
     name: 'fake',
-    capabilities: { hostNetwork: true, hostServices: true, dryRun: false },
+    capabilities: LOCAL_ENGINE_CAPABILITIES,
     images: fakeImages(),
     containers,
     add(labels, id) {

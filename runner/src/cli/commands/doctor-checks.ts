@@ -5,6 +5,7 @@ import { DEFAULT_HF_DATASET, type RunPlan } from '../../plan/plan.js';
 import { hfDatasetDir, isHfId } from '../../dataset/index.js';
 import type { BackendSettings } from '../../plan/backend.js';
 import { connectBackend } from '../../engine/connect.js';
+import { backendProvider } from '../../engine/registry.js';
 import type { UnitBackend } from '../../engine/index.js';
 import { keyLookupVars, loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { redact } from '../../secrets/redact.js';
@@ -17,14 +18,6 @@ interface Check {
   fix?: string;
 }
 
-/** What to do about an engine that does not answer, for the backend and address in use. */
-function engineFix(backend: BackendSettings): string {
-  if (backend.kind === 'kubernetes') return 'check [kubernetes] kubeconfig/context and that the cluster answers (docs/kubernetes.md)';
-  if (process.env.DOCKER_HOST && !process.env.DOCKER_HOST.startsWith('unix://'))
-    return 'check DOCKER_HOST and its TLS/SSH settings, and that the engine host answers (docs/engines.md)';
-  return 'start one: npm run setup-engine (podman), or set DOCKER_HOST (docs/engines.md)';
-}
-
 async function checkEngine(backend: BackendSettings): Promise<{ check: Check; engine: UnitBackend | null }> {
   const t0 = Date.now();
   try {
@@ -33,7 +26,7 @@ async function checkEngine(backend: BackendSettings): Promise<{ check: Check; en
     const what = `${d.kind} ${d.version ?? '(version unknown)'}, API ${d.apiVersion ?? 'unknown'}, at ${d.endpoint}${d.remote ? ' (remote)' : ''}`;
     return { check: { name: 'engine', ok: true, detail: `${what} answers (${Date.now() - t0} ms)` }, engine };
   } catch (e) {
-    return { check: { name: 'engine', ok: false, detail: (e as Error).message, fix: engineFix(backend) }, engine: null };
+    return { check: { name: 'engine', ok: false, detail: (e as Error).message, fix: backendProvider(backend.kind).doctorHint(backend, process.env) }, engine: null };
   }
 }
 

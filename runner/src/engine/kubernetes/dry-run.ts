@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
-import type { UnitBackend, ContainerHandle, EngineCapabilities, ContainerSpec, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
+import type { ManifestOutput, ContainerHandle, EngineCapabilities, ContainerSpec, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
 import { checkRunNeeds } from '../preflight.js';
-import { runSecretManifest, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
+import { KUBERNETES_CAPABILITIES } from './capabilities.js';
+import { runSecretManifest, splitEnv, unitManifests, assertPodSpec } from './manifests.js';
 
 /** The API server assigns uids; manifests show this one where an owner's uid goes. */
 export const PLACEHOLDER_UID = '00000000-0000-0000-0000-000000000000';
@@ -33,26 +34,20 @@ function validate(o: object, what: string): void {
   }
 }
 
-export class ManifestWriter implements UnitBackend {
+export class ManifestWriter implements ManifestOutput {
   readonly name = 'kubernetes-manifests';
-  readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: false, dryRun: true };
+  readonly capabilities: EngineCapabilities = { ...KUBERNETES_CAPABILITIES, dryRun: true };
   readonly images = null;
   /** Files written, in order. */
   readonly written: string[] = [];
-  /** Why units could not be written (what the live backend would refuse). */
-  readonly problems = new Set<string>();
 
   constructor(
     private readonly dir: string,
-    private readonly settings: KubernetesSettings,
+    readonly settings: KubernetesSettings,
   ) {}
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    const problem = unitSpecProblem(spec);
-    if (problem) {
-      this.problems.add(problem);
-      throw new EngineError('container_start_failed', problem);
-    }
+    assertPodSpec(spec);
     const namespace = this.settings.namespace ?? 'default';
     const runId = spec.labels[LABELS.runId] ?? 'run';
     const shared = splitEnv(spec.env, null).run;

@@ -8,7 +8,8 @@ import { LABELS } from '../labels.js';
 import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, EngineCapabilities, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
 import { checkRunNeeds } from '../preflight.js';
-import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, unitSpecProblem } from './manifests.js';
+import { KUBERNETES_CAPABILITIES } from './capabilities.js';
+import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, assertPodSpec } from './manifests.js';
 import { KubernetesPod } from './pod-handle.js';
 import { PodWatch } from './pod-watch.js';
 
@@ -26,14 +27,14 @@ interface RunObjects {
 
 export class KubernetesEngine implements UnitBackend {
   readonly name = 'kubernetes';
-  readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: false, dryRun: false };
+  readonly capabilities: EngineCapabilities = KUBERNETES_CAPABILITIES;
   /** The cluster pulls images from a registry (`build-image --push`): no image store here. */
   readonly images = null;
   private readonly runs = new Map<string, RunObjects>();
 
   constructor(
     readonly access: KubeAccess,
-    private readonly settings: KubernetesSettings,
+    readonly settings: KubernetesSettings,
   ) {}
 
   async describe(): Promise<EngineDescription> {
@@ -78,8 +79,7 @@ export class KubernetesEngine implements UnitBackend {
 
 
   async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    const problem = unitSpecProblem(spec);
-    if (problem) throw new EngineError('container_start_failed', problem);
+    assertPodSpec(spec);
     const runId = spec.labels[LABELS.runId];
     if (!runId) throw new EngineError('internal_error', `a unit for the kubernetes backend needs the ${LABELS.runId} label`);
     const run = this.runs.get(runId);

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { KubernetesSettings } from './settings.js';
 import { GATEWAY_TOKEN_PREFIX } from '../../plan/gateway.js';
 import { redact } from '../../secrets/redact.js';
+import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
 import type { ContainerSpec } from '../types.js';
 
@@ -174,14 +175,17 @@ export interface UnitObjects {
   pod: V1Pod;
 }
 
-/** A unit's Secret and Pod for a container spec, owned by the run's Secret. */
-/** Why a unit spec cannot run as a Pod (null when it can): checked live and in a dry run alike. */
-export function unitSpecProblem(spec: ContainerSpec): string | null {
-  if (spec.files?.length)
-    return `the kubernetes backend cannot copy files into a Pod (${spec.files.map((f) => f.path).join(', ')}); only files under /var/gaia2/ reach it, through the adapter (GAIA2_CA_BUNDLE is not supported here)`;
-  if (!spec.env[ENV.scenarioReady]) return 'the kubernetes backend needs an image that takes the scenario after start (one built by `gaia2-runner build-image`)';
-  return null;
+/**
+ * What the run's preflight already refused (capabilities.filesAtCreate: files to copy in, an
+ * image that does not take the scenario after start) cannot reach a Pod: a spec that does is a
+ * wiring bug, failed loudly rather than run without its files.
+ */
+export function assertPodSpec(spec: ContainerSpec): void {
+  if (spec.files?.length || !spec.env[ENV.scenarioReady])
+    throw new EngineError('internal_error', `a unit with files to copy in (${(spec.files ?? []).map((f) => f.path).join(', ') || 'none'}) or without ${ENV.scenarioReady} reached the kubernetes backend; the run's preflight refuses such runs`);
 }
+
+/** A unit's Secret and Pod for a container spec, owned by the run's Secret. */
 
 export function unitManifests(spec: ContainerSpec, settings: KubernetesSettings, namespace: string, parent: V1Secret, shared: Record<string, string>): UnitObjects {
   const runId = spec.labels[LABELS.runId] ?? '';

@@ -8,6 +8,7 @@
 //     address on the route to the engine host, accepting only that host; units get URLs that
 //     point at it. Host networking cannot give units the runner's loopback, so it is refused.
 import { startLoopbackRelays } from '../../net/loopback-relays.js';
+import { REMOTE_ENGINE_CAPABILITIES } from '../capabilities.js';
 import { DockerApiEngine } from '../docker-api.js';
 import type { Endpoint } from '../discover.js';
 import { EngineError } from '../errors.js';
@@ -24,7 +25,7 @@ const PING_TIMEOUT_MS = 10_000;
 const REMOTE_ACCEPT_TIMEOUT_MS = 3000;
 
 export class RemoteDockerEngine extends DockerApiEngine {
-  override readonly capabilities: EngineCapabilities = { hostNetwork: false, hostServices: true, dryRun: false };
+  override readonly capabilities: EngineCapabilities = REMOTE_ENGINE_CAPABILITIES;
 
   constructor(
     private readonly target: RemoteTarget,

@@ -1,4 +1,5 @@
-// The run's gateway on the kubernetes backend (docs/gateway.md "Kubernetes"): the same gateway
+// The run's gateway on a backend that runs it beside its units (capabilities.gatewayBesideUnits:
+// the kubernetes backend; docs/gateway.md "Kubernetes"): the same gateway
 // program, run in the run's namespace as a Deployment behind a Service, its provider keys in a
 // Secret. Scenario Pods get the Service's URL and per-container tokens; the runner registers
 // those tokens with the gateway, takes each container's traffic record back into the run
@@ -16,9 +17,8 @@ import { ConfigError } from '../../plan/errors.js';
 import type { ContainerEnvBase } from '../../env/container-env.js';
 import type { UnitBackend } from '../../engine/index.js';
 import { EngineError } from '../../engine/errors.js';
-import { KubernetesEngine } from '../../engine/kubernetes/index.js';
+import { clusterOf } from '../../engine/kubernetes/cluster.js';
 import { checkNoLoopback } from '../../engine/loopback-refusal.js';
-import type { KubernetesSettings } from '../../engine/kubernetes/settings.js';
 import type { PriceTable } from '../../pricing/index.js';
 import { redact } from '../../secrets/redact.js';
 import { TRAFFIC_FILE } from '../record.js';
@@ -42,19 +42,11 @@ export interface ClusterGatewayOptions {
 const EMPTY_STATS: GatewayStats = { requests: 0, by_role: { agent: 0, app_agent: 0, judge: 0 }, queued_total: 0, throttled: 0, retried: 0, gave_up: 0, refused: 0, replayed: 0, resumed: 0, broken: 0, providers: {} };
 const STATS_EVERY_MS = 2000;
 
-/** The live backend whose cluster the gateway runs in; any other engine here is a wiring bug, not a dry run. */
-function clusterEngine(engine: UnitBackend | undefined): KubernetesEngine {
-  if (engine instanceof KubernetesEngine) return engine;
-  throw new EngineError('internal_error', `the model gateway runs in the kubernetes backend's cluster, but the run's engine is ${engine ? engine.name : 'not given'}`);
-}
-
 export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase, ups: RunUpstreams, o: ClusterGatewayOptions): Promise<RunGateway> {
-  const settings = plan.run.backend as KubernetesSettings & { kind: 'kubernetes' };
   const g = o.gatewayPlan;
   if (g.replay && !existsSync(g.replay)) throw new ConfigError(`--replay: ${g.replay} does not exist`);
-  // A backend that creates nothing (--dry-run --manifests) says so; it gets no gateway Pod either.
-  const live = o.engine?.capabilities.dryRun ? null : clusterEngine(o.engine);
-  const namespace = live?.access.namespace ?? settings.namespace ?? 'default';
+  // A backend that creates nothing (--dry-run --manifests) has no API server: no gateway Pod either.
+  const { settings, namespace, access } = clusterOf(o.engine);
   const runId = o.runId;
   const name = gatewayName(runId);
   const origin = serviceOrigin(name, namespace);
@@ -74,13 +66,12 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
     }
     return { env, tokens };
   };
-  if (!live) {
+  if (!access) {
     // No cluster: units show the Service's URL and tokens that open nothing.
     o.log?.(`Model gateway: in the cluster as Service ${name}.${namespace}.svc (dry run: not created)`);
     return { record, tokensFor: async (u) => issue(u).env, finish: async () => null, stats: () => EMPTY_STATS, close: async () => {} };
   }
 
-  const { access } = live;
   const apps = access.kc.makeApiClient(AppsV1Api);
   const adminToken = randomBytes(24).toString('base64url');
   const secret = gatewaySecretManifest({

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../../../agent-image/src/contract/paths.js';
-import { resolveBackend } from '../../../../runner/src/config/backend.js';
+import { resolveBackend } from '../../../../runner/src/engine/registry.js';
 import type { KubernetesSettings } from '../../../../runner/src/engine/kubernetes/settings.js';
 import { connectKubernetes, type KubernetesEngine } from '../../../../runner/src/engine/kubernetes/index.js';
 import { LABELS, type ContainerSpec } from '../../../../runner/src/engine/index.js';
@@ -23,7 +23,7 @@ const CANARY = 'sk-canary-engine-0123456789';
 
 /** The [kubernetes] defaults (as the config resolves them) with this double's kubeconfig. */
 const settings = (o: Partial<KubernetesSettings> = {}): KubernetesSettings => {
-  const b = resolveBackend('kubernetes', { kubeconfig, namespace: 'default', pending_timeout: 30 }, (p) => p);
+  const b = resolveBackend('kubernetes', { kubernetes: { kubeconfig, namespace: 'default', pending_timeout: 30 } }, (p: string) => p);
   if (b.kind !== 'kubernetes') throw new Error('unreachable');
   return { ...b, ...o };
 };
