@@ -44,9 +44,10 @@ function sectionsFromFlat(raw: Json): Json {
   const a2aProvider = str(raw.a2a_provider);
   return {
     target: targetOf(raw),
-    // The runner's own agent when the record names none (a reference image plays its own anyway).
-    agent_options: image
-      ? defined({ name: str(recordedAgentName(raw.agent)) ?? 'default', image, runtime: str(raw.runtime), provider: str(raw.provider) ?? null, model: str(raw.model) ?? null, base_url: str(raw.base_url) ?? null })
+    // The runner's own agent when the record names none (a reference image plays its own anyway);
+    // the reference always records its image, hand-made records may give only the model.
+    agent_options: image || str(raw.model)
+      ? defined({ name: str(recordedAgentName(raw.agent)) ?? 'default', image: image ?? '', runtime: str(raw.runtime), provider: str(raw.provider) ?? null, model: str(raw.model) ?? null, base_url: str(raw.base_url) ?? null })
       : null,
     judge_options:
       judgeModel && judgeProvider

@@ -1,7 +1,7 @@
 // `gaia2-runner judge` as a subprocess: one log (exit codes, JSON verdict, judge LLM over a
 // scripted local server) and re-judging a finished run directory.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -195,6 +195,12 @@ describe('gaia2-runner judge with the reference judge settings', () => {
     const bad = await cli(flags, { OPENAI_COMPAT_API_KEY: KEY });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`judge_options.prompt_version in ${join(root, 'run_config.json')}: unknown judge prompt version "omnilingual-v2"`);
+    // a pass@N root: run_1's record, by the reader's one rule
+    mkdirSync(join(root, 'run_1'));
+    renameSync(join(root, 'run_config.json'), join(root, 'run_1', 'run_config.json'));
+    const fromRun1 = await cli(flags, { OPENAI_COMPAT_API_KEY: KEY });
+    expect(fromRun1.code).toBe(2);
+    expect(fromRun1.stderr).toContain(`judge_options.prompt_version in ${join(root, 'run_1', 'run_config.json')}: unknown judge prompt version "omnilingual-v2"`);
     const flag = await cli([...flags, '--judge-prompt-version', 'omni'], { OPENAI_COMPAT_API_KEY: KEY });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--judge-prompt-version: unknown judge prompt version "omni" (known: default, omnilingual-gaia2)');
