@@ -1,19 +1,18 @@
-// run_config.json (spec §7.6, key order kept) with our additions: run_id (container labels),
-// agent, network, judge_mode, pass_at, activity_timeout, schema_version. A retry keeps the
-// first started_at and adds resumed_at; num_scenarios is always the full selection.
+// This run's record (record/run-record.ts): the plan's options (toRecord) and the facts of the
+// run: run_id (container labels), who played, when it started, how many scenarios it planned,
+// provenance. A retry keeps the first started_at and adds resumed_at; num_scenarios is always
+// the full selection. record/write.ts writes it (with the reference's flat keys, derived).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunPlan } from '../plan/plan.js';
 import type { Provenance } from '../provenance/index.js';
-import { findRunRecord, toRecord } from '../record/index.js';
+import { findRunRecord, RUN_RECORD_FILE, RUN_RECORD_SCHEMA_VERSION, toRecord, writeRunRecord, type RunRecord } from '../record/index.js';
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import type { ResolvedDataset } from '../dataset/index.js';
-import { writeJsonAtomic } from '../fsutil/atomic.js';
-import { redactValue } from '../secrets/redact.js';
 
 /** This directory's own record (a retry keeps its started_at), not run_1's. */
-export function readRunConfig(dir: string): Record<string, unknown> | null {
-  return findRunRecord(join(dir, 'run_config.json'));
+export function readRunConfig(dir: string): RunRecord | null {
+  return findRunRecord(join(dir, RUN_RECORD_FILE));
 }
 
 export interface RunConfigExtras {
@@ -30,68 +29,33 @@ export interface RunConfigExtras {
   gateway?: object;
 }
 
-export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: RunConfigExtras, previous: Record<string, unknown> | null, env: Record<string, string | undefined>): Record<string, unknown> {
+export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: RunConfigExtras, previous: RunRecord | null, env: Record<string, string | undefined>): RunRecord {
   const t = plan.target;
-  const rec: Record<string, unknown> = {
-    schema_version: 1,
-    command: plan.command,
+  const retry = x.retryCount !== null;
+  const dataset = t.kind !== 'scenario';
+  return {
+    ...toRecord(plan),
+    schema_version: RUN_RECORD_SCHEMA_VERSION,
     run_id: x.runId,
-    started_at: typeof previous?.started_at === 'string' && x.retryCount !== null ? previous.started_at : x.now.toISOString(),
-    ...(x.retryCount !== null ? { resumed_at: x.now.toISOString() } : {}),
+    started_at: retry && previous?.started_at ? previous.started_at : x.now.toISOString(),
+    ...(retry ? { resumed_at: x.now.toISOString() } : {}),
     user: env.USER ?? '',
-    image: plan.agent.image,
-    runtime: plan.agent.runtime,
-    agent: x.agent ?? { name: plan.agent.name, version: plan.agent.version ?? null },
-    provider: plan.agent.provider,
-    model: plan.agent.model,
-    base_url: plan.agent.baseUrl,
-    judge_model: plan.judge?.model ?? null,
-    judge_provider: plan.judge?.provider ?? null,
-    judge_base_url: plan.judge?.baseUrl ?? null,
-    judge_mode: plan.judge ? 'llm' : 'hard-only',
-    // the reference's names: the prompt set and extra body of the judge, the daemon's idle timeout
-    judge_prompt_version: plan.judge?.promptVersion ?? null,
-    judge_extra_body: plan.judge?.extraBody ?? null,
-    idle_timeout: plan.run.idleTimeout ?? null,
-    timeout: plan.run.timeout,
-    health_timeout: plan.run.healthTimeout,
-    activity_timeout: plan.run.activityTimeout,
-    network: plan.run.network,
-    concurrency: plan.run.concurrency,
-    pass_at: plan.run.passAt,
-    limit: t.kind === 'scenario' ? null : t.limit,
-    noise: plan.noise ?? null,
-    ...(x.gateway ? { model_gateway: x.gateway } : {}),
-  };
-  // Agent2Agent (ARE's a2a_app_prop and the app agents' model); absent in a standard run.
-  const a2a = plan.agent2agent;
-  if (a2a) Object.assign(rec, { a2a_app_prop: a2a.appProp, a2a_seed: a2a.seed, a2a_provider: a2a.provider, a2a_model: a2a.model, a2a_base_url: a2a.baseUrl });
-  if (plan.configPath) rec.config_path = plan.configPath;
-  if (t.kind === 'hf') {
-    rec.dataset = t.repo;
-    rec.revision = t.revision;
-    rec.dataset_cache_dir = ds?.cacheDir;
-  } else if (t.kind === 'local') rec.dataset = t.path;
-  if (t.kind !== 'scenario') rec.language = t.language ?? null;
-  else rec.scenario = t.scenario;
-  if (t.kind !== 'scenario') {
-    if (t.subset) rec.subset = t.subset;
-    if (ds?.splits) rec.splits = ds.splits;
-    rec.num_scenarios = x.numScenarios;
-    if (x.retryCount !== null) rec.retry_num_scenarios = x.retryCount;
+    agent: x.agent ? { name: x.agent.name, version: x.agent.version ?? null } : { name: plan.agent.name, version: plan.agent.version ?? null },
+    ...(plan.configPath ? { config_path: plan.configPath } : {}),
+    ...(t.kind === 'hf' && ds?.cacheDir ? { dataset_cache_dir: ds.cacheDir } : {}),
+    ...(dataset && ds?.splits ? { splits: ds.splits } : {}),
+    ...(dataset ? { num_scenarios: x.numScenarios } : {}),
+    ...(dataset && retry ? { retry_num_scenarios: x.retryCount! } : {}),
     // What `aggregate` checks a shard against: its place, its planned scenarios, the whole selection's.
-    if (ds?.shard) rec.shard = { shard_id: ds.shard.index, num_shards: ds.shard.count, num_scenarios: x.numScenarios, dataset_num_scenarios: ds.shard.selected };
-  }
-  if (x.runNumber !== undefined) {
-    rec.run_number = x.runNumber;
-    rec.total_runs = plan.run.passAt;
-  }
-  Object.assign(rec, toRecord(plan), x.provenance ?? {});
-  return redactValue(rec);
+    ...(dataset && ds?.shard ? { shard: { shard_id: ds.shard.index, num_shards: ds.shard.count, num_scenarios: x.numScenarios, dataset_num_scenarios: ds.shard.selected } } : {}),
+    ...(x.runNumber !== undefined ? { run_number: x.runNumber } : {}),
+    ...(x.gateway ? { model_gateway: x.gateway as Record<string, unknown> } : {}),
+    ...(x.provenance ?? {}),
+  };
 }
 
-export async function writeRunConfig(dir: string, rec: Record<string, unknown>): Promise<void> {
-  await writeJsonAtomic(join(dir, 'run_config.json'), rec);
+export async function writeRunConfig(dir: string, rec: RunRecord): Promise<void> {
+  await writeRunRecord(dir, rec);
 }
 
 export function previousRunIds(dir: string, passAt: number): string[] {
@@ -100,7 +64,7 @@ export function previousRunIds(dir: string, passAt: number): string[] {
   for (const d of dirs) {
     if (!existsSync(d)) continue;
     const id = readRunConfig(d)?.run_id;
-    if (typeof id === 'string') ids.add(id);
+    if (id) ids.add(id);
   }
   return [...ids];
 }

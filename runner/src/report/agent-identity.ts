@@ -4,6 +4,7 @@
 // oracle image) plays its own agent whatever the runner's agent name says, so its name wins
 // over one of the runner's own; a third-party agent's recorded name wins over the image.
 import { detectProfile } from '../env/profiles.js';
+import type { RunRecord } from '../record/index.js';
 
 export interface AgentIdentity {
   name: string | null;
@@ -17,19 +18,34 @@ const RUNNER_AGENTS = ['default', 'oracle', 'scripted'];
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-/** From a run record (run_config.json, or a result.json: both carry `agent` and `image`). */
-export function agentIdentity(record: Record<string, unknown>): AgentIdentity {
-  const a = record.agent;
-  const recorded = a && typeof a === 'object' ? { name: str((a as Record<string, unknown>).name), version: str((a as Record<string, unknown>).version) } : null;
+/** What the identity is decided from: who the record says played, the image, the runner's agent option. */
+interface IdentityFacts {
+  recorded: { name: string | null; version: string | null } | null;
+  image: string | null;
+  option: { name: string; version: string | null } | null;
+}
+
+function identityOf(f: IdentityFacts): AgentIdentity {
+  const recorded = f.recorded;
   if (recorded?.name && !RUNNER_AGENTS.includes(recorded.name)) return { ...recorded, source: 'recorded' };
-  const image = str(record.image);
-  const profile = image ? detectProfile(image).name : null;
+  const profile = f.image ? detectProfile(f.image).name : null;
   if (profile && profile !== 'gaia2-runner') return { name: profile, version: null, source: 'image' };
   if (recorded?.name) return { ...recorded, source: 'recorded' };
-  const options = record.agent_options as Record<string, unknown> | undefined;
-  const name = str(a) ?? str(options?.name);
-  // A record that keeps `agent` a plain name may state the version beside it.
-  return name ? { name, version: str(record.agent_version), source: 'agent-option' } : { name: null, version: null, source: 'unknown' };
+  return f.option ? { ...f.option, source: 'agent-option' } : { name: null, version: null, source: 'unknown' };
+}
+
+/** From a run record (record/: `agent` is who played, `agent_options` the runner's choice). */
+export function runAgentIdentity(rec: Pick<RunRecord, 'agent' | 'agent_options'>): AgentIdentity {
+  const o = rec.agent_options;
+  return identityOf({ recorded: rec.agent, image: o?.image ?? null, option: o ? { name: o.name, version: null } : null });
+}
+
+/** From a result.json (it carries `agent` and `image`; older ones `agent` as a plain name, maybe with `agent_version`). */
+export function agentIdentity(result: Record<string, unknown>): AgentIdentity {
+  const a = result.agent;
+  const recorded = a && typeof a === 'object' ? { name: str((a as Record<string, unknown>).name), version: str((a as Record<string, unknown>).version) } : null;
+  const name = str(a);
+  return identityOf({ recorded, image: str(result.image), option: name ? { name, version: str(result.agent_version) } : null });
 }
 
 /** "claude-code 2.1.332": who played, as the leaderboard and the viewer print it; '' when unknown. */

@@ -1,8 +1,7 @@
 // What a run was, read from its run_config.json, for the report's header: the facts a paper
 // states next to a number (model, judge, dataset and revision, runs per scenario, date).
-import { findRunRecord } from '../record/index.js';
-import { agentIdentity, type AgentIdentity } from './agent-identity.js';
-import { recordedAgentName } from '../../../agent-image/src/contract/result.js';
+import { findRunRecord, type RunRecord } from '../record/index.js';
+import { runAgentIdentity, type AgentIdentity } from './agent-identity.js';
 
 export interface ReportMeta {
   agent: string | null;
@@ -26,43 +25,47 @@ export interface ReportMeta {
   setting: string;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-
 /** ", prompts omnilingual-gaia2, extra body {…}" when the judge was configured beyond the defaults. */
-function judgeSettings(c: Record<string, unknown>): string {
-  const version = str(c.judge_prompt_version);
-  const extra = c.judge_extra_body && typeof c.judge_extra_body === 'object' ? JSON.stringify(c.judge_extra_body) : null;
+function judgeSettings(j: NonNullable<RunRecord['judge_options']>): string {
+  const version = j.prompt_version;
+  const extra = j.extra_body ? JSON.stringify(j.extra_body) : null;
   return `${version && version !== 'default' ? `, prompts ${version}` : ''}${extra ? `, extra body ${extra}` : ''}`;
 }
+
+const judgeLine = (j: RunRecord['judge_options']): string => (j ? `${j.model} (${j.provider})${judgeSettings(j)}` : 'hard checks only (no judge LLM)');
 
 /** From <dir>/run_config.json, or the first run's of a pass@N root; null when neither exists. */
 export function readReportMeta(dir: string): ReportMeta | null {
   const c = findRunRecord(dir);
-  if (!c) return null;
-  const runner = (c.runner ?? {}) as Record<string, unknown>;
-  const judgeModel = str(c.judge_model);
-  const judgeProvider = str(c.judge_provider);
+  return c ? reportMetaOf(c) : null;
+}
+
+/** The header's facts of a run record. */
+export function reportMetaOf(c: RunRecord): ReportMeta {
+  const a = c.agent_options;
+  const t = c.target;
+  const image = a?.image ?? null;
   return {
-    agent: str(recordedAgentName(c.agent)),
-    model: str(c.model),
-    provider: str(c.provider),
-    judge: judgeModel ? `${judgeModel}${judgeProvider ? ` (${judgeProvider})` : ''}${judgeSettings(c)}` : 'hard checks only (no judge LLM)',
-    dataset: str(c.dataset) ?? str(c.scenario),
-    language: str(c.language),
-    revision: str(c.dataset_revision_sha) ?? str(c.revision),
-    pass_at: typeof c.total_runs === 'number' ? c.total_runs : typeof c.pass_at === 'number' ? c.pass_at : null,
-    started_at: str(c.started_at),
-    image: str(c.image) ? `${c.image}${str(c.image_id) ? ` (${String(c.image_id).slice(0, 19)}…)` : ''}` : null,
-    runner_version: str(runner.version),
-    errors_as_failures: (c.run_options as Record<string, unknown> | undefined)?.errors_as_failures === true,
-    agent_identity: agentIdentity(c),
+    agent: c.agent?.name ?? a?.name ?? null,
+    model: a?.model ?? null,
+    provider: a?.provider ?? null,
+    judge: judgeLine(c.judge_options),
+    dataset: !t ? null : t.kind === 'hf' ? t.repo : t.kind === 'local' ? t.path : t.scenario,
+    language: t && t.kind !== 'scenario' ? (t.language ?? null) : null,
+    revision: c.dataset_revision_sha ?? (t?.kind === 'hf' ? t.revision : null),
+    pass_at: c.run_options.pass_at,
+    started_at: c.started_at,
+    image: image ? `${image}${c.image_id ? ` (${c.image_id.slice(0, 19)}…)` : ''}` : null,
+    runner_version: c.runner?.version ?? null,
+    errors_as_failures: c.run_options.errors_as_failures,
+    agent_identity: runAgentIdentity(c),
     setting: settingOf(c),
   };
 }
 
 /** The Gaia2 setting a run record describes: Noise and Agent2Agent are recorded as their settings. */
-export function settingOf(c: Record<string, unknown>): string {
-  const parts = [c.a2a_app_prop !== undefined && c.a2a_app_prop !== null ? 'agent2agent' : null, c.noise ? 'noise' : null].filter(Boolean);
+export function settingOf(c: Pick<RunRecord, 'agent2agent_options' | 'noise'>): string {
+  const parts = [c.agent2agent_options ? 'agent2agent' : null, c.noise ? 'noise' : null].filter(Boolean);
   return parts.length ? parts.join('+') : 'standard';
 }
 

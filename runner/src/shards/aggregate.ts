@@ -2,7 +2,6 @@
 // report.json/report.md, run_config.json and index.html at its root. The checks come first and
 // nothing is written when one fails; the shard folders are only read.
 import { join } from 'node:path';
-import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { SHARDS_DIR } from '../plan/shard.js';
 import { ResultsBook, resultKey } from '../orchestrator/results-file.js';
 import { writeReport, type Report } from '../report/index.js';
@@ -10,6 +9,7 @@ import { buildViewer, missingTracePages } from '../viewer/index.js';
 import { checkNoDuplicates, checkSameSettings, checkShardSet, incompleteShards, type IncompleteShard } from './check.js';
 import { readShardFolders } from './folders.js';
 import { mergedRecord } from './merged-record.js';
+import { writeRunRecord } from '../record/index.js';
 
 export interface AggregateOutcome {
   numShards: number;
@@ -36,7 +36,7 @@ export async function aggregateShards(root: string, o: { warn: (line: string) =>
   const book = new ResultsBook(root, 1, null);
   for (const r of records) book.set(resultKey(passAt > 1 ? r.runIndex : null, r.key), null, r.result);
   await book.flush();
-  await writeJsonAtomic(join(root, 'run_config.json'), mergedRecord(shards, incomplete, o.now ?? new Date()));
+  await writeRunRecord(root, mergedRecord(shards, incomplete, o.now ?? new Date()));
   const { report, text } = await writeReport(root, { records, numRuns: passAt, warn: o.warn });
   let viewer = true;
   try {

@@ -3,6 +3,7 @@
 // field; an incomplete shard is not an error (aggregate reports it, see incompleteShards).
 import { basename } from 'node:path';
 import { ConfigError } from '../plan/errors.js';
+import type { RunRecord } from '../record/index.js';
 import { settingOf } from '../report/meta.js';
 import type { ShardFolder } from './folders.js';
 
@@ -23,29 +24,35 @@ export function checkShardSet(shards: readonly ShardFolder[], base: string): num
   return n;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** What a target reads, without where a local copy sits or which shard it is. */
+function datasetOf(t: RunRecord['target']): unknown {
+  if (!t) return null;
+  return t.kind === 'local' ? basename(t.path) : t.kind === 'hf' ? t.repo : t.scenario;
+}
+
+const targetField = <K extends 'limit' | 'language'>(t: RunRecord['target'], k: K): unknown => (t && t.kind !== 'scenario' ? (t[k] ?? null) : null);
 
 /**
  * The settings that make shards parts of one run. A local dataset is compared by its folder's
  * name (each machine keeps its copy where it likes); a Hugging Face one by id and resolved commit.
  */
-const SETTINGS: ReadonlyArray<[field: string, value: (rec: Record<string, unknown>) => unknown]> = [
-  ['agent', (r) => r.agent ?? null],
-  ['provider', (r) => r.provider ?? null],
-  ['model', (r) => r.model ?? null],
-  ['image', (r) => r.image ?? null],
-  ['dataset', (r) => ((r.target as { kind?: string } | undefined)?.kind === 'local' && str(r.dataset) ? basename(str(r.dataset)!) : (r.dataset ?? null))],
-  ['dataset revision', (r) => r.dataset_revision_sha ?? r.revision ?? null],
-  ['language', (r) => r.language ?? null],
+const SETTINGS: ReadonlyArray<[field: string, value: (rec: RunRecord) => unknown]> = [
+  ['agent', (r) => r.agent],
+  ['provider', (r) => r.agent_options?.provider ?? null],
+  ['model', (r) => r.agent_options?.model ?? null],
+  ['image', (r) => r.agent_options?.image ?? null],
+  ['dataset', (r) => datasetOf(r.target)],
+  ['dataset revision', (r) => r.dataset_revision_sha ?? (r.target?.kind === 'hf' ? r.target.revision : null)],
+  ['language', (r) => targetField(r.target, 'language')],
   ['splits', (r) => r.splits ?? null],
-  ['limit', (r) => r.limit ?? null],
-  ['shard.dataset_num_scenarios', (r) => (r.shard as { dataset_num_scenarios?: unknown } | undefined)?.dataset_num_scenarios ?? null],
-  ['pass_at', (r) => r.total_runs ?? r.pass_at ?? null],
-  ['judge_model', (r) => r.judge_model ?? null],
-  ['judge_prompt_version', (r) => r.judge_prompt_version ?? null],
+  ['limit', (r) => targetField(r.target, 'limit')],
+  ['shard.dataset_num_scenarios', (r) => r.shard?.dataset_num_scenarios ?? null],
+  ['pass_at', (r) => r.run_options.pass_at],
+  ['judge_model', (r) => r.judge_options?.model ?? null],
+  ['judge_prompt_version', (r) => r.judge_options?.prompt_version ?? null],
   ['setting (standard, noise, agent2agent)', (r) => settingOf(r)],
   ['noise', (r) => r.noise ?? null],
-  ['a2a_app_prop', (r) => r.a2a_app_prop ?? null],
+  ['a2a_app_prop', (r) => r.agent2agent_options?.app_prop ?? null],
 ];
 
 /** Every shard's settings against the first's; the first difference is named with both shards. */

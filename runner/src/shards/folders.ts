@@ -48,7 +48,6 @@ export function readShardFolders(root: string, warn: (line: string) => void): Sh
   if (!found.length) throw new ConfigError(`${base}: no shard folders (<I>-of-<N>) in it`);
   return found.map((f) => {
     const { file, rec } = readRunRecord(f.dir);
-    const passAt = typeof rec.total_runs === 'number' ? rec.total_runs : typeof rec.pass_at === 'number' ? rec.pass_at : 1;
-    return { ...f, recordFile: file, record: rec, facts: factsOf(rec, file, f.spec), passAt, results: loadRunRecords(f.dir, warn) };
+    return { ...f, recordFile: file, record: rec, facts: factsOf(rec, file, f.spec), passAt: rec.run_options.pass_at, results: loadRunRecords(f.dir, warn) };
   });
 }

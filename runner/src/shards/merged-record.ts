@@ -7,17 +7,18 @@ import type { IncompleteShard } from './check.js';
 import type { ShardFolder } from './folders.js';
 
 /** Fields of a shard's record that describe that shard alone. */
-const PER_SHARD = ['shard', 'run_id', 'resumed_at', 'retry_num_scenarios', 'run_number', 'scenario_hashes'] as const;
+const PER_SHARD = ['shard', 'resumed_at', 'retry_num_scenarios', 'run_number', 'scenario_hashes'] as const;
 
 export function mergedRecord(shards: readonly ShardFolder[], incomplete: readonly IncompleteShard[], now: Date): RunRecord {
   const first = shards[0]!;
   const rec: RunRecord = structuredClone(first.record);
   for (const k of PER_SHARD) delete rec[k];
-  if (rec.target && typeof rec.target === 'object') delete (rec.target as Record<string, unknown>).shard;
-  const started = shards.map((s) => s.record.started_at).filter((v): v is string => typeof v === 'string').sort();
+  if (rec.target && rec.target.kind !== 'scenario') delete rec.target.shard;
+  const started = shards.map((s) => s.record.started_at).filter((v): v is string => !!v).sort();
   if (started[0]) rec.started_at = started[0];
+  rec.run_id = null;
   rec.num_scenarios = first.facts.dataset_num_scenarios;
-  const hashes = Object.assign({}, ...shards.map((s) => (s.record.scenario_hashes && typeof s.record.scenario_hashes === 'object' ? s.record.scenario_hashes : {})));
+  const hashes: Record<string, string> = Object.assign({}, ...shards.map((s) => s.record.scenario_hashes ?? {}));
   if (Object.keys(hashes).length) rec.scenario_hashes = hashes;
   rec.aggregate = {
     aggregated_at: now.toISOString(),
@@ -26,8 +27,8 @@ export function mergedRecord(shards: readonly ShardFolder[], incomplete: readonl
     shards: shards.map((s) => ({
       dir: s.rel,
       shard_id: s.spec.index,
-      run_id: s.record.run_id ?? null,
-      started_at: s.record.started_at ?? null,
+      run_id: s.record.run_id,
+      started_at: s.record.started_at,
       num_scenarios: s.facts.num_scenarios,
       results: s.results.length,
     })),

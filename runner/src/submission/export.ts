@@ -6,12 +6,11 @@ import type { PhasesReport } from '../phases/overall-report.js';
 import { readPhasesReport, renderPhasesMarkdown } from '../phases/overall-report.js';
 import { ConfigError } from '../plan/errors.js';
 import { PHASE_NAMES } from '../plan/phases.js';
-import { findRunRecord } from '../record/index.js';
+import { findRunRecord, type RunRecord } from '../record/index.js';
 import { configName, dataFilePath, validateRows, type SubmissionRow } from './format.js';
 import { collectRows } from './rows.js';
 import { rowsToParquet } from './parquet.js';
 import { submissionReadme } from './readme.js';
-import { recordedAgentName } from '../../../agent-image/src/contract/result.js';
 
 export interface SubmissionFile {
   path: string;
@@ -32,12 +31,23 @@ function phasesReportOf(root: string): PhasesReport {
   return r;
 }
 
-function firstRunConfig(root: string): Record<string, unknown> {
+function firstRunRecord(root: string): RunRecord | null {
   for (const phase of PHASE_NAMES) {
     const rec = findRunRecord(join(root, phase));
     if (rec) return rec;
   }
-  return {};
+  return null;
+}
+
+/** What the README names of the run: the model (or, without one, the agent), its provider, the dataset. */
+function readmeFacts(rec: RunRecord | null): { model: string; provider: string; dataset: string } {
+  const a = rec?.agent_options;
+  const t = rec?.target;
+  return {
+    model: a?.model ?? rec?.agent?.name ?? a?.name ?? 'unknown',
+    provider: a?.provider ?? 'unknown',
+    dataset: t?.kind === 'hf' ? t.repo : t?.kind === 'local' ? t.path : 'local',
+  };
 }
 
 export function buildSubmission(root: string, o: { split: string }): Submission {
@@ -54,14 +64,12 @@ export function buildSubmission(root: string, o: { split: string }): Submission 
   if (all.length === 0) throw new ConfigError(`${root}: no finished runs to export`);
   const problems = validateRows(all);
   if (problems.length) throw new ConfigError(`submission rows do not match the leaderboard format:\n  ${problems.slice(0, 10).join('\n  ')}`);
-  const rc = firstRunConfig(root);
+  const rc = readmeFacts(firstRunRecord(root));
   const configs = [...byConfig.keys()].sort();
   const files: SubmissionFile[] = configs.map((c) => ({ path: dataFilePath(c, o.split), content: rowsToParquet(byConfig.get(c)!) }));
   const success = all.filter((r) => r.status === 'success').length;
   const readme = submissionReadme({
-    model: String(rc.model ?? (recordedAgentName(rc.agent) || 'unknown')),
-    provider: String(rc.provider ?? 'unknown'),
-    dataset: String(rc.dataset ?? 'local'),
+    ...rc,
     split: o.split,
     configs,
     results: renderPhasesMarkdown(report),

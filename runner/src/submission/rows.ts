@@ -6,7 +6,7 @@ import type { ScenarioResult } from '../../../agent-image/src/contract/result.js
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../plan/phases.js';
 import { loadRunRecords, type RunRecord } from '../report/index.js';
-import { findRunRecord, runRecordFile } from '../record/index.js';
+import { findRunRecord, runRecordFile, runRecordJson } from '../record/index.js';
 import type { SubmissionRow } from './format.js';
 
 /** What a row's `data` holds: our run's files (the reference puts its own trace export here). */
@@ -47,22 +47,23 @@ export function collectRows(root: string, o: { miniSubset: boolean }): PhaseRows
     // One record per run directory, read once. A row carries it with its own scenario's hash
     // only: the record's table of every scenario's hash in every row would grow the export
     // with the square of the dataset.
-    const records = new Map<number, { runDir: string; config: Record<string, unknown>; hashes: Record<string, string> }>();
+    const records = new Map<number, { runDir: string; config: Record<string, unknown>; noise: NoiseSettings | null; hashes: Record<string, string> }>();
     const recordOf = (runIndex: number) => {
       let hit = records.get(runIndex);
       if (!hit) {
         const perRun = join(dir, `run_${runIndex}`);
         const runDir = existsSync(runRecordFile(perRun)) ? perRun : dir;
-        const { scenario_hashes, ...config } = findRunRecord(runDir) ?? {};
-        records.set(runIndex, (hit = { runDir, config, hashes: (scenario_hashes ?? {}) as Record<string, string> }));
+        const rec = findRunRecord(runDir);
+        // The row's run_config is the record as run_config.json stores it (record/write.ts).
+        const { scenario_hashes, ...config } = rec ? runRecordJson(rec) : {};
+        records.set(runIndex, (hit = { runDir, config, noise: (rec?.noise ?? null) as NoiseSettings | null, hashes: (scenario_hashes ?? {}) as Record<string, string> }));
       }
       return hit;
     };
     const rows = loadRunRecords(dir).map((rec): SubmissionRow => {
-      const { runDir, config: recorded, hashes } = recordOf(rec.runIndex);
+      const { runDir, config: recorded, noise, hashes } = recordOf(rec.runIndex);
       const hash = hashes[relative(runDir, dirname(rec.path))];
       const runConfig: Record<string, unknown> = { ...recorded, ...(hash ? { scenario_hash: hash } : {}) };
-      const noise = (runConfig.noise ?? null) as NoiseSettings | null;
       const r = rec.result;
       const { status, score } = statusOf(r);
       const config = phase !== 'standard' && o.miniSubset ? 'mini' : (rec.split ?? 'unknown');

@@ -1,7 +1,7 @@
 // `gaia2-runner judge` as a subprocess: one log (exit codes, JSON verdict, judge LLM over a
 // scripted local server) and re-judging a finished run directory.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -182,17 +182,25 @@ describe('gaia2-runner judge with the reference judge settings', () => {
     mkdirSync(join(root, 'search/a'), { recursive: true });
     writeFileSync(join(root, 'search/a/result.json'), JSON.stringify({ scenario_id: 'search_email_flight_code', success: false, status: 'fail', scenario_file: SCEN }));
     copyFileSync(ev('wrong_answer_text'), join(root, 'search/a/events.jsonl'));
-    writeFileSync(join(root, 'run_config.json'), JSON.stringify({ judge_prompt_version: 'omnilingual-gaia2' }));
+    // a record of the earlier layout (flat judge keys only): the one reader takes its prompt set
+    writeFileSync(join(root, 'run_config.json'), JSON.stringify({ judge_model: 'j', judge_provider: 'openai', judge_prompt_version: 'omnilingual-gaia2' }));
     const flags = ['--output-dir', root, '--judge-provider', 'openai-compat', '--judge-model', 'judge-m', '--judge-base-url', fake.url];
     const r = await cli(flags, { OPENAI_COMPAT_API_KEY: KEY });
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(join(root, 'search/a/rejudge.json'), 'utf8')).judge.prompt_version).toBe('omnilingual-gaia2');
     expect(omniSystem(fake.requests[0]!.body as never)).toMatch(/another language than the reference/);
 
-    writeFileSync(join(root, 'run_config.json'), JSON.stringify({ judge_prompt_version: 'omnilingual-v2' }));
+    // the current layout: judge_options.prompt_version
+    writeFileSync(join(root, 'run_config.json'), JSON.stringify({ schema_version: 2, target: { kind: 'scenario', scenario: SCEN }, agent_options: { name: 'oracle', image: 'i' }, run_options: {}, judge_options: { provider: 'openai', model: 'j', prompt_version: 'omnilingual-v2' } }));
     const bad = await cli(flags, { OPENAI_COMPAT_API_KEY: KEY });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`judge_prompt_version in ${join(root, 'run_config.json')}: unknown judge prompt version "omnilingual-v2"`);
+    expect(bad.stderr).toContain(`judge_options.prompt_version in ${join(root, 'run_config.json')}: unknown judge prompt version "omnilingual-v2"`);
+    // a pass@N root: run_1's record, by the reader's one rule
+    mkdirSync(join(root, 'run_1'));
+    renameSync(join(root, 'run_config.json'), join(root, 'run_1', 'run_config.json'));
+    const fromRun1 = await cli(flags, { OPENAI_COMPAT_API_KEY: KEY });
+    expect(fromRun1.code).toBe(2);
+    expect(fromRun1.stderr).toContain(`judge_options.prompt_version in ${join(root, 'run_1', 'run_config.json')}: unknown judge prompt version "omnilingual-v2"`);
     const flag = await cli([...flags, '--judge-prompt-version', 'omni'], { OPENAI_COMPAT_API_KEY: KEY });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--judge-prompt-version: unknown judge prompt version "omni" (known: default, omnilingual-gaia2)');

@@ -138,7 +138,7 @@ describe('run_config.json: the complete run record', () => {
     const tpl = join(dir, 'AGENTS_TEMPLATE.md');
     writeFileSync(tpl, 'Use {{EXEC_TOOL}} for {{TOOL_LIST}}\n');
     const sha256 = createHash('sha256').update(readFileSync(tpl)).digest('hex');
-    const withTemplate = { ...rec, agent_options: { ...(rec.agent_options as object), instructions_file: { path: tpl, sha256 } } };
+    const withTemplate = { ...rec, agent_options: { ...rec.agent_options!, instructions_file: { path: tpl, sha256 } } };
     expect(planFromRunRecord(withTemplate, file, env, { outputDir: null }).agent.instructions).toEqual({ path: tpl, sha256, text: 'Use {{EXEC_TOOL}} for {{TOOL_LIST}}\n' });
     writeFileSync(tpl, 'Other words\n');
     expect(() => planFromRunRecord(withTemplate, file, env, { outputDir: null })).toThrow(/agent_options\.instructions_file in .*run_config\.json: .*AGENTS_TEMPLATE\.md changed since the run/);

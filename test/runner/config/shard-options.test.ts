@@ -8,7 +8,7 @@ import { planFromDatasetFlags, type DatasetFlags } from '../../../runner/src/con
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { planFromRunRecord } from '../../../runner/src/config/from-run-record.js';
 import { formatSummary } from '../../../runner/src/config/summary.js';
-import { toRecord } from '../../../runner/src/record/index.js';
+import { parseRunRecord, toRecord } from '../../../runner/src/record/index.js';
 import { checkShard, parseShardDirName, shardDirName } from '../../../runner/src/plan/shard.js';
 import { phasePlan } from '../../../runner/src/phases/phase-plans.js';
 import { writeScenario } from '../dataset/make-scenario.js';
@@ -98,7 +98,7 @@ describe('[run].shard_id / num_shards', () => {
 describe('a shard run record', () => {
   it('reruns the same shard into <new output-dir>/shards/<I>-of-<N>', () => {
     const p = planFromDatasetFlags({ ...flags, shardId: '1', numShards: '2', outputDir: join(dir, 'out') }, {});
-    const rec = { ...toRecord(p) } as Record<string, unknown>;
+    const rec = parseRunRecord({ ...toRecord(p), schema_version: 2 }, 'x.json');
     const again = planFromRunRecord(rec, join(dir, 'out/shards/1-of-2/run_config.json'), {}, { outputDir: join(dir, 'again') });
     expect(again.target).toMatchObject({ shard: { index: 1, count: 2 } });
     expect(again.run.outputDir).toBe(join(dir, 'again', 'shards', '1-of-2'));
@@ -107,7 +107,7 @@ describe('a shard run record', () => {
     const p = planFromDatasetFlags({ ...flags, outputDir: join(dir, 'out') }, {});
     const rec = toRecord(p) as unknown as Record<string, unknown>;
     delete (rec.target as Record<string, unknown>).shard;
-    const again = planFromRunRecord(rec, 'old/run_config.json', {}, { outputDir: join(dir, 'again') });
+    const again = planFromRunRecord(parseRunRecord({ ...rec, schema_version: 1 }, 'old/run_config.json'), 'old/run_config.json', {}, { outputDir: join(dir, 'again') });
     expect(again.target).not.toHaveProperty('shard');
     expect(again.run.outputDir).toBe(join(dir, 'again'));
   });
@@ -115,6 +115,6 @@ describe('a shard run record', () => {
     const p = planFromDatasetFlags({ ...flags, shardId: '1', numShards: '2', outputDir: join(dir, 'out') }, {});
     const rec = toRecord(p) as unknown as Record<string, unknown>;
     (rec.target as Record<string, unknown>).shard = { index: 2, count: 2 };
-    expect(() => planFromRunRecord(rec, 'x/run_config.json', {}, { outputDir: join(dir, 'again') })).toThrow(/target\.shard\.index in x\/run_config\.json must be an integer from 0 to 1/);
+    expect(() => planFromRunRecord(parseRunRecord({ ...rec, schema_version: 2 }, 'x.json'), 'x/run_config.json', {}, { outputDir: join(dir, 'again') })).toThrow(/target\.shard\.index in x\/run_config\.json must be an integer from 0 to 1/);
   });
 });

@@ -60,7 +60,7 @@ describe('pass@N queue', () => {
     const out = join(root, 'out');
     for (let k = 1; k <= 3; k++) {
       expect(readJson(join(out, `run_${k}/search/s_a/result.json`)).run_index).toBe(k);
-      expect(readJson(join(out, `run_${k}/run_config.json`))).toMatchObject({ run_number: k, total_runs: 3, num_scenarios: 3, agent: { name: 'oracle', version: expect.stringMatching(/^\d+\.\d+\.\d+/) }, judge_mode: 'hard-only' });
+      expect(readJson(join(out, `run_${k}/run_config.json`))).toMatchObject({ run_number: k, total_runs: 3, num_scenarios: 3, agent: { name: 'oracle', version: expect.stringMatching(/^\d+\.\d+\.\d+/) }, judge_options: null, run_options: { pass_at: 3 } });
       expect(lines(join(out, `run_${k}/results.jsonl`))).toHaveLength(3);
     }
     expect(lines(join(out, 'results.jsonl'))).toHaveLength(9);
@@ -244,7 +244,9 @@ describe('upstream settings in the run record, result.json, the report header an
       expect(c.timeouts.activitySeconds).toBe(960);
     }
     const rc = readJson(join(root, 'out/run_config.json'));
-    expect(rc).toMatchObject({ language: 'spa_Latn', judge_prompt_version: 'omnilingual-gaia2', judge_extra_body: { reasoning_effort: 'low' }, idle_timeout: 900, activity_timeout: 600 });
+    // each value once, in its section (record/run-record.ts); no flat copy beside it
+    for (const k of ['language', 'judge_prompt_version', 'judge_extra_body', 'idle_timeout', 'activity_timeout']) expect(rc, k).not.toHaveProperty(k);
+    expect(rc.run_options).toMatchObject({ activity_timeout: 600 });
     expect(rc.judge_options).toMatchObject({ prompt_version: 'omnilingual-gaia2', extra_body: { reasoning_effort: 'low' } });
     expect(rc.run_options).toMatchObject({ idle_timeout: 900 });
     expect(rc.target).toMatchObject({ language: 'spa_Latn' });
@@ -268,7 +270,9 @@ describe('upstream settings in the run record, result.json, the report header an
     expect(runs.calls[0]!.env).not.toHaveProperty('GAIA2_IDLE_TIMEOUT');
     expect(runs.calls[0]!.env).not.toHaveProperty('GAIA2_JUDGE_PROMPT_VERSION');
     expect(runs.calls[0]!.timeouts.activitySeconds).toBe(600);
-    expect(readJson(join(root, 'out/run_config.json'))).toMatchObject({ language: null, judge_prompt_version: null, judge_extra_body: null, idle_timeout: null });
+    const rc = readJson(join(root, 'out/run_config.json'));
+    expect(rc).toMatchObject({ judge_options: { prompt_version: null, extra_body: null }, run_options: { idle_timeout: null } });
+    expect((rc.target as { language?: string | null }).language ?? null).toBeNull();
     const result = readJson(join(root, 'out/search/s_a/result.json'));
     expect(result.judge_prompt_version).toBe('default');
     expect(result).not.toHaveProperty('judge_extra_body');

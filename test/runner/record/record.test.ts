@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planFromRunRecord } from '../../../runner/src/config/from-run-record.js';
 import { RUN_DEFAULTS, type RunPlan, type RunSettings } from '../../../runner/src/plan/plan.js';
-import { CACHE_KEY_EXCLUDED, findRunRecord, readRunRecord, recordedOptions, toRecord } from '../../../runner/src/record/index.js';
+import { CACHE_KEY_EXCLUDED, findRunRecord, parseRunRecord, readRunRecord, toRecord } from '../../../runner/src/record/index.js';
 import { configKey } from '../../../runner/src/result-cache/index.js';
 import { loadInstructionsFile } from '../../../runner/src/agents/instructions-template.js';
 import { DEFAULT_ENV_EVENTS } from '../../../agent-image/src/contract/noise.js';
@@ -117,7 +117,7 @@ describe('run record', () => {
       let at = changed as Record<string, unknown>;
       for (const p of parts.slice(0, -1)) at = at[p] as Record<string, unknown>;
       at[parts.at(-1)!] = mutate(path, value);
-      const plan = planFromRunRecord(changed, 'x.json', env, { outputDir: null });
+      const plan = planFromRunRecord(parseRunRecord({ ...changed, schema_version: 2 }, 'x.json'), 'x.json', env, { outputDir: null });
       const key = configKey({ ...plan, agent: { ...plan.agent, script: full.agent.script } }, 'sha256:img');
       if (path === 'agent_options.script_sha256') continue; // derived from the script's content, not read back
       if (excluded(path)) expect(key, `${path} is excluded`).toBe(base);
@@ -144,7 +144,7 @@ describe('run record', () => {
 
   it('a wrong field is named with its file', () => {
     const rec = { ...toRecord(full), agent_options: { ...toRecord(full).agent_options, thinking: 'very' } };
-    expect(() => recordedOptions(rec as unknown as Record<string, unknown>, '/r/run_config.json')).toThrow(/\/r\/run_config\.json: field "agent_options\.thinking"/);
+    expect(() => parseRunRecord({ ...rec, schema_version: 2 }, '/r/run_config.json')).toThrow(/\/r\/run_config\.json: field "agent_options\.thinking"/);
   });
 });
 

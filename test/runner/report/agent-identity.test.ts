@@ -1,7 +1,7 @@
 // Which agent a run evaluated, from what its record holds: the recorded {name, version}
 // (newer runs), a reference image's own agent, else the runner's agent name.
 import { describe, expect, it } from 'vitest';
-import { agentIdentity, agentLabel } from '../../../runner/src/report/agent-identity.js';
+import { agentIdentity, agentLabel, runAgentIdentity } from '../../../runner/src/report/agent-identity.js';
 import { readReportMeta } from '../../../runner/src/report/index.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +20,12 @@ describe('agentIdentity', () => {
     expect(agentIdentity({ agent: { name: 'default', version: '0.1.0' }, image: 'localhost/gaia2-agent:latest' })).toEqual({ name: 'default', version: '0.1.0', source: 'recorded' });
   });
 
-  it("falls back to the runner's agent name (run_config's agent, or agent_options.name), then to unknown", () => {
+  it("falls back to the runner's agent name (result.json's agent, or a run record's agent_options.name), then to unknown", () => {
     expect(agentIdentity({ agent: 'default', image: 'localhost/gaia2-agent:latest' })).toEqual({ name: 'default', version: null, source: 'agent-option' });
     expect(agentIdentity({ agent: 'codex', agent_version: '0.46.0' })).toEqual({ name: 'codex', version: '0.46.0', source: 'agent-option' });
-    expect(agentIdentity({ agent_options: { name: 'scripted' } })).toEqual({ name: 'scripted', version: null, source: 'agent-option' });
+    expect(runAgentIdentity({ agent: null, agent_options: { name: 'scripted', image: 'localhost/gaia2-agent:latest' } as never })).toEqual({ name: 'scripted', version: null, source: 'agent-option' });
+    expect(runAgentIdentity({ agent: null, agent_options: { name: 'default', image: 'ghcr.io/meta/gaia2-oc:latest' } as never })).toEqual({ name: 'openclaw', version: null, source: 'image' });
+    expect(runAgentIdentity({ agent: null, agent_options: null })).toEqual({ name: null, version: null, source: 'unknown' });
     expect(agentIdentity({ agent: { version: '1' } })).toEqual({ name: null, version: null, source: 'unknown' });
     expect(agentIdentity({})).toEqual({ name: null, version: null, source: 'unknown' });
   });

@@ -109,7 +109,8 @@ describe('aggregate refuses', () => {
     await runShard(0, 2);
     const other = await runShard(1, 2);
     const file = join(other, 'run_config.json');
-    writeFileSync(file, JSON.stringify({ ...readJson(file), model: 'another-model' }));
+    const rec = readJson(file);
+    writeFileSync(file, JSON.stringify({ ...rec, agent_options: { ...(rec.agent_options as object), model: 'another-model' } }));
     await expect(aggregateShards(out, quiet())).rejects.toThrow(new RegExp(`${file}: model is "another-model" but shards/0-of-2 has null`));
   });
 

@@ -1,7 +1,7 @@
 // The leaderboard export read back and checked against the format of the reference's
 // submission (columns and types, config names and data-file layout, README front matter,
 // statuses and scores), from a root made by the real phase runner.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +61,26 @@ describe('submission export', () => {
     writeSubmission(s);
     expect(existsSync(join(root, 'submission/search_noise/validation-00000-of-00001.parquet'))).toBe(true);
     expect(readFileSync(join(root, 'submission/README.md'), 'utf8')).toBe(readme);
+  });
+
+  it("names the model and dataset from the run record, and each row's run_config is the record as written", async () => {
+    const root = await finishedRoot(() => 'pass', ['standard'], 2);
+    // The record's model, and a flat copy edited to differ: the export must take the record's.
+    for (const k of [1, 2]) {
+      const file = join(root, 'standard', `run_${k}`, 'run_config.json');
+      const rec = JSON.parse(readFileSync(file, 'utf8'));
+      writeFileSync(file, JSON.stringify({ ...rec, model: 'flat-copy', provider: 'flat-copy', agent_options: { ...rec.agent_options, model: 'rec-model', provider: 'rec-provider' } }));
+    }
+    const s = buildSubmission(root, { split: 'validation' });
+    const readme = new TextDecoder().decode(s.files.find((f) => f.path === 'README.md')!.content);
+    expect(readme).toContain('- Model: rec-model');
+    expect(readme).toContain('- Provider: rec-provider');
+    expect(readme).toContain(`- Dataset: ${join(root, '..', 'data')}`);
+    const rows = (await parquetReadObjects({ file: toArrayBuffer(s.files.find((f) => f.path === 'search/validation-00000-of-00001.parquet')!.content) })) as Array<Record<string, unknown>>;
+    for (const r of rows) {
+      const rc = JSON.parse(String(r.run_config));
+      expect(rc).toMatchObject({ schema_version: 2, model: 'rec-model', provider: 'rec-provider', agent_options: { model: 'rec-model' }, run_number: Number(r.run_number) });
+    }
   });
 
   it('validateRows names what breaks the format', () => {

@@ -6,7 +6,7 @@ import { parsePyJson } from '../../../../agent-image/src/contract/pyjson.js';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/result.js';
 import { createJudgeBackend, isTypesafeProvider, TYPESAFE_PROVIDER, judgeEventLog, parsePromptVersion, type EventLogVerdict, type JudgeLlm, type PromptVersion } from '../../../../agent-image/src/judge/index.js';
 import { parseExtraBody, type ExtraBody } from '../../../../agent-image/src/llm/extra-body.js';
-import { readRunConfig } from '../../orchestrator/run-config-file.js';
+import { findRunRecord, runRecordFile } from '../../record/index.js';
 import { parseProvider } from '../../../../agent-image/src/llm/config.js';
 import { loadScenarioText, type UserDetails } from '../../../../agent-image/src/scenario/index.js';
 import { loadEnvForCli, lookupProviderKey } from '../../env/index.js';
@@ -89,10 +89,10 @@ function promptVersionOf(f: JudgeFlags): PromptVersion {
   let value = f.judgePromptVersion;
   let where = '--judge-prompt-version';
   if (value === undefined && f.outputDir) {
-    const recorded = readRunConfig(resolve(f.outputDir)) ?? readRunConfig(join(resolve(f.outputDir), 'run_1'));
-    if (typeof recorded?.judge_prompt_version === 'string') {
-      value = recorded.judge_prompt_version;
-      where = `judge_prompt_version in ${join(f.outputDir, 'run_config.json')}`;
+    const recorded = findRunRecord(resolve(f.outputDir))?.judge_options?.prompt_version;
+    if (recorded) {
+      value = recorded;
+      where = `judge_options.prompt_version in ${runRecordFile(resolve(f.outputDir))}`;
     }
   }
   try {

@@ -8,7 +8,7 @@ import type { ExperimentPage } from '../model/pages.js';
 import { renderPage } from '../pages/html.js';
 import { gatewayCountsOf } from '../model/gateway-counts.js';
 import { asStr } from '../../trace/json-util.js';
-import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
+import { NO_RUN_FACTS } from './run-facts.js';
 import { comparePageData } from './compare.js';
 import { naturalCompare, runDirsOf, writeIfChanged } from './fs-util.js';
 import { passAtK } from './pass-at-k.js';
@@ -40,9 +40,9 @@ export function runSummary(r: RunBuildResult, kind = 'run'): EntrySummary {
   return {
     name: r.name,
     kind,
-    model: asStr(r.config.model),
-    agent: agentLabel(agentIdentity(r.config)),
-    startedAt: asStr(r.config.started_at),
+    model: r.facts.model,
+    agent: r.facts.agent,
+    startedAt: r.facts.startedAt,
     pass: tally(r.rows, 'pass'),
     fail: tally(r.rows, 'fail'),
     error: tally(r.rows, 'error'),
@@ -82,12 +82,12 @@ export function buildExperiment(root: string, opts: BuildOptions, parentCrumbs: 
     counts.push({ n, c });
     return { id, split, cells };
   });
-  const cfg = runs[0]?.config ?? {};
+  const cfg = runs[0]?.facts ?? NO_RUN_FACTS;
   const data: ExperimentPage = {
     page: 'experiment',
     name,
     crumbs: [...parentCrumbs, { label: name }],
-    subtitle: [asStr(cfg.model), asStr(cfg.provider), agentLabel(agentIdentity(cfg)), `pass@${runs.length}`].filter(Boolean).join(' • '),
+    subtitle: [cfg.model, cfg.provider, cfg.agent, `pass@${runs.length}`].filter(Boolean).join(' • '),
     runs: runs.map((r) => ({
       name: r.name,
       href: `${r.name}/index.html`,

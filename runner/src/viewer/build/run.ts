@@ -12,7 +12,7 @@ import { renderPage } from '../pages/html.js';
 import { renderPages } from './page-pool.js';
 import { pageSignature, up, type PageJob } from './scenario-page.js';
 import { asArr, asNum, asStr } from '../../trace/json-util.js';
-import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
+import { readRunFacts, type RunFacts } from './run-facts.js';
 import { discoverScenarios, writeIfChanged } from './fs-util.js';
 import { gatewayCountsOf } from '../model/gateway-counts.js';
 import { orderSplits } from '../../report/build.js';
@@ -44,7 +44,8 @@ export interface RunBuildResult {
   pages: number;
   /** Absolute paths of the pages whose content changed. */
   written: string[];
-  config: Record<string, unknown>;
+  /** What its run record says (run-facts.ts). */
+  facts: RunFacts;
 }
 
 function orderedSplits(rows: IndexRow[], configured: string[]): string[] {
@@ -75,8 +76,8 @@ function touchedScenarios(runDir: string, old: Manifest, changed: string[]): Set
 
 export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult {
   const name = basename(runDir);
-  const config = readJsonObject(join(runDir, 'run_config.json')) ?? {};
-  const configSplits = asArr(config.splits).map(asStr).filter(Boolean);
+  const facts = readRunFacts(runDir);
+  const configSplits = facts.splits;
   const scenarios = opts.scenarios ?? new ScenarioInfoCache();
   // A full build still reads the manifest: its page hashes spare rewriting identical pages.
   const old: Manifest = loadManifest(runDir);
@@ -138,19 +139,16 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
     }
   }
 
-  const expectedRaw = asNum(config.num_scenarios);
-  const expected = expectedRaw > 0 ? expectedRaw : null;
+  const expected = facts.expected;
   const crumbs: Crumb[] = [...(opts.parentCrumbs ?? []), { label: name }];
-  const language = asStr(config.language);
-  const prompts = asStr(config.judge_prompt_version);
   const subtitle =
     [
-      asStr(config.model),
-      asStr(config.provider),
-      agentLabel(agentIdentity(config)),
-      asStr(config.image).replace(/^localhost\//, ''),
-      language ? `language ${language}` : '',
-      prompts && prompts !== 'default' ? `judge prompts ${prompts}` : '',
+      facts.model,
+      facts.provider,
+      facts.agent,
+      facts.image.replace(/^localhost\//, ''),
+      facts.language ? `language ${facts.language}` : '',
+      facts.judgePrompts ? `judge prompts ${facts.judgePrompts}` : '',
     ]
       .filter(Boolean)
       .join(' • ') || 'Gaia2 run';
@@ -166,8 +164,8 @@ export function buildRun(runDir: string, opts: RunBuildOptions): RunBuildResult 
         rows,
         gateway: gatewayCountsOf(runDir),
       } satisfies RunPage)
-    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: asStr(config.model), agent: agentLabel(agentIdentity(config)), startedAt: asStr(config.started_at) } satisfies WaitingPage);
+    : renderPage(`${name} — Gaia2 run`, { page: 'waiting', name, crumbs, expected, model: facts.model, agent: facts.agent, startedAt: facts.startedAt } satisfies WaitingPage);
   if (writeIfChanged(indexPath, page)) written.push(indexPath);
   saveManifest(runDir, next);
-  return { name, rows, expected, pages: ids.length + 1, written, config };
+  return { name, rows, expected, pages: ids.length + 1, written, facts };
 }

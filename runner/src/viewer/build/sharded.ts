@@ -6,14 +6,14 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { listShardFolders } from '../../plan/shard.js';
-import { readJsonObject } from '../model/artifacts.js';
+import { findRunRecord, RUN_RECORD_FILE } from '../../record/index.js';
+import { readRunFacts, runFactsOf } from './run-facts.js';
 import { ScenarioInfoCache } from '../model/oracle.js';
 import { loadScenario } from '../model/scenario.js';
 import type { IndexRow } from '../model/types.js';
 import type { LandingPage, RunPage } from '../model/pages.js';
 import { renderPage } from '../pages/html.js';
 import { asArr, asNum, asStr } from '../../trace/json-util.js';
-import { agentIdentity, agentLabel } from '../../report/agent-identity.js';
 import { orderSplits } from '../../report/build.js';
 import { writeAssets } from './assets.js';
 import { discoverScenarios, naturalCompare, runDirsOf, writeIfChanged } from './fs-util.js';
@@ -23,8 +23,7 @@ export const isShardedRoot = (dir: string): boolean => listShardFolders(dir).len
 
 /** One run dir's index rows, computed from its artifacts without writing anything; links get `prefix`. */
 function rowsOf(runDir: string, prefix: string, scenarios: ScenarioInfoCache): IndexRow[] {
-  const config = readJsonObject(join(runDir, 'run_config.json')) ?? {};
-  const ctx = { runDir, runName: basename(runDir), configSplits: asArr(config.splits).map(asStr).filter(Boolean), scenarios };
+  const ctx = { runDir, runName: basename(runDir), configSplits: readRunFacts(runDir).splits, scenarios };
   const rows: IndexRow[] = [];
   for (const id of discoverScenarios(runDir).keys()) {
     try {
@@ -42,11 +41,11 @@ const tally = (rows: IndexRow[], s: IndexRow['status']): number => rows.filter((
 export function buildShardedRoot(root: string): BuildOutcome {
   const name = basename(root);
   const shards = listShardFolders(root);
-  const config = readJsonObject(join(root, 'run_config.json')) ?? readJsonObject(join(shards[0]!.dir, 'run_config.json')) ?? {};
+  // The aggregate's record, else (not aggregated yet) the first shard's own.
+  const config = runFactsOf(findRunRecord(join(root, RUN_RECORD_FILE)) ?? findRunRecord(join(shards[0]!.dir, RUN_RECORD_FILE)));
   const scenarios = new ScenarioInfoCache();
   const written = writeAssets(root);
-  const expectedRaw = asNum(config.num_scenarios);
-  const expected = expectedRaw > 0 ? expectedRaw : null;
+  const expected = config.expected;
   const crumbs = [{ label: name }];
   let page: string;
   let pages = 1;
@@ -54,14 +53,14 @@ export function buildShardedRoot(root: string): BuildOutcome {
     const entries: LandingPage['entries'] = shards.map((s) => {
       const runs = runDirsOf(s.dir);
       const rows = runs.flatMap((r) => rowsOf(join(s.dir, r), `${s.rel}/${r}`, scenarios));
-      const c = readJsonObject(join(s.dir, runs[0] ?? '', 'run_config.json')) ?? {};
-      const planned = asNum(c.num_scenarios);
+      const c = readRunFacts(join(s.dir, runs[0] ?? ''));
+      const planned = c.expected ?? 0;
       return {
         name: s.rel,
         kind: `shard, pass@${runs.length}`,
-        model: asStr(c.model),
-        agent: agentLabel(agentIdentity(c)),
-        startedAt: asStr(c.started_at),
+        model: c.model,
+        agent: c.agent,
+        startedAt: c.startedAt,
         href: `${s.rel}/index.html`,
         pass: tally(rows, 'pass'),
         fail: tally(rows, 'fail'),
@@ -74,8 +73,8 @@ export function buildShardedRoot(root: string): BuildOutcome {
   } else {
     const rows = shards.flatMap((s) => rowsOf(s.dir, s.rel, scenarios)).sort((a, b) => naturalCompare(a.id, b.id));
     pages += rows.length;
-    const configSplits = asArr(config.splits).map(asStr).filter(Boolean);
-    const subtitle = [asStr(config.model), asStr(config.provider), agentLabel(agentIdentity(config)), `${shards.length} shards`].filter(Boolean).join(' • ');
+    const configSplits = config.splits;
+    const subtitle = [config.model, config.provider, config.agent, `${shards.length} shards`].filter(Boolean).join(' • ');
     const splits = orderSplits(new Set([...configSplits, ...rows.map((r) => r.split)].filter(Boolean)));
     page = renderPage(`${name} — Gaia2 run (${shards.length} shards)`, { page: 'run', name, subtitle, crumbs, expected, splits: splits.map((s) => ({ name: s, expected: null })), rows, gateway: null } satisfies RunPage);
   }
