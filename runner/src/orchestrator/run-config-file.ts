@@ -53,6 +53,7 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
     judge_prompt_version: plan.judge?.promptVersion ?? null,
     judge_extra_body: plan.judge?.extraBody ?? null,
     idle_timeout: plan.run.idleTimeout ?? null,
+    stuck_loop_min_tool_calls: plan.run.stuckLoopMinToolCalls,
     timeout: plan.run.timeout,
     health_timeout: plan.run.healthTimeout,
     activity_timeout: plan.run.activityTimeout,
