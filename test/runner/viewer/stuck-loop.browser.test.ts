@@ -1,0 +1,63 @@
+// A run a stuck loop ended, in a real headless Chromium: the index marks the row under its
+// status and finds it by "stuck loop"; the trace page's verdict names the repeated call.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildViewer } from '../../../runner/src/viewer/index.js';
+import { stuckLoopReason, type StuckLoopRecord } from '../../../runner/src/run/stuck-loop.js';
+import { launchBrowserLazily } from './browser.js';
+import { writeRun } from './synthetic.js';
+
+let dir: string;
+let browser: Awaited<ReturnType<typeof launchBrowserLazily>>;
+const loop: StuckLoopRecord = { tool: 'ShoppingApp__list_cart', args: { page: 2 }, count: 12, min_tool_calls: 5, line: 8 };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'viewer-stuck-browser-'));
+  writeRun(dir, [{ id: 'search/looped', split: 'search', status: 'fail' }, { id: 'search/plain', split: 'search', status: 'fail' }]);
+  const file = join(dir, 'search', 'looped', 'result.json');
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), failure_reasons: [stuckLoopReason(loop)], stuck_loop: loop }));
+  await buildViewer(dir);
+  browser = await launchBrowserLazily();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(rel: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.context().newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(join(dir, rel)).href);
+  await page.waitForSelector('#app > *');
+  return { page, errors };
+}
+
+describe('stuck loops in the pages', () => {
+  it('the index marks the row and its text filter finds it', async () => {
+    const { page, errors } = await open('index.html');
+    expect(await page.textContent('#scenarios tbody tr[data-id="search/looped"]')).toContain('stuck loop');
+    expect(await page.textContent('#scenarios tbody tr[data-id="search/plain"]')).not.toContain('stuck loop');
+    await page.fill('#f-text', 'stuck loop');
+    expect(await page.$$eval('#scenarios tbody tr', (trs) => trs.map((t) => t.getAttribute('data-id')))).toEqual(['search/looped']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the trace page's verdict names the call, its count, the threshold and the line, with the arguments", async () => {
+    const { page, errors } = await open('search/looped/trace.html');
+    expect(await page.textContent('#stuck-loop')).toBe('stuck loop: ShoppingApp__list_cart × 12 in a row, same result (stuck_loop_min_tool_calls = 5, threshold reached at events.jsonl line 8)');
+    expect(await page.textContent('#verdict')).toContain('"page": 2');
+    expect(await page.textContent('#verdict')).toContain('Stuck loop: the agent called ShoppingApp__list_cart 12 times in a row');
+    const plain = await open('search/plain/trace.html');
+    expect(await plain.page.$('#stuck-loop')).toBeNull();
+    expect([...errors, ...plain.errors]).toEqual([]);
+    await page.close();
+    await plain.page.close();
+  });
+});
