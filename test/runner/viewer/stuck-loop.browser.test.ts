@@ -1,39 +1,26 @@
 // A run a stuck loop ended, in a real headless Chromium: the index marks the row under its
 // status and finds it by "stuck loop"; the trace page's verdict names the repeated call.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildViewer } from '../../../runner/src/viewer/index.js';
+import { describe, expect, it } from 'vitest';
 import { stuckLoopReason, type StuckLoopRecord } from '../../../runner/src/run/stuck-loop.js';
-import { launchBrowserLazily } from './browser.js';
+import { useBuiltRun } from './browser.js';
 import { writeRun } from './synthetic.js';
 
-let dir: string;
-let browser: Awaited<ReturnType<typeof launchBrowserLazily>>;
 const loop: StuckLoopRecord = { tool: 'ShoppingApp__list_cart', args: { page: 2 }, count: 12, min_tool_calls: 5, line: 8 };
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'viewer-stuck-browser-'));
+const run = useBuiltRun('viewer-stuck-browser-', (dir) => {
   writeRun(dir, [{ id: 'search/looped', split: 'search', status: 'fail' }, { id: 'search/plain', split: 'search', status: 'fail' }]);
   const file = join(dir, 'search', 'looped', 'result.json');
   writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), failure_reasons: [stuckLoopReason(loop)], stuck_loop: loop }));
-  await buildViewer(dir);
-  browser = await launchBrowserLazily();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function open(rel: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context().newPage();
+  const page = await run.browser().newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(pathToFileURL(join(dir, rel)).href);
+  await page.goto(pathToFileURL(join(run.dir(), rel)).href);
   await page.waitForSelector('#app > *');
   return { page, errors };
 }
