@@ -7,11 +7,14 @@
 // collected log (scenario-run.ts).
 import { CONTAINER_PATHS } from '../../../agent-image/src/contract/index.js';
 import type { ContainerHandle } from '../engine/index.js';
+import { withDeadline } from '../net/deadline.js';
 import { feedEventsChunk, StuckLoopDetector, type StuckLoopRecord } from './stuck-loop.js';
 
 /** At least this long between two reads, and at least READ_COST_FACTOR times the last read's time. */
 const MIN_READ_GAP_MS = 1000;
 const READ_COST_FACTOR = 4;
+/** A read that hangs must not hold up the poll loop (and with it the run's deadlines). */
+const READ_TIMEOUT_MS = 10_000;
 
 export class StuckLoopWatch {
   private readonly detector: StuckLoopDetector;
@@ -25,6 +28,7 @@ export class StuckLoopWatch {
     private readonly unit: Pick<ContainerHandle, 'readFile'>,
     minToolCalls: number,
     private readonly log?: (line: string) => void,
+    private readonly readTimeoutMs = READ_TIMEOUT_MS,
   ) {
     this.detector = new StuckLoopDetector(minToolCalls);
   }
@@ -37,7 +41,7 @@ export class StuckLoopWatch {
     this.reading = true;
     const started = Date.now();
     try {
-      const text = await this.unit.readFile(CONTAINER_PATHS.events);
+      const text = await withDeadline(this.unit.readFile(CONTAINER_PATHS.events), this.readTimeoutMs);
       this.lastEvents = numEvents;
       // The daemon only appends: what was fed stays fed, and only the new bytes are parsed.
       if (text && text.length >= this.consumed) this.consumed += feedEventsChunk(this.detector, text.subarray(this.consumed));

@@ -118,4 +118,13 @@ describe('live watch of a running unit', () => {
     expect(await w.check(5)).toBeNull();
     expect(logs[0]).toMatch(/cannot read events.jsonl \(no archive API\)/);
   });
+
+  it('a read that hangs gives up after its deadline, so the poll loop and its timeouts go on', async () => {
+    const logs: string[] = [];
+    const w = new StuckLoopWatch({ readFile: () => new Promise<Buffer | null>(() => {}) }, 3, (l) => logs.push(l), 50);
+    const started = Date.now();
+    expect(await w.check(5)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(logs[0]).toMatch(/cannot read events.jsonl \(no answer within 0.05 s\)/);
+  });
 });
