@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { isHfId } from '../dataset/index.js';
 import { ConfigError } from '../plan/errors.js';
 import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from '../plan/plan.js';
-import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
 import { normaliseSplits } from '../plan/splits.js';
 import { checkShard, shardOutputDir } from '../plan/shard.js';
@@ -105,6 +105,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       healthTimeout: int(f.healthTimeout, '--health-timeout')!,
       activityTimeout: int(f.activityTimeout, '--activity-timeout')!,
       idleTimeout,
+      stuckLoopMinToolCalls: checkStuckLoopMin(int(f.stuckLoopMinToolCalls, '--stuck-loop-min-tool-calls', 0), '--stuck-loop-min-tool-calls'),
       adapterPort: int(f.adapterPort, '--adapter-port')!,
       outputDir: f.outputDir ? resolve(f.outputDir) : null,
       logLevel: f.logLevel,

@@ -34,6 +34,7 @@ export interface AgentFlags extends NoiseFlags, GatewayFlags {
   judgePromptVersion?: string;
   judgeExtraBody?: string;
   idleTimeout?: string;
+  stuckLoopMinToolCalls?: string;
   volume?: string[];
   outputDir?: string;
   logLevel: string;
@@ -99,6 +100,7 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--judge-prompt-version <name>', 'prompt set of the soft checks: default or omnilingual-gaia2 (default $GAIA2_JUDGE_PROMPT_VERSION)')
     .option('--judge-extra-body <json>', 'JSON object merged into every judge request, e.g. \'{"reasoning_effort":"low"}\' (default $GAIA2_JUDGE_EXTRA_BODY)')
     .option('--idle-timeout <seconds>', "the world daemon's idle timeout (> 0; default: the daemon's 300 s)")
+    .option('--stuck-loop-min-tool-calls <n>', 'end a run as a failure once the agent made the same tool call with the same result N times in a row (N >= 2; default 0: never)')
     .option('--volume <spec>', 'recorded for compatibility; the engine API copies files instead of bind mounts', collect)
     .option('--output-dir <dir>', 'artifact root (result.json, events, traces, reports)')
     .option('--log-level <level>', 'log level', 'INFO')

@@ -104,6 +104,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
       healthTimeout: r.health_timeout,
       activityTimeout: r.activity_timeout,
       idleTimeout: r.idle_timeout,
+      stuckLoopMinToolCalls: r.stuck_loop_min_tool_calls ?? 0,
       concurrency: r.concurrency,
       passAt: r.pass_at,
       logLevel: r.log_level,

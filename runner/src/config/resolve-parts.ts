@@ -130,6 +130,16 @@ export function checkPromptVersion(value: string | undefined, where: string): st
   }
 }
 
+/**
+ * [run].stuck_loop_min_tool_calls (--stuck-loop-min-tool-calls): 0 = off, else at least 2 (one
+ * call is no repetition). Unset = off.
+ */
+export function checkStuckLoopMin(value: number | undefined, name: string): number {
+  if (value === undefined) return 0;
+  if (!Number.isInteger(value) || value < 0 || value === 1) throw new ConfigError(`${name} must be 0 (off) or an integer >= 2: the number of identical tool calls in a row that ends a run (got ${value})`);
+  return value;
+}
+
 export function checkMin(value: number | undefined, min: number, name: string, strict = false): void {
   if (value === undefined) return;
   if (!Number.isFinite(value) || (strict ? value <= min : value < min)) throw new ConfigError(`${name} must be ${strict ? '>' : '>='} ${min} (got ${value})`);

@@ -9,7 +9,7 @@ import { readConfigFile } from './load-toml.js';
 import type { ConfigFileData } from './toml-schema.js';
 import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from '../plan/plan.js';
-import { checkLanguage, checkMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from '../plan/splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 import { noiseFromTable } from './noise.js';
@@ -121,6 +121,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     healthTimeout: r.health_timeout ?? RUN_DEFAULTS.healthTimeout,
     activityTimeout: r.activity_timeout ?? RUN_DEFAULTS.activityTimeout,
     idleTimeout: r.idle_timeout ?? null,
+    stuckLoopMinToolCalls: checkStuckLoopMin(r.stuck_loop_min_tool_calls, '[run].stuck_loop_min_tool_calls'),
     adapterPort: r.adapter_port ?? RUN_DEFAULTS.adapterPort,
     concurrency: r.concurrency ?? 1,
     passAt: r.pass_at ?? 1,

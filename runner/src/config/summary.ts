@@ -78,6 +78,7 @@ export function formatRecordSummary(rec: RecordedOptions, ctx: SummaryContext): 
   const idle = r.idle_timeout != null ? `idle ${r.idle_timeout}s` : "idle the daemon's default (300s)";
   const activity = hostActivityTimeout({ activityTimeout: r.activity_timeout, idleTimeout: r.idle_timeout });
   lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.health_timeout}s, ${idle}, host activity ${activity}s${activity !== r.activity_timeout ? ' (raised above the idle timeout)' : ''}`);
+  if (r.stuck_loop_min_tool_calls) lines.push(`Stuck loops: a run fails after ${r.stuck_loop_min_tool_calls} identical tool calls with identical results in a row`);
   const n = rec.noise as RunPlan['noise'];
   if (n) {
     const ta = n.tool_augmentation ? `tool failures ${n.tool_augmentation.tool_failure_probability} (seed ${n.tool_augmentation.seed})` : 'no tool augmentation';

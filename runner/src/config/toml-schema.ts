@@ -68,6 +68,7 @@ export const RunTable = z.strictObject({
   health_timeout: int,
   activity_timeout: int,
   idle_timeout: num,
+  stuck_loop_min_tool_calls: int,
   adapter_port: int,
   concurrency: int,
   pass_at: int,

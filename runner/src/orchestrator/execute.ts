@@ -203,6 +203,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
           agentRecord: a.agent,
           network: plan.run.network,
           timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
+          ...(plan.run.stuckLoopMinToolCalls ? { stuckLoopMinToolCalls: plan.run.stuckLoopMinToolCalls } : {}),
           labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
           ...(t.runIndex ? { runIndex: t.runIndex } : {}),
           ...(t.entry.split ? { split: t.entry.split } : {}),

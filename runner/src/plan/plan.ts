@@ -102,6 +102,8 @@ export interface RunSettings {
   activityTimeout: number;
   /** The daemon's idle timeout (GAIA2_IDLE_TIMEOUT), sent only when set; null = the daemon's 300 s. */
   idleTimeout: number | null;
+  /** Ours: a run ends as a failure after this many identical tool calls with identical results in a row; 0 = never. */
+  stuckLoopMinToolCalls: number;
   concurrency: number;
   passAt: number;
   retry: boolean;
@@ -143,6 +145,7 @@ export const RUN_DEFAULTS: RunSettings = {
   healthTimeout: 120,
   activityTimeout: 600,
   idleTimeout: null,
+  stuckLoopMinToolCalls: 0,
   concurrency: 1,
   passAt: 1,
   retry: false,

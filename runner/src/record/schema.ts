@@ -64,6 +64,8 @@ export const RunOptionsRecord = z.object({
   activity_timeout: z.number().default(d.activityTimeout),
   /** The daemon's idle timeout; null: the daemon's own default. */
   idle_timeout: z.number().nullable().default(null),
+  /** Stuck-loop threshold; absent when off (and in older records). */
+  stuck_loop_min_tool_calls: z.number().int().optional(),
   concurrency: z.number().int().default(1),
   pass_at: z.number().int().default(1),
   log_level: str.default(d.logLevel),

@@ -21,6 +21,11 @@ export interface GroupStats {
   program_failed: number;
   /** Of those, the runs with no model gateway record to weigh the failure against (direct mode). */
   program_failed_unchecked: number;
+  /**
+   * Failed runs that a stuck loop ended (result.json `stuck_loop`, [run].stuck_loop_min_tool_calls):
+   * judged failures, counted in the rates, shown beside `failed`. Absent in older reports.
+   */
+  stuck_loops: number;
   /** passed / counted runs (judged, plus errors with --errors-as-failures); null when none. */
   success_rate: number | null;
   /** The reference's figure: STD of the per-run-index success rates / √(number of run indices). */
@@ -70,7 +75,7 @@ export function groupStats(records: readonly RunRecord[], numRuns: number, o: Re
   const counts = (r: RunRecord) => r.status !== 'error' || Boolean(o.errorsAsFailures);
   const byScenario = new Map<string, { n: number; c: number }>();
   const errors_by_kind: Record<string, number> = {};
-  let passed = 0, failed = 0, errors = 0, programFailed = 0, programUnchecked = 0;
+  let passed = 0, failed = 0, errors = 0, programFailed = 0, programUnchecked = 0, stuckLoops = 0;
   const durations: number[] = [];
   for (const r of records) {
     const s = byScenario.get(r.key) ?? { n: 0, c: 0 };
@@ -90,7 +95,10 @@ export function groupStats(records: readonly RunRecord[], numRuns: number, o: Re
       if (r.status === 'pass') {
         s.c++;
         passed++;
-      } else failed++;
+      } else {
+        failed++;
+        if (r.result.stuck_loop && typeof r.result.stuck_loop === 'object') stuckLoops++;
+      }
     }
     if (typeof r.result.duration_seconds === 'number') durations.push(r.result.duration_seconds);
   }
@@ -121,6 +129,7 @@ export function groupStats(records: readonly RunRecord[], numRuns: number, o: Re
     errors_by_kind,
     program_failed: programFailed,
     program_failed_unchecked: programUnchecked,
+    stuck_loops: stuckLoops,
     success_rate: counted ? passed / counted : null,
     success_rate_se: rates.length ? standardError(rates) : null,
     success_rate_ci: clusteredInterval([...byScenario.values()]),

@@ -21,6 +21,12 @@ export function programFailedText(g: Pick<GroupStats, 'program_failed' | 'progra
   return unchecked ? `${n} (${unchecked} without a gateway record)` : String(n);
 }
 
+/** "3" or "3 (1 stuck loop)": failed runs, with those a stuck loop ended; older reports have no count. */
+export function failedText(g: Pick<GroupStats, 'failed' | 'stuck_loops'>): string {
+  const n = g.stuck_loops ?? 0;
+  return n ? `${g.failed} (${n} stuck loop${n === 1 ? '' : 's'})` : String(g.failed);
+}
+
 export function policyText(r: Report): string {
   const cache = r.reused_from_cache ? ` ${r.reused_from_cache} of ${r.overall.runs} runs were reused from the result cache (--enable-caching), not run again.` : '';
   return errorsPolicyText(r) + cache;
@@ -52,7 +58,7 @@ function groupLine(name: string, g: GroupStats, r: Report): string {
   const denom = r.errors_policy === 'as-failures' ? `${g.judged + g.errors} runs` : `${g.judged} judged runs`;
   const unchecked = g.program_failed_unchecked ? ` (${g.program_failed_unchecked} without a gateway record)` : '';
   const program = g.program_failed ? `, agent program failed in ${g.program_failed} judged run${g.program_failed === 1 ? '' : 's'}${unchecked}` : '';
-  return `${name}: ${g.passed}/${denom} passed (${rateText(g.success_rate, g.success_rate_ci)}), ${g.failed} failed, errors ${errorsText(g)}${program}`;
+  return `${name}: ${g.passed}/${denom} passed (${rateText(g.success_rate, g.success_rate_ci)}), ${failedText(g)} failed, errors ${errorsText(g)}${program}`;
 }
 
 export function renderText(r: Report): string {
@@ -85,7 +91,7 @@ export function renderMarkdown(r: Report): string {
     g.scenarios,
     g.runs,
     g.passed,
-    g.failed,
+    failedText(g),
     errorsText(g),
     programFailedText(g),
     rateText(g.success_rate, g.success_rate_ci),
@@ -107,7 +113,7 @@ export function renderMarkdown(r: Report): string {
     '',
     table,
     '',
-    `${policyText(r)} Program failed: judged runs whose agent program failed a turn on its own (its failure text was the judged reply, and the model gateway's record showed no provider failure in that turn; "without a gateway record": there was none to check, as in direct mode), counted in the rates. Success rate = passes / counted runs. SE is clustered by scenario (with one run per scenario: the SE across scenarios); ` +
+    `${policyText(r)} Program failed: judged runs whose agent program failed a turn on its own (its failure text was the judged reply, and the model gateway's record showed no provider failure in that turn; "without a gateway record": there was none to check, as in direct mode), counted in the rates. Stuck loops: failed runs ended because the agent made the same tool call with the same result [run].stuck_loop_min_tool_calls times in a row (judged failures, counted in the rates). Success rate = passes / counted runs. SE is clustered by scenario (with one run per scenario: the SE across scenarios); ` +
       '95% CI = rate ± 1.96·SE, clipped to [0, 100%]; macro = mean of the splits, SE = √(Σ SE²)/splits. ' +
       'pass@k = mean over scenarios of 1 − C(n−c,k)/C(n,k), pass^k = mean of C(c,k)/C(n,k), n = counted runs, c = passes; scenarios with n < k are left out.',
     '',

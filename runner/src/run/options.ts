@@ -49,6 +49,11 @@ export interface ScenarioRunOptions {
   files?: Array<{ path: string; content: string | Buffer; mode?: number }>;
   /** Container port of the adapter (host networking needs a distinct one per container). */
   adapterPort?: number;
+  /**
+   * [run].stuck_loop_min_tool_calls: the run ends as a failure once the agent made the same tool
+   * call with the same result this many times in a row (./stuck-loop.ts); 0 or absent = never.
+   */
+  stuckLoopMinToolCalls?: number;
   /** Status poll interval in ms (default 300). */
   pollIntervalMs?: number;
   /**

@@ -1,6 +1,7 @@
 // Builds result.json from what the run observed, following the reference's result shape
 // (docs/runner.md, "result.json") and adding status / error_kind (docs/runner.md).
 import { ERROR_KINDS, type DaemonStatus, type ErrorKind, type ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import { stuckLoopReason, type StuckLoopRecord } from './stuck-loop.js';
 
 export interface Observed {
   scenarioId: string;
@@ -13,6 +14,8 @@ export interface Observed {
   duration?: number | null;
   /** Set when the run failed outside the daemon (engine, health, exit, interrupt…). */
   failure?: { kind: ErrorKind; message: string };
+  /** The agent repeated a call without progress ([run].stuck_loop_min_tool_calls): a judged failure. */
+  stuckLoop?: StuckLoopRecord | null;
 }
 
 export function buildResult(o: Observed): ScenarioResult {
@@ -29,6 +32,21 @@ export function buildResult(o: Observed): ScenarioResult {
     scenario_file: o.scenarioFile,
     ...(ds?.judge_mode ? { judge_mode: ds.judge_mode } : {}),
   };
+
+  if (o.stuckLoop) {
+    // Whatever else happened after it (a verdict, a timeout, an error): the loop came first, and
+    // the run is the agent's failure from there on, however quickly the runner noticed.
+    return {
+      ...common,
+      success: false,
+      reward: 0.0,
+      num_oracle_events: 0,
+      failure_reasons: [stuckLoopReason(o.stuckLoop)],
+      stuck_loop: o.stuckLoop,
+      ...tail,
+      status: 'fail',
+    };
+  }
 
   if (judgment && !o.failure) {
     const success = judgment.success === true;

@@ -33,6 +33,8 @@ import { usageOfRun } from '../usage/run-usage.js';
 import { readCollected } from './collected.js';
 import { formatSimTime } from './scenario-facts.js';
 import { agentRuntime } from '../agents/index.js';
+import { findStuckLoop } from './stuck-loop.js';
+import { StuckLoopWatch } from './stuck-loop-watch.js';
 
 export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult> {
   const log = (l: string) => o.log?.(redact(l));
@@ -172,6 +174,10 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   const collected = readCollected(artifacts);
   observed.numAgentEvents = collected.numAgentEvents;
   observed.agentResponse = collected.agentResponse;
+  // The collected log decides (the live watch may have been late, or had no file access), and
+  // it counts the whole streak; the live record stands when no log came back.
+  const loopAt = o.stuckLoopMinToolCalls ?? 0;
+  observed.stuckLoop = findStuckLoop(artifacts.get('events.jsonl'), loopAt) ?? observed.stuckLoop ?? null;
   const s = collected.statusFile;
   if (s && (!observed.status || !isTerminal(observed.status)) && (!observed.status || isTerminal(s))) observed.status = s;
   const usage = usageOfRun(artifacts, observed.status, o.env);
@@ -215,6 +221,9 @@ async function pollUntilDone(client: AdapterClient, c: ContainerHandle, o: Scena
   let lastKey = '';
   let failures = 0;
   const interval = o.pollIntervalMs ?? 300;
+  const loopAt = o.stuckLoopMinToolCalls ?? 0;
+  const log = (l: string) => o.log?.(redact(l));
+  const watch = loopAt >= 2 ? new StuckLoopWatch(c, loopAt, log) : null;
   for (;;) {
     if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted by the user (Ctrl-C); rerun with --retry');
     try {
@@ -227,6 +236,12 @@ async function pollUntilDone(client: AdapterClient, c: ContainerHandle, o: Scena
         lastActivity = Date.now();
       }
       if (isTerminal(s)) return;
+      const loop = await watch?.check(s.num_events);
+      if (loop) {
+        obs.stuckLoop = loop;
+        log(`${obs.scenarioId}: stuck loop: ${loop.tool} repeated ${loop.count} times with the same result; stopping the run`);
+        return;
+      }
     } catch {
       failures++;
       if (failures % 5 === 0) await assertRunning(c);

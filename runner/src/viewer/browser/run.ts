@@ -19,7 +19,7 @@ const STATUS_ORDER: Record<IndexRow['status'], number> = { running: 0, error: 1,
 
 function runCell(r: IndexRow, key: ColumnKey): HTMLTableCellElement {
   switch (key) {
-    case 'status': return el('td', null, badge(r.status), r.errorKind ? el('div', { class: 'muted', text: r.errorKind }) : null);
+    case 'status': return el('td', null, badge(r.status), r.errorKind || r.stuckLoop ? el('div', { class: 'muted', text: r.errorKind || 'stuck loop' }) : null);
     case 'id': return el('td', null, el('a', { href: r.href, text: r.id }));
     case 'tokensIn': case 'tokensOut': case 'llmCalls': case 'toolCalls': return el('td', { class: 'num', text: fmtInt(r[key]) });
     case 'costUsd': return el('td', { class: 'num', text: fmtCost(r.costUsd) });
@@ -103,7 +103,7 @@ export function renderRun(app: HTMLElement, d: RunPage): void {
   const trs = d.rows.map((r) => {
     const tr = el('tr', { class: 'st-' + r.status, 'data-status': r.status, 'data-split': r.split, 'data-id': r.id });
     for (const col of RUN_COLUMNS) tr.appendChild(runCell(r, col.key));
-    return { row: r, tr, text: (r.id + ' ' + r.info + ' ' + r.model + ' ' + r.errorKind + ' ' + r.split).toLowerCase() };
+    return { row: r, tr, text: (r.id + ' ' + r.info + ' ' + r.model + ' ' + r.errorKind + (r.stuckLoop ? ' stuck loop' : '') + ' ' + r.split).toLowerCase() };
   });
   append(main, el('table', { class: 'grid', id: 'scenarios' }, el('thead', null, head), tbody));
   append(app, main);

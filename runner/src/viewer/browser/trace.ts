@@ -20,6 +20,11 @@ function sidebar(d: TraceView): HTMLElement {
   for (const f of r.failureReasons) append(verdict, el('pre', { class: 'red', text: f }));
   if (r.judgeMode) append(verdict, el('div', { class: 'muted', text: 'judge: ' + r.judgeMode + (r.judgeMode === 'hard-only' ? ' (no judge LLM: soft checks passed by design)' : '') }));
   if (r.timedOut) append(verdict, el('div', { class: 'red', text: 'timed out' }));
+  const loop = r.stuckLoop;
+  if (loop) {
+    const where = loop.line ? ', threshold reached at events.jsonl line ' + loop.line : '';
+    append(verdict, el('div', { class: 'red', id: 'stuck-loop', text: 'stuck loop: ' + loop.tool + ' × ' + loop.count + ' in a row, same result (stuck_loop_min_tool_calls = ' + loop.minToolCalls + where + ')' }), details('repeated arguments', el('pre', { text: fmtJson(loop.args) })));
+  }
   if (d.daemon) append(verdict, el('div', { class: 'muted', text: 'daemon: ' + d.daemon.status + ', turn ' + d.daemon.turn + '/' + d.daemon.nbTurns + (d.daemon.simTime ? ', sim ' + d.daemon.simTime : '') + (d.daemon.reason ? ' — ' + d.daemon.reason : '') }));
   append(side, verdict);
   if (d.noise) {

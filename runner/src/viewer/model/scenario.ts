@@ -10,7 +10,7 @@ import { linesOfRole, TRAFFIC_FILE } from '../../trace/traffic-lines.js';
 import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type ArtifactStat } from './artifacts.js';
 import { callTotals, cap, conversationGroups } from './conversation.js';
 import type { ScenarioInfoCache } from './oracle.js';
-import { infoOf, splitOf, statusOf } from './status.js';
+import { infoOf, splitOf, statusOf, stuckLoopOf } from './status.js';
 import { eventItems, mergeTimeline, withFailures } from './timeline.js';
 import { noiseView } from './noise.js';
 import type { IndexRow, TraceView } from './types.js';
@@ -85,12 +85,14 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   const agentSide = sumTotals([agent, app]);
   const agentActions = events.filter((e) => !isEnvLine(e) && !isUserLine(e) && !isReplyLine(e) && e.app !== 'AgentUserInterface');
 
+  const stuckLoop = stuckLoopOf(result);
   const row: IndexRow = {
     id,
     href: hrefOf(id, 'trace.html'),
     split: splitOf(id, result, ctx.configSplits),
     status,
     errorKind: asStr(result?.error_kind),
+    ...(stuckLoop ? { stuckLoop: true } : {}),
     model: main.model || roles.agent?.model || asStr(result?.model),
     // No usage recorded nor traced (the reference's results, Format C): its own totals.
     llmCalls: agentSide.llmCalls || asNum(result?.num_llm_calls),
@@ -127,6 +129,7 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
       errorKind: asStr(result?.error_kind),
       judgeMode: asStr(result?.judge_mode),
       timedOut: result?.timed_out === true,
+      stuckLoop,
       agentResponse: cap(text('agent_response.txt') || asStr(result?.agent_response), 20_000),
       startedAt: asStr(result?.started_at),
       finishedAt: asStr(result?.finished_at),

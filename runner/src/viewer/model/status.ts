@@ -2,7 +2,7 @@
 import { SPLITS, type RunStatus } from '../../../../agent-image/src/contract/index.js';
 import { classify } from '../../report/collect.js';
 import { asArr, asObj, asStr, type Obj } from '../../trace/json-util.js';
-import type { ViewStatus } from './types.js';
+import type { StuckLoopView, ViewStatus } from './types.js';
 
 /** No result.json yet: running. Otherwise our `status`, else the reference's `success`. */
 export function statusOf(result: Obj | null, resultExists: boolean): ViewStatus {
@@ -37,4 +37,13 @@ export function infoOf(result: Obj | null, status: ViewStatus, daemon: Obj | nul
   const reasons = asArr(result.failure_reasons).map(asStr).filter(Boolean);
   if (reasons.length) return reasons.join('; ');
   return asStr(asObj(result.judgment).failure_reason);
+}
+
+/** result.json `stuck_loop`, read defensively (any result file may be hand-edited or older). */
+export function stuckLoopOf(result: Obj | null): StuckLoopView | null {
+  const l = asObj(result?.stuck_loop);
+  const tool = asStr(l.tool);
+  if (!tool) return null;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return { tool, args: asObj(l.args), count: n(l.count), minToolCalls: n(l.min_tool_calls), line: n(l.line) };
 }

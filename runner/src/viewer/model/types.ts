@@ -10,6 +10,8 @@ export interface IndexRow {
   split: string;
   status: ViewStatus;
   errorKind: string;
+  /** A stuck loop ended the run (result.json `stuck_loop`); absent in rows cached by older viewers. */
+  stuckLoop?: boolean;
   model: string;
   /** The agent's side: the main agent's calls and tokens with its app agents' (Agent2Agent). */
   llmCalls: number;
@@ -87,6 +89,8 @@ export interface TraceView {
     errorKind: string;
     judgeMode: string;
     timedOut: boolean;
+    /** result.json `stuck_loop`: the call the agent repeated without progress; null when none. */
+    stuckLoop: StuckLoopView | null;
     agentResponse: string;
     startedAt: string;
     finishedAt: string;
@@ -108,4 +112,14 @@ export interface TraceView {
     fired: number;
     failures: number;
   } | null;
+}
+
+/** The repeated call of a run that a stuck loop ended ([run].stuck_loop_min_tool_calls). */
+export interface StuckLoopView {
+  tool: string;
+  args: Record<string, unknown>;
+  count: number;
+  minToolCalls: number;
+  /** events.jsonl line where the threshold was reached (0 when unknown). */
+  line: number;
 }
