@@ -2,6 +2,7 @@
 // it: [agent2agent] → plan → container env (relayed loopback endpoint, key by name) → results,
 // run_config.json, and a viewer page that nests the app agent's conversation — all from a
 // real container run with a scripted main agent and a scripted app-agent provider.
+import { readRunRecord } from '../../runner/src/record/read.js';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,8 +81,7 @@ describe('Agent2Agent through run-config (real container)', () => {
   });
 
   it('records the settings in run_config.json and results.jsonl without the key', () => {
-    const rc = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8'));
-    expect(rc).toMatchObject({ a2a_app_prop: 1, a2a_seed: null, a2a_provider: 'openai-compat', a2a_model: 'fake-app-agent' });
+    expect(readRunRecord(join(out, 'run_config.json')).rec.agent2agent_options).toMatchObject({ app_prop: 1, seed: null, provider: 'openai-compat', model: 'fake-app-agent' });
     for (const f of ['run_config.json', 'results.jsonl']) expect(readFileSync(join(out, f), 'utf8')).not.toContain(KEY);
     const line = JSON.parse(readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n')[0]!);
     expect(line.daemon_status.app_agents).toEqual(['Shopping']);

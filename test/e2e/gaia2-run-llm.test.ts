@@ -4,6 +4,7 @@
 // scenarios, two runs each, all three phases: standard, agent2agent (every app operated by
 // its expert agent) and noise (tool failures and background events, seeded); then the
 // submission dataset is exported and uploaded to the Hub double.
+import { readRunRecord } from '../../runner/src/record/read.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -140,8 +141,9 @@ describe('gaia2-run with the LLM agent (real containers, scripted provider, Hub 
     expect(readJson<Report>('agent2agent', 'report.json').overall.usage.app_agents).toMatchObject({ runs: 4, llm_calls: appAgentCalls.length });
     expect(readJson<Report>('standard', 'report.json').overall.usage.app_agents.runs).toBe(0);
     // Standard and noise runs had no app agents.
-    expect(readJson<Record<string, unknown>>('standard', 'run_1', 'run_config.json').a2a_app_prop ?? null).toBeNull();
-    expect(readJson<{ a2a_app_prop: number }>('agent2agent', 'run_1', 'run_config.json').a2a_app_prop).toBe(1);
+    // (read through the run record's one reader: the typed record, docs/report.md)
+    expect(readRunRecord(join(out, 'standard', 'run_1', 'run_config.json')).rec.agent2agent_options).toBeNull();
+    expect(readRunRecord(join(out, 'agent2agent', 'run_1', 'run_config.json')).rec.agent2agent_options?.app_prop).toBe(1);
   });
 
   it('noise: the injected failure reached the model, the retry passed, and both runs got the same seeded plan', () => {

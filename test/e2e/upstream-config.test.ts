@@ -2,6 +2,7 @@
 // container: [target].language over a local export, [judge].prompt_version and extra_body,
 // [run].idle_timeout → plan → container env → the in-container judge asks the scripted judge
 // LLM with the omnilingual prompts and extra_body → result.json, run_config.json, report.
+import { readRunRecord } from '../../runner/src/record/read.js';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +83,10 @@ describe('an Omnilingual-Gaia2 config in the reference shape (real container)', 
 
   it('records the language and the judge settings, without the key', () => {
     const rc = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8'));
-    expect(rc).toMatchObject({ language: 'spa_Latn', judge_prompt_version: 'omnilingual-gaia2', judge_extra_body: { reasoning_effort: 'low' }, idle_timeout: 240 });
+    const { rec } = readRunRecord(join(out, 'run_config.json'));
+    expect(rec.target).toMatchObject({ language: 'spa_Latn' });
+    expect(rec.judge_options).toMatchObject({ prompt_version: 'omnilingual-gaia2', extra_body: { reasoning_effort: 'low' } });
+    expect(rec.run_options.idle_timeout).toBe(240);
     expect(rc.dataset).toMatch(/omnilingual\/spa_Latn$/);
     const onDisk = JSON.parse(readFileSync(join(out, 'adaptability', 'adapt_chats_kenji_sync', 'result.json'), 'utf8'));
     expect(onDisk).toMatchObject({ status: 'pass', judge_mode: 'llm', judge_prompt_version: 'omnilingual-gaia2', judge_extra_body: { reasoning_effort: 'low' } });
