@@ -1,5 +1,5 @@
 // The world clock and a busy machine, in real containers (docs/daemon.md, "The clock and a busy
-// machine"): while the host runs three busy loops per CPU (the machine's other work), a
+// machine"): while three other containers keep every CPU busy (the machine's other work), a
 // bring-your-own agent's launcher keeps one busy loop of its own running (a program at work)
 // and reads, across a few seconds, the simulated clock (`date`, as any agent program does) and
 // the real one (/proc/uptime, which the clock preload leaves alone). With the image's default
@@ -7,7 +7,7 @@
 // clock, so it advances well under the wall time; with `count` (the reference's clock) it
 // advances with the wall time. The daemon's log says how much it kept off. (A run that keeps
 // more threads busy than it has CPUs gains nothing: test/agent-image/world/cpu-wait.test.ts.)
-import { spawn } from 'node:child_process';
+import Docker from 'dockerode';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +51,16 @@ describe.each(eachEngine())('the clock and a busy machine on %s (real containers
     );
     await engine.images!.build({ contextDir: ctx, tag: layer, buildArgs: { WORLD_IMAGE: world } });
     for (const mode of ['exclude', 'count'] as const) {
-      // the machine's other work: three busy loops per CPU on the host, for this run only
-      const hogs = Array.from({ length: 3 * availableParallelism() }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+      // the machine's other work: three other containers, each with one busy loop per CPU (loops
+      // on the host would sit in another cgroup, whose share the scheduler keeps apart)
+      const docker = new Docker({ socketPath: e.host.replace(/^unix:\/\//, '') });
+      const hogs = await Promise.all(
+        [1, 2, 3].map(async () => {
+          const c = await docker.createContainer({ Image: world, Entrypoint: ['bash', '-c', `for _ in $(seq ${availableParallelism()}); do ( while :; do :; done ) & done; wait`], Labels: { 'gaia2.managed': '1' } });
+          await c.start();
+          return c;
+        }),
+      );
       const outputDir = mkdtempSync(join(tmpdir(), `gaia2-e2e-clock-busy-${mode}-`));
       const result = await runScenario({
         engine, image: layer, outputDir, agent: 'clock-busy', agentRecord: { name: 'clock-busy', version: '0.1.0' }, network: 'bridge',
@@ -61,9 +69,7 @@ describe.each(eachEngine())('the clock and a busy machine on %s (real containers
         // exclude is the image's own default: sent only for the baseline
         env: mode === 'count' ? { GAIA2_CLOCK_CPU_WAIT: 'count' } : {},
         timeouts: { ...DEFAULT_TIMEOUTS, healthSeconds: 60, scenarioSeconds: 240 },
-      }).finally(() => {
-        for (const h of hogs) h.kill('SIGKILL');
-      });
+      }).finally(() => Promise.all(hogs.map((h) => h.remove({ force: true }))));
       expect(result.agent_response, mode).toBe('Measured the clock.');
       const m = /sim=([\d.]+) wall=([\d.]+)/.exec(readFileSync(join(outputDir, 'agent-trace', 'clock.log'), 'utf8'));
       expect(m, mode).not.toBeNull();
@@ -77,7 +83,7 @@ describe.each(eachEngine())('the clock and a busy machine on %s (real containers
   it('exclude (the image default): its work got a fraction of a CPU, and the clock counted about that fraction of the wall time; the daemon says what it kept off', () => {
     const { sim, wall, log } = seen.exclude;
     expect(wall).toBeGreaterThanOrEqual(3.9);
-    // Its loop shares the CPUs with 3 loops per CPU: it runs about a quarter of the time.
+    // Its loop shares the CPUs with three other busy containers: it runs about a quarter of the time.
     expect(sim / wall).toBeLessThan(0.6);
     expect(sim).toBeGreaterThan(0);
     const kept = Number(/clock: ([\d.]+) s the run waited for a CPU kept off the simulated clock/.exec(log)?.[1]);
