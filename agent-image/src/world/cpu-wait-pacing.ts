@@ -1,12 +1,11 @@
 // Keeps the time the run's processes spent waiting for a CPU off the simulated clock
 // (docs/daemon.md, "The clock and a busy machine"). Every PACED_LOOK_MS the daemon reads how
 // long the run was kept waiting by the machine's other work (cpu-wait.ts) and owes that much
-// wall time to the clock; it pays it by
-// running the clock slower (its pace). The pace a look sets is what the interval after it is
-// charged with at the next look, so the account stays exact however late a look comes: over a
-// run, simulated time = (wall time − waited time) × speed, holds aside, to within what the
-// last interval still owes or gives back.
-// On an idle machine the wait is near zero and the clock runs at full speed.
+// wall time to the clock; it pays it by running the clock slower (its pace). The pace a look
+// sets is what the interval after it is charged with at the next look, so the account stays
+// exact however late a look comes: over a run, simulated time = (wall time − waited time) ×
+// speed, holds aside, to within what the last interval still owes or gives back. On an idle
+// machine the wait is near zero and the clock runs at full speed.
 import { PACED_LOOK_MS, type SimClock } from './clock.js';
 import type { CpuWaitMeter } from './cpu-wait.js';
 

@@ -110,7 +110,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
       logLevel: r.log_level,
       notificationMode: r.notification_mode,
       timeSpeed: r.time_speed,
-      clockCpuWait: r.clock_cpu_wait,
+      clockCpuWait: r.clock_cpu_wait ?? null,
       network: r.network,
       adapterPort: r.adapter_port,
       enableCaching: r.enable_caching,

@@ -72,7 +72,7 @@ export const RunOptionsRecord = z.object({
   notification_mode: z.enum(NOTIFICATION_MODES).default(d.notificationMode),
   time_speed: z.number().nullable().default(null),
   /** GAIA2_CLOCK_CPU_WAIT as sent; null: not sent (the image's own: ours excludes the wait). */
-  clock_cpu_wait: z.enum(CLOCK_CPU_WAIT_MODES).nullable().default(null),
+  clock_cpu_wait: z.enum(CLOCK_CPU_WAIT_MODES).nullable().optional(),
   network: z.enum(NETWORK_MODES).default(d.network),
   adapter_port: z.number().int().default(d.adapterPort),
   enable_caching: z.boolean().default(false),

@@ -37,8 +37,9 @@ export function toRecord(plan: RunPlan): RecordedOptions {
       timeout: r.timeout, health_timeout: r.healthTimeout, activity_timeout: r.activityTimeout, idle_timeout: r.idleTimeout ?? null, concurrency: r.concurrency,
       // Only when on: a setting that is off stays out of the record, so the result cache's keys of
       // runs made before it existed still match.
+      ...(r.clockCpuWait ? { clock_cpu_wait: r.clockCpuWait } : {}),
       ...(r.stuckLoopMinToolCalls ? { stuck_loop_min_tool_calls: r.stuckLoopMinToolCalls } : {}),
-      pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, clock_cpu_wait: r.clockCpuWait, network: r.network,
+      pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
       adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
       backend: r.backend,
     },

@@ -130,6 +130,13 @@ describe('run record', () => {
     expect(configKey(moved, 'sha256:img')).toBe(base);
   });
 
+  it('clock_cpu_wait is recorded only when set, so runs recorded before it keep their cache keys', () => {
+    const unset = { ...full, run: { ...full.run, clockCpuWait: null } };
+    expect(toRecord(unset).run_options).not.toHaveProperty('clock_cpu_wait');
+    expect(toRecord(full).run_options.clock_cpu_wait).toBe('count');
+    expect(configKey(unset, 'sha256:img')).not.toBe(configKey(full, 'sha256:img'));
+  });
+
   it('a changed script (same path) changes the key', () => {
     const before = configKey(full, 'sha256:img');
     writeFileSync(script, '[["calendar","today"]]');
