@@ -54,6 +54,11 @@ export interface TrafficLine {
   replayed?: true;
   /** Why the client got no provider answer (gave up, dropped connection). */
   error?: string;
+  /**
+   * The container's run ended while this request was being answered: the gateway gave it up
+   * (nobody would read the answer). The harness's doing, not a provider failure.
+   */
+  abandoned?: true;
 }
 
 export interface Exchange {
@@ -71,6 +76,7 @@ export interface Exchange {
   responseText: string;
   replayed?: boolean;
   error?: string;
+  abandoned?: boolean;
 }
 
 function parseBody(text: string): unknown {
@@ -128,6 +134,7 @@ export class TrafficRecorder {
       cost_usd: usage && this.prices ? costUsd(this.prices, model, usage) : null,
       ...(x.replayed ? { replayed: true as const } : {}),
       ...(x.error ? { error: x.error } : {}),
+      ...(x.abandoned ? { abandoned: true as const } : {}),
     };
   }
 

@@ -99,6 +99,7 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
     },
     async finish(container) {
       gateway.tokens.revoke(container);
+      await gateway.endRun(container);
       const key = recordKeys.get(container);
       recordKeys.delete(container);
       if (key !== undefined) replay?.forget(key);

@@ -73,6 +73,12 @@ export interface Gateway {
   stats(): GatewayStats;
   /** The first request a container's role could not get answered (gave up), if any. */
   failureOf(container: string): GatewayFailure | null;
+  /**
+   * A container's run is over: its requests still in flight are abandoned (their connections
+   * cut, nobody will read the answers) and resolved once each has its line in the record, so
+   * the record a run's usage is read from is whole. Revoke its tokens first.
+   */
+  endRun(container: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -128,6 +134,8 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const failures = new Map<string, GatewayFailure>();
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: null, headersTimeout: 600_000, bodyTimeout: 600_000 });
   const counts = { requests: 0, refused: 0, replayed: 0, by_role: { agent: 0, app_agent: 0, judge: 0 } as Record<Role, number> };
+  /** Requests being answered, per container: each one's abort and its line written. */
+  const inflight = new Map<string, Set<{ abort: AbortController; res: ServerResponse; done: Promise<void> }>>();
   const budget = { attempts: o.plan.retryAttempts, seconds: o.plan.retryBudgetSeconds, backoff: o.backoff ?? { baseDelayMs: 1000, maxDelayMs: 30_000 } };
 
   const limiterFor = (provider: string, model: string | null): Limiter => {
@@ -151,6 +159,21 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const grant = tokens.check(presentedToken(req.headers, reqUrl));
     if (!grant || grant.upstream !== r.upstream.id)
       return refuse(res, r.upstream.spec, 401, 'model gateway: this credential is not a token of this run for this provider endpoint (tokens are per container and end with its run)');
+    const abort = new AbortController();
+    let recorded!: () => void;
+    const entry = { abort, res, done: new Promise<void>((r) => (recorded = r)) };
+    const mine = inflight.get(grant.container) ?? new Set();
+    inflight.set(grant.container, mine.add(entry));
+    try {
+      await answer(req, res, r, grant, abort);
+    } finally {
+      mine.delete(entry);
+      if (!mine.size && inflight.get(grant.container) === mine) inflight.delete(grant.container);
+      recorded();
+    }
+  };
+
+  const answer = async (req: IncomingMessage, res: ServerResponse, r: Routed, grant: Grant, abort: AbortController) => {
     const body = await readBody(req);
     const seq = recorder.nextSeq(grant);
     counts.requests++;
@@ -164,7 +187,6 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       }
     })();
     const stream = Boolean((request as { stream?: unknown } | null)?.stream) || /:streamGenerateContent/.test(r.target.pathname);
-    const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort(new Error('client went away'));
     });
@@ -212,7 +234,9 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
         if (f.gaveUp && !failures.has(grant.container)) failures.set(grant.container, { provider: r.upstream.provider, status: f.gaveUp.status, message: f.gaveUp.message, role: grant.role });
         ex = { ...base, endedAt: Date.now(), queuedMs: f.queuedMs, status: f.status, attempts: f.attempts, responseText: f.responseText, ...(f.error ? { error: f.error } : {}) };
       } catch (e) {
-        ex = { ...base, endedAt: Date.now(), queuedMs: 0, status: 0, attempts: [], responseText: '', error: `client went away: ${(e as Error).message}` };
+        const ended = abort.signal.reason instanceof RunEnded;
+        const error = ended ? RunEnded.note : `client went away: ${(e as Error).message}`;
+        ex = { ...base, endedAt: Date.now(), queuedMs: 0, status: 0, attempts: [], responseText: '', error, ...(ended ? { abandoned: true } : {}) };
       }
       const line = recorder.line(seq, ex);
       // The estimate it was admitted with becomes the provider's own count.
@@ -269,6 +293,14 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       return { requests: counts.requests, by_role: { ...counts.by_role }, queued_total, throttled, retried, gave_up, resumed, broken, refused: counts.refused, replayed: counts.replayed, providers };
     },
     failureOf: (c) => failures.get(c) ?? null,
+    async endRun(container) {
+      const open = [...(inflight.get(container) ?? [])];
+      for (const x of open) {
+        x.abort.abort(new RunEnded());
+        x.res.destroy();
+      }
+      await Promise.all(open.map((x) => x.done));
+    },
     async close() {
       for (const l of limiters.values()) l.close(new Error('model gateway closed'));
       await recorder.flush();
@@ -277,6 +309,14 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
       await dispatcher.close().catch(() => {});
     },
   };
+}
+
+/** Why a request was abandoned when its container's run ended before the answer did. */
+class RunEnded extends Error {
+  static readonly note = "abandoned: the run ended before the provider's answer did";
+  constructor() {
+    super('the run ended');
+  }
 }
 
 export type { Grant };

@@ -40,6 +40,8 @@ interface RecordedCall {
   http_status: number;
   attempt: number;
   error?: string;
+  /** The gateway gave the call up when the run ended (gateway/record.ts TrafficLine). */
+  abandoned?: true;
 }
 
 /** A failed agent call inside a failed turn's window. */
@@ -116,8 +118,11 @@ function recordedCalls(traffic: string): RecordedCall[] {
   return out;
 }
 
-/** Refused after the gateway's retries, never answered, or broken off (timeout, reset). */
-const failedCall = (c: RecordedCall): boolean => c.http_status >= 400 || c.http_status === 0 || typeof c.error === 'string';
+/**
+ * Refused after the gateway's retries, never answered, or broken off (timeout, reset). A call
+ * the gateway abandoned because the run had ended (`abandoned`) is the harness's doing, no failure.
+ */
+const failedCall = (c: RecordedCall): boolean => !c.abandoned && (c.http_status >= 400 || c.http_status === 0 || typeof c.error === 'string');
 
 /** The agent's failed calls that overlap a failed turn's window (each call once, with its first turn). */
 export function failedCallsIn(traffic: string, windows: readonly TurnWindow[]): FailedCall[] {

@@ -341,6 +341,38 @@ describe('model gateway: record and replay', () => {
     expect((await extra.json()).error.message).toMatch(/agent request #2 of exec\/s1 has no recorded answer/);
   });
 
+  it("a run's end abandons its requests still being answered: endRun resolves once their lines are in the record, other containers' requests go on", async () => {
+    const f = await fake({ format: 'anthropic', fallback: say('late', { delayMs: 1500 }) });
+    const dir = mkdtempSync(join(tmpdir(), 'gw-end-'));
+    const other = mkdtempSync(join(tmpdir(), 'gw-other-'));
+    const g = await gateway([upstream('anthropic', 'anthropic', f.url)]);
+    const token = grant(g, 'anthropic', { dir });
+    const otherToken = grant(g, 'anthropic', { dir: other, container: 'c2' });
+    const pending = post(`${g.baseUrl('anthropic')}/v1/messages`, token, anthropicBody(true, 'slow')).then(
+      async (r) => `${r.status} ${await r.text()}`,
+      (e: Error) => `cut: ${e.message}`,
+    );
+    const otherPending = post(`${g.baseUrl('anthropic')}/v1/messages`, otherToken, anthropicBody(false, 'mine')).then(
+      (r) => r.status,
+      (e: Error) => e.message,
+    );
+    while (f.requests.length < 2) await new Promise((r) => setTimeout(r, 10));
+    g.tokens.revoke('c1');
+    const t0 = Date.now();
+    await g.endRun('c1');
+    // resolved long before the answer's 1.5 s, with the line already written
+    expect(Date.now() - t0).toBeLessThan(1000);
+    const lines = readRecord(dir);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ role: 'agent', http_status: 0, usage: null, abandoned: true });
+    expect(lines[0]!.error).toMatch(/^abandoned: the run ended before the provider's answer did$/);
+    expect(await pending).toMatch(/^cut: /);
+    expect(await otherPending).toBe(200);
+    await g.endRun('c2'); // nothing in flight: resolves at once
+    expect(readRecord(other)).toHaveLength(1);
+    expect(readRecord(other)[0]!.usage).not.toBeNull();
+  });
+
   it('a request that differs from the recorded one is refused, naming the request and the first field that differs', async () => {
     const f = await fake({ format: 'anthropic', fallback: say('x') });
     const run = mkdtempSync(join(tmpdir(), 'gw-record-'));

@@ -22,7 +22,7 @@ import { fail, say, startFakeLlm, type FakeScriptItem } from '../../helpers/fake
 const LONG = 'a long answer in many words, streamed in several events so that half of them is a real prefix';
 
 /** One request through a real gateway to a double playing `script`; the line the gateway recorded. */
-async function recordedCall(script: FakeScriptItem[], o: { stream?: boolean; fallback?: FakeScriptItem } = {}): Promise<TrafficLine> {
+async function recordedCall(script: FakeScriptItem[], o: { stream?: boolean; fallback?: FakeScriptItem; endRunMidAnswer?: boolean } = {}): Promise<TrafficLine> {
   const f = await startFakeLlm({ format: 'anthropic', script, ...(o.fallback ? { fallback: o.fallback } : {}) });
   const g = await startGateway({
     upstreams: [{ id: 'anthropic', provider: 'anthropic', spec: kindOf('anthropic', f.url)!, base: f.url, key: 'sk-test' }],
@@ -33,21 +33,30 @@ async function recordedCall(script: FakeScriptItem[], o: { stream?: boolean; fal
   const dir = mkdtempSync(join(tmpdir(), 'agent-failures-'));
   const token = g.tokens.issue({ runId: 'r1', container: 'search/s1', role: 'agent', upstream: 'anthropic', dir, scenario: 'search/s1', runIndex: null, recordKey: 'search/s1' });
   const body = JSON.stringify({ model: 'claude-sonnet-4-20250514', max_tokens: 64, stream: o.stream ?? false, messages: [{ role: 'user', content: 'q' }] });
-  const res = await fetch(`${g.baseUrl('anthropic')}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' }, body });
-  await res.text().catch(() => ''); // a cut answer rejects: the client saw a reset
+  const sent = fetch(`${g.baseUrl('anthropic')}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': token, 'anthropic-version': '2023-06-01' }, body })
+    .then((r) => r.text())
+    .catch(() => ''); // a cut answer rejects: the client saw a reset
+  if (o.endRunMidAnswer) {
+    // the run ends while the provider is still answering, as the runner ends it (run-gateway.ts finish)
+    while (f.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    g.tokens.revoke('search/s1');
+    await g.endRun('search/s1');
+  }
+  await sent;
   await g.recorder.flush();
   await g.close();
   await f.close();
   return JSON.parse(readFileSync(join(dir, TRAFFIC_FILE), 'utf8').trim()) as TrafficLine;
 }
 
-const real: Record<'ok' | 'refused' | 'throttledThenOk' | 'cut' | 'gaveUp', TrafficLine> = {} as never;
+const real: Record<'ok' | 'refused' | 'throttledThenOk' | 'cut' | 'gaveUp' | 'abandoned', TrafficLine> = {} as never;
 beforeAll(async () => {
   real.ok = await recordedCall([say('fine')]);
   real.refused = await recordedCall([{ status: 400, message: 'prompt is too long' }]);
   real.throttledThenOk = await recordedCall([fail(429, 0), say('fine')]);
   real.cut = await recordedCall([{ text: LONG, drop: 'mid-stream' }, say(LONG)], { stream: true });
   real.gaveUp = await recordedCall([], { fallback: { status: 529, message: 'Overloaded' } });
+  real.abandoned = await recordedCall([say('too late', { delayMs: 2000 })], { stream: true, endRunMidAnswer: true });
 });
 
 /** A recorded line placed at `t` (its own duration kept), numbered `seq`, made by `role`. */
@@ -92,6 +101,7 @@ describe('the real record lines these tests use', () => {
     expect(real.cut.http_status).toBe(200);
     expect(real.cut.error).toMatch(/broke mid-answer/);
     expect(real.gaveUp).toMatchObject({ http_status: 529, attempt: 3 });
+    expect(real.abandoned).toMatchObject({ http_status: 0, usage: null, abandoned: true });
   });
 });
 
@@ -136,6 +146,17 @@ describe('a judged run whose program failed a turn', () => {
     const gaveUp = weighAgentFailures(judged(false, [{ turn: 1, wall_t: T0 + 10 }]), { record: { traffic: traffic([at(real.gaveUp, T0 + 2, 1)]), events: oneTurn(T0 + 10) } });
     expect(gaveUp.error).toMatch(/#1 to anthropic \(claude-sonnet-4-20250514\): HTTP 529 after 3 attempts/);
     expect(gaveUp.provider_failure).toMatchObject({ status: 529 });
+  });
+
+  it('a call the gateway abandoned because the run had ended is no provider failure: the run stands as judged', () => {
+    const r = weighAgentFailures(judged(false, [{ turn: 1, wall_t: T0 + 10 }]), { record: { traffic: traffic([at(real.ok, T0 + 1, 1), at(real.abandoned, T0 + 9, 2)]), events: oneTurn(T0 + 10) } });
+    expect(r.status).toBe('fail');
+    expect(r.error_kind).toBeUndefined();
+    expect(r.agent_failed?.evidence).toBe('gateway_record');
+    // the same call without the gateway's mark is a call that got no answer
+    const { abandoned: _a, ...unmarked } = real.abandoned;
+    const u = weighAgentFailures(judged(false, [{ turn: 1, wall_t: T0 + 10 }]), { record: { traffic: traffic([at(unmarked as TrafficLine, T0 + 9, 2)]), events: oneTurn(T0 + 10) } });
+    expect(u.error_kind).toBe('provider_error');
   });
 
   it('a failed call of another turn, or of an app agent, is no evidence about the failed turn', () => {

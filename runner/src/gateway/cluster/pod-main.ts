@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     },
     async finish({ container }) {
       gateway.tokens.revoke(container);
+      await gateway.endRun(container);
       const key = recordKeys.get(container);
       recordKeys.delete(container);
       if (key !== undefined) {

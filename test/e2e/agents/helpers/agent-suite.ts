@@ -198,13 +198,16 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
       const billed = run.good.fake.billing();
       const agent = readReport(run.good.dir).overall.usage.agent;
       expect(billed.responses).toBeGreaterThan(0);
-      // A request the program gave up on (its container stopped as the world finished: the
-      // gateway aborts the provider's answer and records the call with no usage, not counted as
-      // a call) may still have been answered, and billed, by the double: then the report counts
-      // at most what was billed, and at least that less the abandoned calls.
+      // A request still being answered when the run ended (the program asks on after its last
+      // reply; the gateway abandons the request when the runner ends the container's run and
+      // records it with no usage, not counted as a call) or one the program itself gave up on
+      // may still have been answered, and billed, by the double: then the report counts at most
+      // what was billed, and at least that less those calls.
       const abandonedCalls = readResults(run.good.dir)
         .flatMap((r) => readFileSync(join(scenarioDir(run.good.dir, r.scenario_id), 'model_traffic.jsonl'), 'utf8').split('\n'))
-        .filter((l) => /"role":"(agent|app_agent|judge)"/.exec(l)?.[1] === 'agent' && /client went away/.test(l)).length;
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { role: string; abandoned?: boolean; error?: string })
+        .filter((l) => l.role === 'agent' && (l.abandoned === true || /^client went away/.test(l.error ?? ''))).length;
       const abandoned = abandonedCalls > 0;
       expect(agent.runs).toBe(3);
       expect(agent.llm_calls).toBeLessThanOrEqual(billed.responses);
