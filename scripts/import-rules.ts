@@ -21,7 +21,7 @@ export const LAYERS = {
     ['run', 'provenance', 'config'],
     ['result-cache', 'viewer', 'gateway'],
     ['orchestrator', 'compare', 'serve'],
-    ['phases', 'shards'],
+    ['phases', 'shards', 'slurm'],
     ['submission', 'leaderboard'],
     ['cli'],
   ],

@@ -28,6 +28,19 @@ export function withA2aAppProp(appProp: number | undefined): ((data: ConfigFileD
 }
 
 /**
+ * Replaces the file's [run].shard_id / num_shards (run-config's --shard-id / --num-shards, a SLURM
+ * task's own shard): a number sets it, null removes it, undefined keeps the file's.
+ */
+export function withShards(index: number | null | undefined, count: number | null | undefined): (data: ConfigFileData) => ConfigFileData {
+  return (data) => {
+    const { shard_id, num_shards, ...run } = data.run ?? {};
+    const i = index === undefined ? shard_id : index;
+    const n = count === undefined ? num_shards : count;
+    return { ...data, run: { ...run, ...(i != null ? { shard_id: i } : {}), ...(n != null ? { num_shards: n } : {}) } };
+  };
+}
+
+/**
  * TOML → plan. `patch` adjusts the validated tables first (command-line values that replace the
  * file's, e.g. --a2a-app-prop; gaia2-run builds each phase's plan from the same file with the
  * phase's [noise] and [agent2agent] settings). A [phases] table is read by gaia2-run only.

@@ -3,6 +3,12 @@ import { ConfigError } from '../../plan/errors.js';
 import { addGatewayOptions, withGatewayFlags, type GatewayFlags } from '../../config/gateway-flags.js';
 import { resolve } from 'node:path';
 
+const wholeNumber = (v: string | undefined, flag: string): number | undefined => {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${flag} must be a whole number ≥ 0 (got ${JSON.stringify(v)})`);
+  return Number(v);
+};
+
 interface RunConfigFlags extends GatewayFlags {
   config?: string;
   retry?: boolean;
@@ -12,6 +18,8 @@ interface RunConfigFlags extends GatewayFlags {
   enableCaching?: boolean;
   errorsAsFailures?: boolean;
   manifests?: string;
+  shardId?: string;
+  numShards?: string;
 }
 
 export function register(program: Command): void {
@@ -26,11 +34,13 @@ export function register(program: Command): void {
     .option('--refresh-dataset', 'download a Hugging Face dataset again even when cached')
     .option('--enable-caching', 'reuse identical finished, judged runs from the result cache (OR-ed with [run].enable_caching)')
     .option('--errors-as-failures', "the run's report counts errors as failed runs (OR-ed with [run].errors_as_failures)")
+    .option('--shard-id <i>', 'run only shard I (0-based) of --num-shards (replaces [run].shard_id); merge the shards with `aggregate`')
+    .option('--num-shards <n>', 'how many shards the selection is split into (replaces [run].num_shards; needs [run].output_dir)')
     .option('--manifests <dir>', 'with --dry-run and backend = "kubernetes": write the objects each scenario run would create, one YAML file per run')
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner run-config examples/demo.toml --dry-run\n  $ gaia2-runner run-config cluster.toml --dry-run --manifests manifests/')
     .action(async (positional: string | undefined, f: RunConfigFlags, c: Command) => {
       if (f.manifests && !f.dryRun) throw new ConfigError('--manifests is a dry-run output: add --dry-run');
-      const [{ loadRunConfig, withA2aAppProp }, { runPlanCommand }, { writeManifests }] = await Promise.all([
+      const [{ loadRunConfig, withA2aAppProp, withShards }, { runPlanCommand }, { writeManifests }] = await Promise.all([
         import('../../config/resolve-toml.js'),
         import('../../orchestrator/session.js'),
         import('../manifests.js'),
@@ -47,7 +57,14 @@ export function register(program: Command): void {
             throw new ConfigError(`--a2a-app-prop must be a number (got ${JSON.stringify(f.a2aAppProp)})`);
           const a2a = withA2aAppProp(a2aAppProp);
           const gw = withGatewayFlags(f);
-          const plan = loadRunConfig(file, process.env, (d) => gw(a2a ? a2a(d) : d));
+          const index = wholeNumber(f.shardId, '--shard-id');
+          const count = wholeNumber(f.numShards, '--num-shards');
+          // a shard id alone takes the file's count; 0 is the shard of a count alone
+          const shards = index !== undefined || count !== undefined ? withShards(index ?? 0, count) : null;
+          const plan = loadRunConfig(file, process.env, (d) => {
+            const patched = gw(a2a ? a2a(d) : d);
+            return shards ? shards(patched) : patched;
+          });
           plan.run.retry ||= Boolean(f.retry);
           if (f.refreshDataset && plan.target.kind === 'hf') plan.target.refresh = true;
           plan.run.enableCaching ||= Boolean(f.enableCaching);
@@ -59,3 +76,4 @@ export function register(program: Command): void {
       );
     });
 }
+
