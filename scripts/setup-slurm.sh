@@ -70,11 +70,13 @@ EOF
 }
 
 stop_cluster() {
+  local d pidf pid
   for d in slurmd slurmctld; do
-    local pidf=$dir/$d.pid
-    if [[ -s $pidf ]] && kill -0 "$(cat "$pidf")" 2>/dev/null; then
-      kill "$(cat "$pidf")"
-      for _ in $(seq 50); do kill -0 "$(cat "$pidf")" 2>/dev/null || break; sleep 0.1; done
+    pidf=$dir/$d.pid
+    pid=$(cat "$pidf" 2>/dev/null || true)
+    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     fi
     rm -f "$pidf"
   done

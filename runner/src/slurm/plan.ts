@@ -33,11 +33,16 @@ export function thisRunner(): string[] {
 export function slurmOptions(configPath: string, f: SlurmFlags, env: Record<string, string | undefined>, o: { envFile: string | null }): SlurmOptions {
   const config = resolve(configPath);
   if (!existsSync(config)) throw new ConfigError(`config not found: ${config}`);
-  const own = loadRunConfig(config, env).target;
-  if (own.kind === 'scenario') throw new ConfigError(`${config}: [target].scenario is one scenario; SLURM shards split a dataset target`);
-  const numShards = checkCount(f.numShards, '--num-shards') ?? own.shard?.count ?? null;
+  // Unsharded, as the merge sees it; the file's own count (with or without a shard id) noted.
+  let fileCount: number | undefined;
+  const whole = loadRunConfig(config, env, (d) => {
+    fileCount = d.run?.num_shards;
+    return withShards(null, null)(d);
+  });
+  if (whole.target.kind === 'scenario') throw new ConfigError(`${config}: [target].scenario is one scenario; SLURM shards split a dataset target`);
+  const numShards = checkCount(f.numShards, '--num-shards') ?? fileCount ?? null;
   if (numShards === null) throw new ConfigError(`how many shards? give --num-shards N (or [run].num_shards in ${config})`);
-  const outputDir = loadRunConfig(config, env, withShards(null, null)).run.outputDir;
+  const outputDir = whole.run.outputDir;
   if (!outputDir) throw new ConfigError(`${config}: [run].output_dir is required: the shards write <output_dir>/shards/<I>-of-<N>/ and the merge goes there`);
   // As a task resolves it: a config a task would refuse is refused now.
   loadRunConfig(config, env, withShards(0, numShards));

@@ -13,6 +13,7 @@ import { checkShard, parseShardDirName, shardDirName } from '../../../runner/src
 import { phasePlan } from '../../../runner/src/phases/phase-plans.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { defaultRunFlags } from './flag-defaults.js';
+import { runCliInProcess } from './in-process-cli.js';
 
 let dir: string;
 let flags: DatasetFlags;
@@ -116,5 +117,30 @@ describe('a shard run record', () => {
     const rec = toRecord(p) as unknown as Record<string, unknown>;
     (rec.target as Record<string, unknown>).shard = { index: 2, count: 2 };
     expect(() => planFromRunRecord(parseRunRecord({ ...rec, schema_version: 2 }, 'x.json'), 'x/run_config.json', {}, { outputDir: join(dir, 'again') })).toThrow(/target\.shard\.index in x\/run_config\.json must be an integer from 0 to 1/);
+  });
+});
+
+describe('run-config --shard-id / --num-shards (what a SLURM task runs)', () => {
+  const cfg = (run: string) => {
+    const f = join(dir, 'c.toml');
+    writeFileSync(f, `[target]\ndataset_root = "${join(dir, 'data')}"\nsplits = ["search"]\n[agent]\nname = "oracle"\n[run]\noutput_dir = "out"\n${run}`);
+    return f;
+  };
+  it('replace the file’s [run] values: the shard goes to <output_dir>/shards/<I>-of-<N>', async () => {
+    const a = await runCliInProcess(['run-config', cfg(''), '--shard-id', '1', '--num-shards', '3', '--dry-run'], dir);
+    expect(a.code, a.err).toBe(0);
+    expect(a.out).toContain(join(dir, 'out', 'shards', '1-of-3'));
+    // a file's count with the task's shard id; the flags win over the file's pair
+    const b = await runCliInProcess(['run-config', cfg('num_shards = 4\n'), '--shard-id', '2', '--dry-run'], dir);
+    expect(b.out).toContain(join(dir, 'out', 'shards', '2-of-4'));
+    const c = await runCliInProcess(['run-config', cfg('shard_id = 0\nnum_shards = 4\n'), '--shard-id', '3', '--num-shards', '5', '--dry-run'], dir);
+    expect(c.out).toContain(join(dir, 'out', 'shards', '3-of-5'));
+  });
+  it('refuse what is no shard, naming the flag', async () => {
+    const bad = await runCliInProcess(['run-config', cfg(''), '--shard-id', 'x', '--num-shards', '2', '--dry-run'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--shard-id must be a whole number ≥ 0 \(got "x"\)/);
+    const over = await runCliInProcess(['run-config', cfg(''), '--shard-id', '3', '--num-shards', '2', '--dry-run'], dir);
+    expect(over.err).toMatch(/\[run\]\.shard_id must be an integer from 0 to 1/);
   });
 });
