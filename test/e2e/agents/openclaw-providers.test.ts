@@ -36,12 +36,16 @@ interface ProviderCase {
 
 const VERSIONS = [openclaw.package.version, OPENCLAW_REFERENCE_VERSION];
 /**
- * The providers run on each release. The newest release is proven here with google only: with
- * anthropic and openai it offers more tools than exec, and with openrouter its start-up fails on a
- * lookup outside the container's reach (docs/agents.md, OpenClaw's known limits); the reference's
- * pin runs all four.
+ * The providers run on each release. The newest release is proven here with anthropic, google
+ * and openai; with openrouter its start-up fails on a lookup outside the container's reach
+ * (docs/agents.md, OpenClaw's known limits); the reference's pin runs all four.
  */
-const PROVIDERS: Record<string, string[]> = { [openclaw.package.version]: ['google'], [OPENCLAW_REFERENCE_VERSION]: ['anthropic', 'google', 'openai', 'openrouter'] };
+const PROVIDERS: Record<string, string[]> = { [openclaw.package.version]: ['anthropic', 'google', 'openai'], [OPENCLAW_REFERENCE_VERSION]: ['anthropic', 'google', 'openai', 'openrouter'] };
+/**
+ * The provider's id in OpenClaw's config: the reference's (the provider's own), except where the
+ * newer release would rewrite the model it deems retired (anthropic, openai): gaia2-<id> there.
+ */
+const providerIdOf = (c: ProviderCase, version: string) => (version !== OPENCLAW_REFERENCE_VERSION && (c.id === 'anthropic' || c.id === 'openai') ? `gaia2-${c.id}` : c.id);
 const root = join(import.meta.dirname, '..', '..', '..');
 
 const CASES: Record<string, ProviderCase> = {
@@ -120,12 +124,13 @@ describe.each(VERSIONS.flatMap((v) => PROVIDERS[v]!.map((p) => [v, p] as const))
     expect(r!.agent).toEqual({ name: 'openclaw', version });
   });
 
-  it("OpenClaw had the reference's definition of the provider: its own id, context window and max tokens; plugins on, run timeout 1200 s, queue mode steer", () => {
+  it("OpenClaw had the reference's definition of the provider: its id, context window and max tokens; plugins on, run timeout 1200 s, queue mode steer", () => {
     const { run } = runs.get(`${version} ${provider}`)!;
     const config = JSON.parse(readFileSync(join(run.dir, SAMPLES.single.split('/')[1]!, 'agent-trace/openclaw-config.json'), 'utf8'));
-    expect(Object.keys(config.models.providers)).toEqual([c.id]);
-    expect(config.models.providers[c.id].models[0]).toMatchObject({ id: c.agent.model, reasoning: true, contextWindow: c.contextWindow, maxTokens: c.maxTokens });
-    expect(config.agents.defaults).toMatchObject({ model: { primary: `${c.id}/${c.agent.model}` }, timeoutSeconds: 1200, workspace: '/home/agent' });
+    const id = providerIdOf(c, version);
+    expect(Object.keys(config.models.providers)).toEqual([id]);
+    expect(config.models.providers[id].models[0]).toMatchObject({ id: c.agent.model, reasoning: true, contextWindow: c.contextWindow, maxTokens: c.maxTokens });
+    expect(config.agents.defaults).toMatchObject({ model: { primary: `${id}/${c.agent.model}` }, timeoutSeconds: 1200, workspace: '/home/agent' });
     expect(config.plugins).toEqual({ entries: {} });
     expect(config.messages.queue).toEqual({ mode: 'steer' });
     expect(config.tools.allow).toEqual(['exec']);
@@ -140,6 +145,8 @@ describe.each(VERSIONS.flatMap((v) => PROVIDERS[v]!.map((p) => [v, p] as const))
       expect(String(q.headers[c.keyHeader])).toContain(run.key);
     }
     if (provider === 'openrouter') for (const q of run.fake.requests) expect(q.body.reasoning).toEqual({ enabled: true });
+    // the model asked for, and no other (2026.9 would call claude-sonnet-4-6 for claude-sonnet-4-5, gpt-5.5 for gpt-5.1, under the provider's own id)
+    for (const q of run.fake.requests) expect(q.body.model ?? /models\/([^:]+):/.exec(q.path)?.[1]).toBe(c.agent.model);
     expect(readRequest(c.agent.shell.format, run.fake.requests[0]!.body).tools).toEqual(['exec']);
   });
 

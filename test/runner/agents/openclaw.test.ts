@@ -34,9 +34,15 @@ describe('providers: the reference definitions', () => {
     const id = provider === 'gemini' ? 'google' : provider;
     expect(s.ref).toBe(`${id}/m-1`);
     expect(s.custom).toMatchObject({ api, baseUrl, apiKey: '${GAIA2_OPENCLAW_KEY}', models: [{ id: 'm-1', reasoning: true, input: ['text', 'image'], contextWindow, maxTokens }] });
+    // the reference's release: the provider's own id
+    const ref = config(s, OPENCLAW_REFERENCE_VERSION);
+    expect(Object.keys(ref.models.providers)).toEqual([id]);
+    expect(ref.agents.defaults.model.primary).toBe(`${id}/m-1`);
+    // 2026.9 rewrites models of the ids anthropic and openai it deems retired: there, gaia2-<id>
+    const newer = id === 'anthropic' || id === 'openai' ? `gaia2-${id}` : id;
     const c = config(s, '2026.9.6');
-    expect(Object.keys(c.models.providers)).toEqual([id]);
-    expect(c.agents.defaults.model.primary).toBe(`${id}/m-1`);
+    expect(Object.keys(c.models.providers)).toEqual([newer]);
+    expect(c.agents.defaults.model.primary).toBe(`${newer}/m-1`);
     // the key only by reference, in the variable OpenClaw reads it from
     expect(JSON.stringify(c)).not.toContain('sk-oc-test');
     expect(cfg.keyEnv(s)).toEqual({ GAIA2_OPENCLAW_KEY: 'sk-oc-test' });

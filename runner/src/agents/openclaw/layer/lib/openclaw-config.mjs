@@ -112,18 +112,33 @@ export function keyEnv(setup) {
 }
 
 /**
+ * Provider ids under which 2026.9 rewrites a configured model it deems retired, in the config
+ * at start-up and in every model reference: anthropic (claude-sonnet-4-5 becomes
+ * claude-sonnet-4-6, older Claude models the newest of their family) and openai (gpt-4o, gpt-5.1
+ * … become gpt-5.5). A run must call the model it was asked for, so on those releases the custom
+ * provider of such an id is named `gaia2-<id>`: the same API and definition, no rewrite.
+ */
+const REWRITTEN_PROVIDER_IDS = new Set(['anthropic', 'openai']);
+
+/** The id the custom provider is written under for this release (see REWRITTEN_PROVIDER_IDS). */
+export function providerId(setup, version) {
+  return setup.custom && atLeast(version, RENAMED_KEYS_SINCE) && REWRITTEN_PROVIDER_IDS.has(setup.provider) ? `gaia2-${setup.provider}` : setup.provider;
+}
+
+/**
  * ~/.openclaw/openclaw.json. `o`: version (the running release), port and token (the gateway's),
  * hooksToken, workspace, thinking ($THINKING), queueMode, now (ISO time of the setup record).
  */
 export function openclawConfig(setup, o) {
   const renamed = atLeast(o.version, RENAMED_KEYS_SINCE);
   const provider = setup.custom ? { ...setup.custom } : null;
+  const id = providerId(setup, o.version);
   if (provider && renamed) provider.timeoutSeconds = REFERENCE.idleTimeoutSeconds;
   const defaults = {
     skipBootstrap: true,
     thinkingDefault: first(o.thinking, REFERENCE.thinkingDefault),
     timeoutSeconds: REFERENCE.timeoutSeconds,
-    model: { primary: setup.ref },
+    model: { primary: `${id}/${setup.model}` },
     workspace: o.workspace,
     maxConcurrent: 4,
     subagents: { maxConcurrent: 8 },
@@ -134,7 +149,7 @@ export function openclawConfig(setup, o) {
   // nothing here opens it (the bridge speaks the WebSocket protocol as a backend client).
   const gateway = { bind: 'loopback', mode: 'local', port: o.port, auth: { mode: 'token', token: o.token }, controlUi: renamed ? { enabled: false } : { allowInsecureAuth: true } };
   // Nothing but the model endpoint: 2026.9 refreshes a remote model catalog (catalog.openclaw.ai) at start-up.
-  const models = { ...(provider ? { providers: { [setup.provider]: provider } } : {}), ...(renamed ? { catalogRefresh: { enabled: false } } : {}) };
+  const models = { ...(provider ? { providers: { [id]: provider } } : {}), ...(renamed ? { catalogRefresh: { enabled: false } } : {}) };
   return {
     models,
     agents: { defaults },
