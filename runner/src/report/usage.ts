@@ -2,8 +2,8 @@
 // Tokens are added and priced by the one usage module (runner/src/tokens); TokenTotals is
 // only report.json's shape of a sum. A role whose model the table does not know keeps its
 // tokens and gets no cost.
-import type { RoleUsage, RunUsage } from '../../../agent-image/src/contract/index.js';
-import { addCost, addTokens, costUsd, ZERO_TOKENS, type PriceTable, type TokenUsage } from '../tokens/index.js';
+import type { RoleUsage } from '../../../agent-image/src/contract/index.js';
+import { addCost, addTokens, costUsd, usageRolesOf, ZERO_TOKENS, type PriceTable, type TokenUsage } from '../tokens/index.js';
 import type { RunRecord } from './collect.js';
 
 /** report.json's totals of one role (made from the one token type by `totalsOf`). */
@@ -50,25 +50,6 @@ const totalsOf = ({ tokens: t, runs }: RoleSum): TokenTotals => ({
   llm_calls: t.llm_calls ?? 0,
   runs,
 });
-
-export interface UsageRoles {
-  agent: RoleUsage | null;
-  app_agents: RoleUsage | null;
-  judge: RoleUsage | null;
-}
-
-/**
- * Each role's part of result.json's usage, as the run recorded it (usage/run-usage.ts): the
- * one reading of it for the report, the leaderboard and the viewer. A result from before the
- * roles were split holds the agent's totals at the top.
- */
-export function usageRolesOf(result: Readonly<Record<string, unknown>> | null | undefined): UsageRoles {
-  const u = result?.usage as RunUsage | undefined;
-  if (!u || typeof u !== 'object') return { agent: null, app_agents: null, judge: null };
-  const old = !u.agent && !u.judge && !u.app_agents && typeof u.input_tokens === 'number';
-  const agent = u.agent ?? (old ? { ...u, model: typeof result?.model === 'string' ? result.model : null, source: 'agent_report' as const } : null);
-  return { agent, app_agents: u.app_agents ?? null, judge: u.judge ?? null };
-}
 
 export const agentUsageOf = (r: RunRecord): RoleUsage | null => usageRolesOf(r.result).agent;
 

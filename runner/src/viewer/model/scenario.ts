@@ -2,8 +2,7 @@
 import { join } from 'node:path';
 import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../../agent-image/src/contract/index.js';
 import type { RoleUsage } from '../../../../agent-image/src/contract/index.js';
-import { addCost, addTokens, costUsd, defaultPriceTable, ZERO_TOKENS } from '../../tokens/index.js';
-import { usageRolesOf } from '../../report/usage.js';
+import { addCost, addTokens, costUsd, defaultPriceTable, usageRolesOf, ZERO_TOKENS } from '../../tokens/index.js';
 import { parseTraceJsonl } from '../../trace/index.js';
 import { asArr, asNum, asObj, asStr } from '../../trace/json-util.js';
 import { linesOfRole, TRAFFIC_FILE } from '../../trace/traffic-lines.js';
