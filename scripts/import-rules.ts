@@ -15,7 +15,7 @@ import { checkBackendSeam } from './backend-seam.js';
 export const LAYERS = {
   'runner/src': [
     ['plan', 'secrets', 'fsutil', 'agents'],
-    ['net', 'pricing', 'progress', 'dataset', 'record'],
+    ['net', 'tokens', 'progress', 'dataset', 'record'],
     ['trace', 'env', 'engine'],
     ['usage', 'image', 'report'],
     ['run', 'provenance', 'config'],

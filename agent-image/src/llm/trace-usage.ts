@@ -4,17 +4,15 @@
 // provider sends. The image records each call's counts on its trace line (`usageOf`, from the
 // raw body) and the runner's trace parser (runner/src/trace) hands this function the usage
 // object exactly as the body carried it, for traces of other writers.
+import type { TokenUsage } from '../contract/result.js';
 
-export interface CallUsage {
-  /** Every input token, cached ones included (Anthropic reports those apart; they are added). */
-  input_tokens: number;
-  /** Every output token, reasoning included (Gemini reports thoughts apart; they are added). */
-  output_tokens: number;
-  /** Part of input_tokens read from the prompt cache. */
-  cache_read_tokens: number;
-  /** Part of input_tokens written to the prompt cache (Anthropic reports it; others do not). */
-  cache_write_tokens: number;
-}
+/**
+ * One call's counts, every one stated: the contract's TokenUsage (what result.json sums), so a
+ * trace line's `usage` is added up by the runner as it is. Input includes cached input
+ * (Anthropic reports it apart; it is added), output includes reasoning (Gemini reports
+ * thoughts apart; they are added).
+ */
+export type CallUsage = Required<Omit<TokenUsage, 'llm_calls'>>;
 
 /** A call's counts plus the reasoning part of output_tokens (not recorded on trace lines). */
 export interface NormalUsage extends CallUsage {

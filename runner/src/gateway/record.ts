@@ -7,7 +7,7 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { usageOf, type CallUsage } from '../../../agent-image/src/llm/trace-usage.js';
-import { costUsd, type PriceTable } from '../pricing/index.js';
+import { costUsd, type PriceTable } from '../tokens/index.js';
 import { modelOfRequest } from '../trace/index.js';
 import { redact } from '../secrets/redact.js';
 import type { Grant, Role } from './tokens.js';

@@ -11,7 +11,7 @@ import type { RunPlan } from '../plan/plan.js';
 import { detectProfile } from '../env/profiles.js';
 import { rewriteLoopback, type ContainerEnvBase, type ModelRoute } from '../env/container-env.js';
 import type { UnitBackend } from '../engine/index.js';
-import { loadPriceTable, type PriceTable } from '../pricing/index.js';
+import { loadPriceTable, type PriceTable } from '../tokens/index.js';
 import { kindOf } from './api-kinds.js';
 import { replayFrom } from './replay.js';
 import { gatewayRecordOf, pointRoutesAt, upstreamsOf, type RunGateway } from './run-routes.js';

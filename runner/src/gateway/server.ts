@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { limitsFor, type GatewayPlan } from '../config/gateway.js';
-import type { PriceTable } from '../pricing/index.js';
+import type { PriceTable } from '../tokens/index.js';
 import { DROPPED_REQUEST_HEADERS, errorBody, presentedToken, splitBase, type KindSpec } from './api-kinds.js';
 import { forward, GAVE_UP_HEADER } from './forward.js';
 import { Limiter, type LimiterStats } from './limiter.js';

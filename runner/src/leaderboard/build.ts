@@ -7,7 +7,7 @@ import { join, relative, sep } from 'node:path';
 import { ConfigError } from '../plan/errors.js';
 import { PHASE_NAMES } from '../plan/phases.js';
 import { agentIdentity, agentUsageOf, dirReport, loadRunRecords, orderSplits, type Report, type ReportOptions, type RunRecord } from '../report/index.js';
-import { defaultPriceTable } from '../pricing/index.js';
+import { defaultPriceTable } from '../tokens/index.js';
 import { resolveSources, type LeaderboardSource } from './sources.js';
 import { scenarioSets, type ScenarioSets } from './scenario-sets.js';
 

@@ -1,7 +1,7 @@
 // Aggregates run records into the report: per split and overall, macro and micro.
 import type { RunRecord } from './collect.js';
 import { mean, median, passAtK, passHatK, standardError } from './metrics.js';
-import { defaultPriceTable, type PriceTable } from '../pricing/index.js';
+import { defaultPriceTable, type PriceTable } from '../tokens/index.js';
 import { usageTotals, type UsageTotals } from './usage.js';
 import { clusteredInterval, macroInterval, type RateInterval } from './uncertainty.js';
 import type { ReportMeta } from './meta.js';

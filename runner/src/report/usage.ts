@@ -1,10 +1,12 @@
 // Token and cost totals of a group of runs, agent, Agent2Agent app agents and judge apart.
-// Costs come from the price table; a role whose model the table does not know keeps its
+// Tokens are added and priced by the one usage module (runner/src/tokens); TokenTotals is
+// only report.json's shape of a sum. A role whose model the table does not know keeps its
 // tokens and gets no cost.
-import type { RoleUsage, RunUsage } from '../../../agent-image/src/contract/index.js';
-import { costUsd, type PriceTable } from '../pricing/index.js';
+import type { RoleUsage } from '../../../agent-image/src/contract/index.js';
+import { addCost, addTokens, costUsd, usageRolesOf, ZERO_TOKENS, type PriceTable, type TokenUsage } from '../tokens/index.js';
 import type { RunRecord } from './collect.js';
 
+/** report.json's totals of one role (made from the one token type by `totalsOf`). */
 export interface TokenTotals {
   input: number;
   output: number;
@@ -31,69 +33,59 @@ export interface UsageTotals {
   cost: { agent: CostTotal; app_agents: CostTotal; judge: CostTotal; total_usd: number | null };
 }
 
-const zero = (): TokenTotals => ({ input: 0, output: 0, cache_read: 0, cache_write: 0, llm_calls: 0, runs: 0 });
-
-export interface UsageRoles {
-  agent: RoleUsage | null;
-  app_agents: RoleUsage | null;
-  judge: RoleUsage | null;
+/** A role's runs added up: their tokens, how many runs stated them, and their cost. */
+interface RoleSum {
+  tokens: TokenUsage;
+  runs: number;
+  cost: CostTotal;
 }
 
-/**
- * Each role's part of result.json's usage, as the run recorded it (usage/run-usage.ts): the
- * one reading of it for the report, the leaderboard and the viewer. A result from before the
- * roles were split holds the agent's totals at the top.
- */
-export function usageRolesOf(result: Readonly<Record<string, unknown>> | null | undefined): UsageRoles {
-  const u = result?.usage as RunUsage | undefined;
-  if (!u || typeof u !== 'object') return { agent: null, app_agents: null, judge: null };
-  const old = !u.agent && !u.judge && !u.app_agents && typeof u.input_tokens === 'number';
-  const agent = u.agent ?? (old ? { ...u, model: typeof result?.model === 'string' ? result.model : null, source: 'agent_report' as const } : null);
-  return { agent, app_agents: u.app_agents ?? null, judge: u.judge ?? null };
-}
+const emptySum = (): RoleSum => ({ tokens: { ...ZERO_TOKENS, llm_calls: 0 }, runs: 0, cost: { usd: null, priced_runs: 0, unpriced_models: [] } });
 
-/** A role's cost at `prices`; null when its model has no price. */
-export const roleCostUsd = (u: RoleUsage, prices: PriceTable): number | null => costUsd(prices, u.model, u);
+const totalsOf = ({ tokens: t, runs }: RoleSum): TokenTotals => ({
+  input: t.input_tokens,
+  output: t.output_tokens,
+  cache_read: t.cache_read_tokens ?? 0,
+  cache_write: t.cache_write_tokens ?? 0,
+  llm_calls: t.llm_calls ?? 0,
+  runs,
+});
 
 export const agentUsageOf = (r: RunRecord): RoleUsage | null => usageRolesOf(r.result).agent;
-export const judgeUsageOf = (r: RunRecord): RoleUsage | null => usageRolesOf(r.result).judge;
-export const appAgentsUsageOf = (r: RunRecord): RoleUsage | null => usageRolesOf(r.result).app_agents;
 
-function addRole(t: TokenTotals, c: CostTotal, u: RoleUsage, prices: PriceTable): void {
-  t.input += u.input_tokens;
-  t.output += u.output_tokens;
-  t.cache_read += u.cache_read_tokens ?? 0;
-  t.cache_write += u.cache_write_tokens ?? 0;
-  t.llm_calls += u.llm_calls ?? 0;
-  t.runs++;
-  const usd = roleCostUsd(u, prices);
+function addRole(sum: RoleSum, u: RoleUsage, prices: PriceTable): void {
+  sum.tokens = addTokens(sum.tokens, u);
+  sum.runs++;
+  const c = sum.cost;
+  const usd = costUsd(prices, u.model, u);
   if (usd === null) {
     const name = u.model ?? '(model not recorded)';
     if (!c.unpriced_models.includes(name)) c.unpriced_models.push(name);
     c.usd = null;
   } else {
     c.priced_runs++;
-    if (c.unpriced_models.length === 0) c.usd = (c.usd ?? 0) + usd;
+    // Once a run of the role had no price the role's cost stays unknown.
+    if (c.unpriced_models.length === 0) c.usd = addCost(c.usd ?? 0, usd);
   }
 }
 
 export function usageTotals(records: readonly RunRecord[], prices: PriceTable): UsageTotals {
-  const agent = zero();
-  const appAgents = zero();
-  const judge = zero();
-  const noCost = (): CostTotal => ({ usd: null, priced_runs: 0, unpriced_models: [] });
-  const cost = { agent: noCost(), app_agents: noCost(), judge: noCost() };
+  const agent = emptySum();
+  const appAgents = emptySum();
+  const judge = emptySum();
   for (const r of records) {
-    const a = agentUsageOf(r);
-    if (a) addRole(agent, cost.agent, a, prices);
-    const x = appAgentsUsageOf(r);
-    if (x) addRole(appAgents, cost.app_agents, x, prices);
-    const j = judgeUsageOf(r);
-    if (j) addRole(judge, cost.judge, j, prices);
+    const roles = usageRolesOf(r.result);
+    if (roles.agent) addRole(agent, roles.agent, prices);
+    if (roles.app_agents) addRole(appAgents, roles.app_agents, prices);
+    if (roles.judge) addRole(judge, roles.judge, prices);
   }
   // A role without any usage costs nothing; a role with unpriced runs makes the total unknown.
-  const parts = ([[agent, cost.agent], [appAgents, cost.app_agents], [judge, cost.judge]] as const).map(([t, c]) => (t.runs === 0 ? 0 : c.usd));
-  const used = agent.runs + appAgents.runs + judge.runs > 0;
-  const total_usd = !used || parts.includes(null) ? null : parts.reduce((s, p) => s! + p!, 0);
-  return { agent, app_agents: appAgents, judge, cost: { ...cost, total_usd } };
+  const used = [agent, appAgents, judge].filter((s) => s.runs > 0);
+  const total_usd = used.length === 0 ? null : used.reduce<number | null>((sum, s) => addCost(sum, s.cost.usd), 0);
+  return {
+    agent: totalsOf(agent),
+    app_agents: totalsOf(appAgents),
+    judge: totalsOf(judge),
+    cost: { agent: agent.cost, app_agents: appAgents.cost, judge: judge.cost, total_usd },
+  };
 }

@@ -5,7 +5,8 @@ import { asNum, asObj, asStr, isObj, type Obj } from './json-util.js';
 import { detectProvider, modelOf, type Provider } from './provider.js';
 import { requestMessages } from './request.js';
 import { normalizeEntry } from './response.js';
-import { estimateCostUsd, unifyUsage, type Usage } from './usage.js';
+import { costUsd, defaultPriceTable } from '../tokens/index.js';
+import { callTokens, unifyUsage, type Usage } from './usage.js';
 
 export interface CallError {
   title: string;
@@ -77,7 +78,7 @@ export function canonicalizeRow(row: Obj, index: number): CanonicalCall {
     response: { role: 'assistant', blocks },
     stopReason: (asStr(resp.stop_reason) || asStr(resp.finish_reason)).trim(),
     usage,
-    costUsd: estimateCostUsd(model, usage),
+    costUsd: costUsd(defaultPriceTable(), model, callTokens(usage)),
     error: responseError(resp),
     unparsed: parsedNothing ? raw.slice(0, 4000) : null,
     retried: false,

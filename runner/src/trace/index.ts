@@ -9,7 +9,7 @@ export { blocksText } from './blocks.js';
 export { canonicalizeRow, isRenderableRow } from './canonical.js';
 export { normalizeEntry, parseRawResponse } from './response.js';
 export { parseSseEvents, looksLikeSse } from './sse.js';
-export { addUsage, totalInput, unifyUsage, estimateCostUsd, ZERO_USAGE } from './usage.js';
+export { callTokens, totalInput, unifyUsage } from './usage.js';
 export { detectProvider, modelOfRequest } from './provider.js';
 
 export interface ParsedTrace {

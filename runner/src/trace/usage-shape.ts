@@ -1,5 +1,7 @@
-// The counts of one call as the trace pages show them. Plain data with no imports: the
-// viewer's browser code (viewer/browser/) type-checks against it without Node.
+// The counts of one call as the trace pages show them (the viewer's data: fresh input apart
+// from the cache's, reasoning apart). Sums and costs are not made in this shape but in the
+// runner's one token type (runner/src/tokens; callTokens in usage.ts converts). Plain data
+// with no imports: the viewer's browser code (viewer/browser/) type-checks against it without Node.
 
 export interface Usage {
   /** Input tokens neither read from nor written to the prompt cache. */
@@ -10,8 +12,6 @@ export interface Usage {
   /** Reasoning tokens, part of `output` (Gemini's thoughts are added to it). */
   reasoning: number;
 }
-
-export const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
 
 /** All input the model read: fresh, cache writes and cache reads. */
 export const totalInput = (u: Usage): number => u.input + u.cacheRead + u.cacheWrite;

@@ -1,9 +1,10 @@
-// Provider usage objects → one shape; cost from the runner's price table (an estimate, stated as such).
-import { costUsd, defaultPriceTable } from '../pricing/index.js';
+// Provider usage objects → the counts the trace pages show for one call, and back to the
+// runner's one token type (runner/src/tokens) for every sum and cost.
+import type { TokenUsage } from '../tokens/index.js';
 import { fullUsage, normalizeUsage } from '../../../agent-image/src/llm/trace-usage.js';
 import { totalInput, type Usage } from './usage-shape.js';
 
-export { totalInput, ZERO_USAGE, type Usage } from './usage-shape.js';
+export { totalInput, type Usage } from './usage-shape.js';
 
 /**
  * A provider's usage object as the trace pages count it. The counting itself is the image's
@@ -21,22 +22,7 @@ export function unifyUsage(raw: unknown): Usage {
   };
 }
 
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    cacheRead: a.cacheRead + b.cacheRead,
-    cacheWrite: a.cacheWrite + b.cacheWrite,
-    reasoning: a.reasoning + b.reasoning,
-  };
-}
-
-/** Cost at the runner's price table (runner/src/pricing); null when the model is not in it. */
-export function estimateCostUsd(model: string, u: Usage): number | null {
-  return costUsd(defaultPriceTable(), model, {
-    input_tokens: totalInput(u),
-    output_tokens: u.output,
-    cache_read_tokens: u.cacheRead,
-    cache_write_tokens: u.cacheWrite,
-  });
+/** One call's counts as the runner adds and prices them (input with its cached part). */
+export function callTokens(u: Usage): TokenUsage {
+  return { input_tokens: totalInput(u), output_tokens: u.output, cache_read_tokens: u.cacheRead, cache_write_tokens: u.cacheWrite };
 }

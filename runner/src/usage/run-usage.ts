@@ -3,16 +3,18 @@
 // judge_trace.jsonl (one line per HTTP call, docs/trace-format.md). An
 // image that writes no trace is covered by what each role reported to the daemon
 // (daemon_status.agent_usage / app_agents_usage), marked as such.
-import type { DaemonStatus, RoleUsage, RunUsage, TokenUsage } from '../../../agent-image/src/contract/index.js';
+import type { DaemonStatus, RoleUsage, RunUsage } from '../../../agent-image/src/contract/index.js';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
 import { linesOfRole, type TrafficRole } from '../trace/traffic-lines.js';
-import { canonicalizeRow, isRenderableRow, modelOfRequest, totalInput } from '../trace/index.js';
+import { addTokens, sumTokens, ZERO_TOKENS, type TokenUsage } from '../tokens/index.js';
+import { callTokens, canonicalizeRow, isRenderableRow, modelOfRequest } from '../trace/index.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** Sums one trace file; null when it holds no LLM call. */
 export function usageOfTrace(text: string, fallbackModel: string | null): RoleUsage | null {
-  const sum: RoleUsage = { model: null, source: 'trace', llm_calls: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+  let sum: TokenUsage = { ...ZERO_TOKENS, llm_calls: 0 };
+  let model: string | null = null;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     let row: Record<string, unknown>;
@@ -22,31 +24,25 @@ export function usageOfTrace(text: string, fallbackModel: string | null): RoleUs
       continue; // a torn last line
     }
     if (!row || typeof row !== 'object' || !isRenderableRow(row)) continue;
-    sum.llm_calls! += 1;
     // The body's model, else the URL's (Gemini's models/<m>:…), else what the line states.
-    const model = modelOfRequest(row.request, typeof row.url === 'string' ? row.url : '') ?? (typeof row.model === 'string' && row.model ? row.model : null);
+    let named = modelOfRequest(row.request, typeof row.url === 'string' ? row.url : '') ?? (typeof row.model === 'string' && row.model ? row.model : null);
     const ours = row.usage as Partial<Record<string, unknown>> | null | undefined;
+    let call: TokenUsage | null = null;
     if (ours && typeof ours === 'object') {
       // Our image's trace states each call's usage (agent-image/src/llm/trace-usage.ts).
-      sum.input_tokens += num(ours.input_tokens);
-      sum.output_tokens += num(ours.output_tokens);
-      sum.cache_read_tokens! += num(ours.cache_read_tokens);
-      sum.cache_write_tokens! += num(ours.cache_write_tokens);
-      if (model) sum.model ??= model;
-      continue;
-    }
-    if ('usage' in row) continue; // our writer, but the body stated no usage (an error reply)
-    const call = canonicalizeRow(row, 0); // another writer: read the usage off the response
-    sum.input_tokens += totalInput(call.usage);
-    sum.output_tokens += call.usage.output;
-    sum.cache_read_tokens! += call.usage.cacheRead;
-    sum.cache_write_tokens! += call.usage.cacheWrite;
-    const named = model ?? call.model;
-    if (named) sum.model ??= named;
+      call = { input_tokens: num(ours.input_tokens), output_tokens: num(ours.output_tokens), cache_read_tokens: num(ours.cache_read_tokens), cache_write_tokens: num(ours.cache_write_tokens) };
+    } else if (!('usage' in row)) {
+      // Another writer: read the usage off the response.
+      const c = canonicalizeRow(row, 0);
+      call = callTokens(c.usage);
+      named ??= c.model || null;
+    } // else our writer, but the body stated no usage (an error reply): a call without tokens
+    sum = addTokens(sum, { ...(call ?? ZERO_TOKENS), llm_calls: 1 });
+    if (call && named) model ??= named;
   }
-  if (sum.llm_calls === 0) return null;
-  sum.model ??= fallbackModel;
-  return sum;
+  if (!sum.llm_calls) return null;
+  const { llm_calls, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens } = sum;
+  return { model: model ?? fallbackModel, source: 'trace', llm_calls, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens };
 }
 
 /**
@@ -66,19 +62,6 @@ function usageOfDaemon(status: DaemonStatus | null, role: 'agent' | 'app_agents'
   return { model, source: 'agent_report', input_tokens: minus('input_tokens'), output_tokens: minus('output_tokens'), cache_read_tokens: minus('cache_read_tokens') };
 }
 
-export function addTokens(a: TokenUsage, b: TokenUsage): TokenUsage {
-  const out: TokenUsage = {
-    input_tokens: a.input_tokens + b.input_tokens,
-    output_tokens: a.output_tokens + b.output_tokens,
-    cache_read_tokens: (a.cache_read_tokens ?? 0) + (b.cache_read_tokens ?? 0),
-    cache_write_tokens: (a.cache_write_tokens ?? 0) + (b.cache_write_tokens ?? 0),
-  };
-  if (a.llm_calls !== undefined || b.llm_calls !== undefined) out.llm_calls = (a.llm_calls ?? 0) + (b.llm_calls ?? 0);
-  return out;
-}
-
-export const ZERO_TOKENS: TokenUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
-
 /**
  * result.json's `usage` from the run's artifacts; undefined when no LLM was used. `env` is the
  * container's environment: its MODEL / GAIA2_JUDGE_MODEL name the models when a trace does not.
@@ -91,7 +74,7 @@ export function usageOfRun(artifacts: ReadonlyMap<string, Buffer>, status: Daemo
   const agent = usageOfTrace(text('trace.jsonl'), agentModel) ?? usageOfDaemon(status, 'agent', agentModel, appAgents);
   const judge = usageOfTrace(text('judge_trace.jsonl'), env.GAIA2_JUDGE_MODEL?.trim() || null);
   if (!agent && !judge && !appAgents) return undefined;
-  const total = [agent, appAgents, judge].reduce<TokenUsage>((sum, u) => (u ? addTokens(sum, u) : sum), ZERO_TOKENS);
+  const total = sumTokens([agent, appAgents, judge]);
   return { ...total, ...(agent ? { agent } : {}), ...(appAgents ? { app_agents: appAgents } : {}), ...(judge ? { judge } : {}) };
 }
 
@@ -108,7 +91,7 @@ export function usageOfTraffic(text: string, env: Readonly<Record<string, string
   const appAgents = sum('app_agent', appAgentsModel(env));
   const judge = sum('judge', env.GAIA2_JUDGE_MODEL?.trim() || null);
   if (!agent && !judge && !appAgents) return undefined;
-  const total = [agent, appAgents, judge].reduce<TokenUsage>((s, u) => (u ? addTokens(s, u) : s), ZERO_TOKENS);
+  const total = sumTokens([agent, appAgents, judge]);
   return { ...total, ...(agent ? { agent } : {}), ...(appAgents ? { app_agents: appAgents } : {}), ...(judge ? { judge } : {}) };
 }
 

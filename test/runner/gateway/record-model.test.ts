@@ -3,7 +3,7 @@
 // name the model, or a Gemini CLI run's cost is "no price".
 import { describe, expect, it } from 'vitest';
 import { TrafficRecorder } from '../../../runner/src/gateway/record.js';
-import { costUsd, defaultPriceTable } from '../../../runner/src/pricing/index.js';
+import { costUsd, defaultPriceTable } from '../../../runner/src/tokens/index.js';
 import { canonicalizeRow } from '../../../runner/src/trace/index.js';
 import { usageOfTraffic } from '../../../runner/src/usage/run-usage.js';
 

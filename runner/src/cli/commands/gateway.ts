@@ -39,7 +39,7 @@ export function register(program: Command): void {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be an integer 0-65535, got "${f.port}"`);
       // The gateway's code (HTTP client, schemas, prices) loads only when it runs.
       const [{ resolveGateway }, { lookupProviderKey }, { replayFrom, startGateway }, { loadPriceTable }] = await Promise.all([
-        import('../../config/gateway.js'), import('../../env/providers.js'), import('../../gateway/index.js'), import('../../pricing/index.js'),
+        import('../../config/gateway.js'), import('../../env/providers.js'), import('../../gateway/index.js'), import('../../tokens/index.js'),
       ]);
       const key = f.apiKeyEnv ? process.env[f.apiKeyEnv]?.trim() || null : (lookupProviderKey(f.provider, process.env)?.value ?? null);
       if (f.apiKeyEnv && !key) throw new UsageError(`--api-key-env: ${f.apiKeyEnv} is not set`);

@@ -29,7 +29,7 @@ export function register(program: Command): void {
     .action(async (dirs: string[], f: LeaderboardFlags) => {
       const [{ buildLeaderboard, LEADERBOARD_FILES, resolveSources, saveLeaderboard }, { loadPriceTable }, { buildViewer }] = await Promise.all([
         import('../../leaderboard/index.js'),
-        import('../../pricing/index.js'),
+        import('../../tokens/index.js'),
         import('../../viewer/index.js'),
       ]);
       const prices = loadPriceTable(f.prices);

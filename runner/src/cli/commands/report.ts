@@ -28,7 +28,7 @@ export function register(program: Command): void {
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`--output-dir is not a directory: ${dir}`);
       const [{ renderCsv, renderMarkdown, writeReport }, { loadPriceTable }, { readPhasesReport, renderPhasesMarkdown, rewritePhasesReport }] = await Promise.all([
         import('../../report/index.js'),
-        import('../../pricing/index.js'),
+        import('../../tokens/index.js'),
         import('../../phases/overall-report.js'),
       ]);
       const prices = loadPriceTable(f.prices);

@@ -3,7 +3,7 @@
 // configuration is mounted, and the admin API the runner drives through the API server's pod
 // proxy (register a container's tokens, end a container and take its record, read the counts).
 import type { GatewayPlan } from '../../plan/gateway.js';
-import type { PriceTable } from '../../pricing/index.js';
+import type { PriceTable } from '../../tokens/index.js';
 import type { GatewayFailure, GatewayStats } from '../server.js';
 import type { Grant } from '../tokens.js';
 

@@ -19,7 +19,7 @@ import type { UnitBackend } from '../../engine/index.js';
 import { EngineError } from '../../engine/errors.js';
 import { clusterOf } from '../../engine/kubernetes/cluster.js';
 import { checkNoLoopback } from '../../engine/loopback-refusal.js';
-import type { PriceTable } from '../../pricing/index.js';
+import type { PriceTable } from '../../tokens/index.js';
 import { redact } from '../../secrets/redact.js';
 import { TRAFFIC_FILE } from '../record.js';
 import { gatewayRecordOf, pointRoutesAt, type RunGateway, type RunUpstreams } from '../run-routes.js';

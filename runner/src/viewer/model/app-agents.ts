@@ -7,7 +7,8 @@ import { EXPERT_COMMAND, EXPERT_FN } from '../../../../agent-image/src/apps/expe
 import type { EventLine } from '../../../../agent-image/src/contract/index.js';
 import { traceFromRows } from '../../trace/index.js';
 import { isObj } from '../../trace/json-util.js';
-import { callTotals, cap, conversationGroups } from './conversation.js';
+import { addCost, addTokens, ZERO_TOKENS } from '../../tokens/index.js';
+import { callTotals, cap, conversationGroups, type Spend } from './conversation.js';
 import type { AppAgentView, TimelineItem } from './types.js';
 
 /** The app agents' conversations, by expert_agent call number. */
@@ -40,9 +41,9 @@ export function appAgentViews(traceText: string, events: readonly EventLine[]): 
         cli: g.cli,
         task: done ? cap(String((done.args as { task?: unknown } | null)?.task ?? ''), 20_000) : '',
         answer: done && typeof done.ret === 'string' ? cap(done.ret, 20_000) : '',
-        llmCalls: totals.llmCalls,
-        tokensIn: totals.tokensIn,
-        tokensOut: totals.tokensOut,
+        llmCalls: totals.tokens.llm_calls ?? 0,
+        tokensIn: totals.tokens.input_tokens,
+        tokensOut: totals.tokens.output_tokens,
         costUsd: totals.costUsd,
         items: conversationGroups(calls).flatMap((grp) => grp.items),
       };
@@ -76,14 +77,12 @@ export function nestAppAgents(items: TimelineItem[], views: readonly AppAgentVie
 }
 
 /** The app agents' calls, tokens and cost (null when one of them has no price). */
-export function appAgentTotals(views: readonly AppAgentView[]): { llmCalls: number; tokensIn: number; tokensOut: number; costUsd: number | null } {
-  return views.reduce(
-    (acc, v) => ({
-      llmCalls: acc.llmCalls + v.llmCalls,
-      tokensIn: acc.tokensIn + v.tokensIn,
-      tokensOut: acc.tokensOut + v.tokensOut,
-      costUsd: acc.costUsd === null || v.costUsd === null ? null : acc.costUsd + v.costUsd,
+export function appAgentTotals(views: readonly AppAgentView[]): Spend {
+  return views.reduce<Spend>(
+    (sum, v) => ({
+      tokens: addTokens(sum.tokens, { input_tokens: v.tokensIn, output_tokens: v.tokensOut, llm_calls: v.llmCalls }),
+      costUsd: addCost(sum.costUsd, v.costUsd),
     }),
-    { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 as number | null },
+    { tokens: { ...ZERO_TOKENS, llm_calls: 0 }, costUsd: 0 },
   );
 }

@@ -4,7 +4,8 @@
 // (previous_response_id) do not hide or duplicate messages. Tool calls pair with their
 // results by id (by name and order when a provider sends no ids).
 import type { Block, CanonicalCall, Message } from '../../trace/index.js';
-import { totalInput } from '../../trace/index.js';
+import { callTokens } from '../../trace/index.js';
+import { addCost, addTokens, ZERO_TOKENS, type TokenUsage } from '../../tokens/index.js';
 import type { TimelineItem, ViewBlock } from './types.js';
 
 export const MAX_TEXT = 100_000;
@@ -116,25 +117,29 @@ export function conversationGroups(calls: CanonicalCall[]): CallGroup[] {
   return groups;
 }
 
-export function callTotals(calls: CanonicalCall[]): { llmCalls: number; tokensIn: number; tokensOut: number; latencyMs: number; costUsd: number | null; model: string } {
-  let tokensIn = 0;
-  let tokensOut = 0;
+/** Tokens and their cost at the price table (null: a model without a price). */
+export interface Spend {
+  tokens: TokenUsage;
+  costUsd: number | null;
+}
+
+/**
+ * The calls' tokens (retried attempts included: they were billed) and cost, unknown when no
+ * call is there or one has no price; `tokens.llm_calls` counts the steps, retries left out.
+ */
+export function callTotals(calls: CanonicalCall[]): Spend & { latencyMs: number; model: string } {
+  let tokens = ZERO_TOKENS;
   let latencyMs = 0;
-  let cost = 0;
-  let costKnown = calls.length > 0;
+  let costUsd: number | null = calls.length > 0 ? 0 : null;
   for (const c of calls) {
-    tokensIn += totalInput(c.usage);
-    tokensOut += c.usage.output;
+    tokens = addTokens(tokens, callTokens(c.usage));
     latencyMs += c.latencyMs;
-    if (c.costUsd === null) costKnown = false;
-    else cost += c.costUsd;
+    costUsd = addCost(costUsd, c.costUsd);
   }
   return {
-    llmCalls: calls.filter((c) => !c.retried).length,
-    tokensIn,
-    tokensOut,
+    tokens: { ...tokens, llm_calls: calls.filter((c) => !c.retried).length },
     latencyMs,
-    costUsd: costKnown ? cost : null,
+    costUsd,
     model: calls.find((c) => c.model)?.model ?? '',
   };
 }

@@ -2,13 +2,12 @@
 import { join } from 'node:path';
 import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../../agent-image/src/contract/index.js';
 import type { RoleUsage } from '../../../../agent-image/src/contract/index.js';
-import { defaultPriceTable } from '../../pricing/index.js';
-import { roleCostUsd, usageRolesOf } from '../../report/usage.js';
+import { addCost, addTokens, costUsd, defaultPriceTable, usageRolesOf, ZERO_TOKENS } from '../../tokens/index.js';
 import { parseTraceJsonl } from '../../trace/index.js';
 import { asArr, asNum, asObj, asStr } from '../../trace/json-util.js';
 import { linesOfRole, TRAFFIC_FILE } from '../../trace/traffic-lines.js';
 import { readJsonObject, readJsonlObjects, readText, scanArtifacts, type ArtifactStat } from './artifacts.js';
-import { callTotals, cap, conversationGroups } from './conversation.js';
+import { callTotals, cap, conversationGroups, type Spend } from './conversation.js';
 import type { ScenarioInfoCache } from './oracle.js';
 import { infoOf, splitOf, statusOf, stuckLoopOf } from './status.js';
 import { eventItems, mergeTimeline, withFailures } from './timeline.js';
@@ -26,30 +25,21 @@ export interface ScenarioContext {
 
 const RAW_FILES = ['result.json', 'events.jsonl', 'daemon_status.json', 'daemon_judgments.jsonl', 'judgments.jsonl', 'trace.jsonl', 'judge_trace.jsonl', 'app_agents_trace.jsonl', 'model_traffic.jsonl', 'noise.jsonl', 'eventd.log', 'agent_response.txt', 'entrypoint.log'];
 
-interface Totals {
-  llmCalls: number;
-  tokensIn: number;
-  tokensOut: number;
-  costUsd: number | null;
-}
+const NOTHING: Spend = { tokens: { ...ZERO_TOKENS, llm_calls: 0 }, costUsd: 0 };
 
 /** Roles together; the cost is unknown as soon as one role that used tokens has no price. */
-function sumTotals(parts: readonly Totals[]): Totals {
-  return parts.reduce<Totals>(
-    (s, p) => ({
-      llmCalls: s.llmCalls + p.llmCalls,
-      tokensIn: s.tokensIn + p.tokensIn,
-      tokensOut: s.tokensOut + p.tokensOut,
-      costUsd: s.costUsd === null || (p.costUsd === null && p.tokensIn + p.tokensOut > 0) ? null : s.costUsd + (p.costUsd ?? 0),
-    }),
-    { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 },
-  );
+function sumSpends(parts: readonly Spend[]): Spend {
+  return parts.reduce<Spend>((s, p) => {
+    const used = p.tokens.input_tokens + p.tokens.output_tokens > 0;
+    return { tokens: addTokens(s.tokens, p.tokens), costUsd: addCost(s.costUsd, p.costUsd ?? (used ? null : 0)) };
+  }, NOTHING);
 }
 
 /** One role of result.json's usage; its call count from the trace when the role has none (an agent's own report). */
-function roleTotals(u: RoleUsage | null, tracedCalls: number): Totals {
-  if (!u) return { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
-  return { llmCalls: u.llm_calls ?? tracedCalls, tokensIn: u.input_tokens, tokensOut: u.output_tokens, costUsd: roleCostUsd(u, defaultPriceTable()) };
+function roleSpend(u: RoleUsage | null, tracedCalls: number): Spend {
+  if (!u) return NOTHING;
+  // addTokens keeps the counts alone (not the role's model and source).
+  return { tokens: { ...addTokens(ZERO_TOKENS, u), llm_calls: u.llm_calls ?? tracedCalls }, costUsd: costUsd(defaultPriceTable(), u.model, u) };
 }
 
 /** The POSIX relative path of a scenario dir, URL-encoded per segment. */
@@ -78,11 +68,11 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
   // a run still going, or one from before usage was recorded, is counted from its traces.
   const roles = usageRolesOf(result);
   const recorded = roles.agent !== null || roles.app_agents !== null || roles.judge !== null;
-  const app = recorded ? roleTotals(roles.app_agents, 0) : appAgentTotals(appAgents);
+  const app = recorded ? roleSpend(roles.app_agents, 0) : appAgentTotals(appAgents);
   // A main agent without LLM calls (scripted, with app agents) costs nothing.
-  const agent = recorded ? roleTotals(roles.agent, main.llmCalls) : { ...main, costUsd: trace.calls.length > 0 ? main.costUsd : 0 };
-  const judge = roleTotals(roles.judge, 0);
-  const agentSide = sumTotals([agent, app]);
+  const agent = recorded ? roleSpend(roles.agent, main.tokens.llm_calls ?? 0) : { tokens: main.tokens, costUsd: trace.calls.length > 0 ? main.costUsd : 0 };
+  const judge = roleSpend(roles.judge, 0);
+  const agentSide = sumSpends([agent, app]);
   const agentActions = events.filter((e) => !isEnvLine(e) && !isUserLine(e) && !isReplyLine(e) && e.app !== 'AgentUserInterface');
 
   const stuckLoop = stuckLoopOf(result);
@@ -95,14 +85,14 @@ export function loadScenario(dir: string, id: string, ctx: ScenarioContext, file
     ...(stuckLoop ? { stuckLoop: true } : {}),
     model: main.model || roles.agent?.model || asStr(result?.model),
     // No usage recorded nor traced (the reference's results, Format C): its own totals.
-    llmCalls: agentSide.llmCalls || asNum(result?.num_llm_calls),
-    tokensIn: agentSide.tokensIn || asNum(result?.total_input_tokens),
-    tokensOut: agentSide.tokensOut || asNum(result?.total_output_tokens),
-    ...(appAgents.length || roles.app_agents ? { appAgentLlmCalls: app.llmCalls, appAgentTokensIn: app.tokensIn, appAgentTokensOut: app.tokensOut } : {}),
-    judgeTokensIn: judge.tokensIn,
-    judgeTokensOut: judge.tokensOut,
+    llmCalls: agentSide.tokens.llm_calls || asNum(result?.num_llm_calls),
+    tokensIn: agentSide.tokens.input_tokens || asNum(result?.total_input_tokens),
+    tokensOut: agentSide.tokens.output_tokens || asNum(result?.total_output_tokens),
+    ...(appAgents.length || roles.app_agents ? { appAgentLlmCalls: app.tokens.llm_calls ?? 0, appAgentTokensIn: app.tokens.input_tokens, appAgentTokensOut: app.tokens.output_tokens } : {}),
+    judgeTokensIn: judge.tokens.input_tokens,
+    judgeTokensOut: judge.tokens.output_tokens,
     // Agent, app agents and judge together; unknown as soon as one has a model without a price.
-    costUsd: sumTotals([agentSide, judge]).costUsd,
+    costUsd: sumSpends([agentSide, judge]).costUsd,
     durationS: typeof result?.duration_seconds === 'number' ? result.duration_seconds : null,
     latencyMs: main.latencyMs || asNum(result?.total_latency_ms),
     toolCalls: agentActions.length,

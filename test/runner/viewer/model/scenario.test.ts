@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunUsage } from '../../../../agent-image/src/contract/index.js';
-import { costUsd, defaultPriceTable } from '../../../../runner/src/pricing/index.js';
+import { costUsd, defaultPriceTable } from '../../../../runner/src/tokens/index.js';
 import { dirReport } from '../../../../runner/src/report/index.js';
 import { buildViewer } from '../../../../runner/src/viewer/index.js';
 import { writeRun } from '../synthetic.js';

@@ -1,6 +1,6 @@
-// Cost of tokens from one price table: prices.json next to this file, with the entries of a
-// user's file (GAIA2_PRICES=<file>, or `report --prices <file>`) replacing them per model. A
-// model the table does not know has no cost (null): a report shows its tokens, never a guess.
+// The one price table: prices.json next to this file, with the entries of a user's file
+// (GAIA2_PRICES=<file>, or `report --prices <file>`) replacing them per model. A model the
+// table does not know has no price: cost.ts gives it no cost (null), never a guess.
 import { readFileSync } from 'node:fs';
 import shipped from './prices.json' with { type: 'json' };
 import { ConfigError } from '../plan/errors.js';
@@ -17,14 +17,6 @@ export interface PriceTable {
   models: Record<string, Price>;
   /** Where the prices came from: "built-in (as of …)" and any override file. */
   sources: string[];
-}
-
-/** Token counts as result.json and trace lines state them: input includes cached input. */
-export interface TokenCounts {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens?: number;
-  cache_write_tokens?: number;
 }
 
 export const PRICES_ENV = 'GAIA2_PRICES';
@@ -48,7 +40,7 @@ function checkPrices(models: unknown, where: string): Record<string, Price> {
 
 /** The shipped table, overridden by `file` (or else $GAIA2_PRICES) when given. */
 export function loadPriceTable(file?: string, env: NodeJS.ProcessEnv = process.env): PriceTable {
-  const table: PriceTable = { models: checkPrices(shipped.models, 'runner/src/pricing/prices.json'), sources: [`built-in (as of ${shipped.as_of})`] };
+  const table: PriceTable = { models: checkPrices(shipped.models, 'runner/src/tokens/prices.json'), sources: [`built-in (as of ${shipped.as_of})`] };
   const override = file ?? (env[PRICES_ENV]?.trim() || undefined);
   if (!override) return table;
   const where = file ? override : `${PRICES_ENV} (${override})`;
@@ -82,12 +74,3 @@ export function priceOf(table: PriceTable, model: string | null | undefined): Pr
   return model ? (table.models[priceKey(model)] ?? null) : null;
 }
 
-/** USD for these tokens at this model's prices; null when the model is unknown. */
-export function costUsd(table: PriceTable, model: string | null | undefined, t: TokenCounts): number | null {
-  const p = priceOf(table, model);
-  if (!p) return null;
-  const read = t.cache_read_tokens ?? 0;
-  const write = t.cache_write_tokens ?? 0;
-  const fresh = Math.max(0, t.input_tokens - read - write);
-  return (fresh * p.input + read * (p.cache_read ?? p.input) + write * (p.cache_write ?? p.input) + t.output_tokens * p.output) / 1e6;
-}

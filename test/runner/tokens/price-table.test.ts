@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { costUsd, loadPriceTable, priceKey, priceOf } from '../../../runner/src/pricing/index.js';
+import { costUsd, loadPriceTable, priceKey, priceOf } from '../../../runner/src/tokens/index.js';
 
 const table = loadPriceTable(undefined, {});
 
