@@ -5,6 +5,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { afterEach } from 'vitest';
 
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 export const THIRD_PARTY_AGENTS = ['claude-code', 'codex', 'gemini-cli', 'openclaw'] as const;
@@ -33,4 +34,15 @@ export function copyRecordedRun(rel: string): { dir: string; cleanup: () => void
   cpSync(join(FIXTURES, rel), dir, { recursive: true });
   unpack(dir);
   return { dir, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A copier for a test file: each copy is removed after the test that made it. */
+export function recordedRunCopies(): (rel: string) => string {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => cleanups.splice(0).forEach((c) => c()));
+  return (rel) => {
+    const { dir, cleanup } = copyRecordedRun(rel);
+    cleanups.push(cleanup);
+    return dir;
+  };
 }

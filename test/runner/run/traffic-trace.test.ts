@@ -2,18 +2,12 @@
 // none, never over the agent's own.
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keepAgentTrace } from '../../../runner/src/run/traffic-trace.js';
 import { parseTraceJsonl } from '../../../runner/src/trace/index.js';
-import { copyRecordedRun, THIRD_PARTY_SCENARIO } from '../../helpers/recorded-runs.js';
+import { recordedRunCopies, THIRD_PARTY_SCENARIO } from '../../helpers/recorded-runs.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-const copy = (rel: string): string => {
-  const { dir, cleanup } = copyRecordedRun(rel);
-  cleanups.push(cleanup);
-  return dir;
-};
+const copy = recordedRunCopies();
 
 describe('keepAgentTrace', () => {
   it('fills the empty trace.jsonl a third-party program left with its calls from the record', async () => {
