@@ -86,8 +86,9 @@ export function trajectoryOfCalls(calls: readonly CanonicalCall[], facts: Trajec
   let prevKeys: string[] = [];
   let answered = 0;
   calls.forEach((call, i) => {
-    // A failed attempt that was retried is not a step: its retry is.
-    if (call.retried) return;
+    // A failed attempt that was retried is not a step: its retry is. Nor is a request no
+    // answer came back to (cut off when the run ended: the gateway's `abandoned` lines).
+    if (call.retried || (call.status === 0 && call.response.blocks.length === 0 && call.error === null)) return;
     const keys = call.requestMessages.map(messageKey);
     steps.push(...toldSteps(call.requestMessages.slice(commonPrefix(keys, prevKeys)), steps.length + 1));
     steps.push(agentStep(call, tools[i] ?? [], steps.length + 1));

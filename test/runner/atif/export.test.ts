@@ -1,7 +1,7 @@
 // ATIF export of real run directories: the four third-party agents' runs (calls from the
 // gateway's record, or from the trace.jsonl derived from it) and our own agent's (its own
 // trace.jsonl). Every file is checked against Harbor's rules (validate.test.ts tests the check).
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ATIF_SCHEMA_VERSION, exportAtif, validateTrajectory, type AtifTrajectory } from '../../../runner/src/atif/index.js';
@@ -61,6 +61,18 @@ describe('exportAtif', () => {
     expect(t.steps[0]!.source).toBe('system');
     expect(t.steps.filter((s) => s.source === 'agent').at(-1)!.message).toContain('K7QX2M');
     expect(readdirSync(join(run, 'atif', 'search'))).toEqual(['search_email_flight_code']);
+  });
+
+  it('a request no answer came back to (abandoned when the run ended) is no step', async () => {
+    const run = copy('third-party-runs/claude-code');
+    const file = join(run, THIRD_PARTY_SCENARIO, 'model_traffic.jsonl');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    // The gateway's line for a request cut off at the run's end: the request, no answer, no usage.
+    const last = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    const cut = { ...last, seq: 4, http_status: 0, raw_response: '', usage: null, abandoned: true, error: 'abandoned: the run ended' };
+    writeFileSync(file, [...lines, JSON.stringify(cut)].join('\n') + '\n');
+    const t = read((await exportAtif(run, join(run, 'atif'))).written[0]!.file);
+    expect(t.steps.filter((s) => s.source === 'agent').map((s) => s.extra?.seq)).toEqual([1, 2, 3]);
   });
 
   it('skips a scenario run without a model call and says so', async () => {
