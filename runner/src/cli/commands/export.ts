@@ -21,6 +21,8 @@ export function register(program: Command): void {
       const out = resolve(f.output ?? join(dir, 'atif'));
       const r = await exportAtif(dir, out);
       for (const s of r.skipped) process.stderr.write(`${s.scenario}: skipped, ${s.reason}\n`);
-      process.stdout.write(`Wrote ${r.written.length} ATIF trajectories to ${out}${r.skipped.length ? ` (${r.skipped.length} scenario runs without a model call skipped)` : ''}\n`);
+      const n = (k: number, one: string, many: string): string => `${k} ${k === 1 ? one : many}`;
+      const skipped = r.skipped.length ? ` (${n(r.skipped.length, 'scenario run', 'scenario runs')} without a model call skipped)` : '';
+      process.stdout.write(`Wrote ${n(r.written.length, 'ATIF trajectory', 'ATIF trajectories')} to ${out}${skipped}\n`);
     });
 }

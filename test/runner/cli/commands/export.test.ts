@@ -15,7 +15,7 @@ describe('gaia2-runner export', () => {
     cleanup = copied.cleanup;
     const r = await runCliInProcess(['export', copied.dir, '--format', 'atif'], copied.dir);
     expect(r.code).toBe(0);
-    expect(r.out).toContain(`Wrote 1 ATIF trajectories to ${join(copied.dir, 'atif')}`);
+    expect(r.out).toContain(`Wrote 1 ATIF trajectory to ${join(copied.dir, 'atif')}`);
     expect(existsSync(join(copied.dir, 'atif', THIRD_PARTY_SCENARIO, 'trajectory.json'))).toBe(true);
   });
 
