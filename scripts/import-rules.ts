@@ -18,7 +18,7 @@ export const LAYERS = {
     ['net', 'tokens', 'progress', 'dataset', 'record'],
     ['trace', 'env', 'engine'],
     ['usage', 'image', 'report'],
-    ['run', 'provenance', 'config'],
+    ['run', 'provenance', 'config', 'atif'],
     ['result-cache', 'viewer', 'gateway'],
     ['orchestrator', 'compare', 'serve'],
     ['phases', 'shards', 'slurm'],

@@ -2,7 +2,8 @@
 // traffic record (the provider's own usage fields, whatever the agent); when the run ended in
 // an error after the gateway gave up on a request, the typed cause naming the provider and its
 // status (provider_error) instead of whatever the agent made of it; and when the agent's
-// program failed turns on its own, the record's word on them (run/agent-failures.ts).
+// program failed turns on its own, the record's word on them (run/agent-failures.ts). An agent
+// that wrote no trace of its own gets one from the record (run/traffic-trace.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
@@ -10,6 +11,7 @@ import { TRAFFIC_FILE, type GatewayStats, type RunGateway } from '../gateway/ind
 import { classify } from '../report/index.js';
 import { usageOfTraffic } from '../usage/run-usage.js';
 import { weighAgentFailures, type FailureEvidence } from '../run/agent-failures.js';
+import { keepAgentTrace } from '../run/traffic-trace.js';
 
 export async function gatewayResult(gw: RunGateway, container: string, dir: string | null, result: ScenarioResult): Promise<ScenarioResult> {
   const failure = await gw.finish(container, dir);
@@ -20,6 +22,7 @@ export async function gatewayResult(gw: RunGateway, container: string, dir: stri
   if (traffic !== null) {
     const usage = usageOfTraffic(traffic, {});
     if (usage) out = { ...out, usage };
+    if (dir) await keepAgentTrace(dir, traffic);
   }
   if (failure && classify(out) === 'error') {
     out = {

@@ -1,5 +1,6 @@
 // trace.jsonl → canonical LLM calls. Public surface of the trace parser.
-import { canonicalizeRow, isRenderableRow, type CanonicalCall } from './canonical.js';
+import { traceFromRows } from './calls.js';
+import type { CanonicalCall } from './canonical.js';
 import { isObj } from './json-util.js';
 
 export type { Block, Message } from './blocks.js';
@@ -11,6 +12,10 @@ export { normalizeEntry, parseRawResponse } from './response.js';
 export { parseSseEvents, looksLikeSse } from './sse.js';
 export { callTokens, totalInput, unifyUsage } from './usage.js';
 export { detectProvider, modelOfRequest } from './provider.js';
+export { commonPrefix, messageKey } from './message-key.js';
+export { toolStepsOfCalls, type ToolStep } from './tool-steps.js';
+export { traceOfTraffic } from './from-traffic.js';
+export { traceFromRows } from './calls.js';
 
 export interface ParsedTrace {
   calls: CanonicalCall[];
@@ -39,22 +44,4 @@ export function parseTraceJsonl(text: string): ParsedTrace {
   }
   const calls = traceFromRows(rows);
   return { calls, badLines, ignoredRows: rows.length - calls.length };
-}
-
-/** Calls from rows already parsed (trace lines grouped by a caller), as parseTraceJsonl reads them. */
-export function traceFromRows(rows: readonly Record<string, unknown>[]): CanonicalCall[] {
-  const calls: CanonicalCall[] = [];
-  for (const row of rows) if (isRenderableRow(row)) calls.push(canonicalizeRow(row, calls.length));
-  markRetries(calls);
-  return calls;
-}
-
-/** A failed attempt followed by a call with the same request is a retry, not a new step. */
-function markRetries(calls: CanonicalCall[]): void {
-  for (let i = 0; i + 1 < calls.length; i++) {
-    const a = calls[i]!;
-    const b = calls[i + 1]!;
-    const failed = (a.status === 0 && a.error !== null) || a.status === 429 || a.status >= 500;
-    if (b.attempt > 1 || (failed && a.requestMessages.length === b.requestMessages.length)) a.retried = true;
-  }
 }

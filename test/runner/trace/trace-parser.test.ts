@@ -246,4 +246,13 @@ describe('entry normalisation and trace files', () => {
     expect(t.calls.map((c) => c.retried)).toEqual([true, true, false]);
     expect(t.calls[0]!.error).toEqual({ title: 'fetch_error', detail: 'socket hang up' });
   });
+
+  it('does not take an answered call for a retry when the next line is a gateway record of several attempts', () => {
+    // The gateway writes one line per request; `attempt` there counts the attempts it made.
+    const text = [
+      { seq: 1, url: 'https://x/v1/chat/completions', http_status: 200, attempt: 1, request: { messages: [{ role: 'user', content: 'go' }] }, raw_response: '{"choices":[{"message":{"content":"one"}}]}' },
+      { seq: 2, url: 'https://x/v1/chat/completions', http_status: 200, attempt: 3, request: { messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: 'one' }, { role: 'user', content: 'more' }] }, raw_response: '{"choices":[{"message":{"content":"two"}}]}' },
+    ].map((r) => JSON.stringify(r)).join('\n');
+    expect(parseTraceJsonl(text).calls.map((c) => c.retried)).toEqual([false, false]);
+  });
 });

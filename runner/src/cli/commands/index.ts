@@ -18,13 +18,14 @@ import { register as world } from './world.js';
 import { register as judge } from './judge.js';
 import { register as gaia2Run } from './gaia2-run.js';
 import { register as submission } from './submission.js';
+import { register as exportCommand } from './export.js';
 import { register as gateway } from './gateway.js';
 import { register as aggregate } from './aggregate.js';
 import { register as slurm } from './slurm.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, aggregate, slurm, gaia2Run, submission, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway, agents];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, aggregate, slurm, gaia2Run, submission, exportCommand, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway, agents];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);

@@ -3,8 +3,8 @@
 // comparing message contents, not counts, so compaction, retries and Responses-API chains
 // (previous_response_id) do not hide or duplicate messages. Tool calls pair with their
 // results by id (by name and order when a provider sends no ids).
-import type { Block, CanonicalCall, Message } from '../../trace/index.js';
-import { callTokens } from '../../trace/index.js';
+import type { Block, CanonicalCall } from '../../trace/index.js';
+import { callTokens, commonPrefix, messageKey } from '../../trace/index.js';
 import { addCost, addTokens, ZERO_TOKENS, type TokenUsage } from '../../tokens/index.js';
 import type { TimelineItem, ViewBlock } from './types.js';
 
@@ -14,26 +14,6 @@ export const cap = (s: string, n = MAX_TEXT): string =>
   s.length <= n ? s : `${s.slice(0, n)}\n[… ${s.length - n} more characters in the raw file]`;
 
 type ToolItem = Extract<TimelineItem, { k: 'tool' }>;
-
-/** Long texts are keyed by length and both ends: full strings would make keying quadratic. */
-const textKey = (t: string): string => (t.length <= 160 ? t : `${t.length}:${t.slice(0, 80)}${t.slice(-80)}`);
-
-function blockKey(b: Block): string {
-  switch (b.type) {
-    case 'text':
-      return `t:${textKey(b.text)}`;
-    case 'tool_use':
-      return `u:${b.id || `${b.name}:${JSON.stringify(b.input)}`}`;
-    case 'tool_result':
-      return `r:${b.id}:${textKey(b.content)}`;
-    case 'raw':
-      return `x:${b.rawType}`;
-    default:
-      return ''; // thinking is often stripped from echoed history
-  }
-}
-
-const messageKey = (m: Message): string => `${m.role}\u0000${m.blocks.map(blockKey).join('\u0001')}`;
 
 export interface CallGroup {
   /** Epoch ms of the call (NaN when the row has no timestamp). */
@@ -98,8 +78,7 @@ export function conversationGroups(calls: CanonicalCall[]): CallGroup[] {
       retried: call.retried,
     });
     const keys = call.requestMessages.map(messageKey);
-    let common = 0;
-    while (common < keys.length && common < prevKeys.length && keys[common] === prevKeys[common]) common++;
+    const common = commonPrefix(keys, prevKeys);
     if (prevKeys.length && common < prevRequestLen && common < keys.length) {
       items.push({ k: 'context', seq: call.seq, note: `This request does not repeat ${prevKeys.length - common} earlier message(s): the context was compacted, truncated, or chained by id.` });
     }

@@ -235,6 +235,19 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
       }
     });
 
+    it("every sample's trace.jsonl holds the program's calls from the gateway's record, each command with its output", () => {
+      const ran: Array<{ input: unknown; output: string | null }> = [];
+      for (const r of readResults(run.good.dir)) {
+        const dir = scenarioDir(run.good.dir, r.scenario_id);
+        const calls = readFileSync(join(dir, 'model_traffic.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"role":"agent"')).length;
+        const lines = readFileSync(join(dir, 'trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; tool_calls: typeof ran });
+        expect(lines.length, r.scenario_id).toBe(calls);
+        for (const l of lines) ran.push(...l.tool_calls);
+      }
+      const checkout = ran.find((t) => JSON.stringify(t.input).includes('shopping checkout'));
+      expect(checkout?.output).toMatch(/order_id/);
+    });
+
     it('the key reached the double through the gateway and is in no file of the run', () => {
       for (const dir of [run.good.dir, run.wrong.dir]) for (const f of filesUnder(dir)) expect(readFileSync(f, 'utf8').includes(run.key), f).toBe(false);
     });
