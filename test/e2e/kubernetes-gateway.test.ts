@@ -48,11 +48,25 @@ const podman = async (args: string[]) => (await run('podman', args, { maxBuffer:
 const containerOf = (pod: Pod) => `${d.prefix}-${NS}-${pod.metadata.name}-${pod.spec.containers[0]!.name}`;
 
 /** The environment and command line of every process in the container, and its run-time files. */
-function contentsOf(container: string): Promise<string> {
-  return podman([
-    'exec', container, 'sh', '-c',
-    'for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do cat "$f" 2>/dev/null; echo; done; tar -cf - /run /var/gaia2 /tmp /home /root /etc 2>/dev/null; true',
-  ]).catch((e: Error) => `exec failed: ${e.message}`);
+/**
+ * Everything a Pod's container holds. The double reports a Pod Running as its container starts,
+ * and on a busy machine the first exec can come before podman takes one (seen in CI: a short
+ * error instead of the look), so a failed exec is tried again for a few seconds.
+ */
+async function contentsOf(container: string): Promise<string> {
+  let last = '';
+  for (let i = 0; i < 40; i++) {
+    try {
+      return await podman([
+        'exec', container, 'sh', '-c',
+        'for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do cat "$f" 2>/dev/null; echo; done; tar -cf - /run /var/gaia2 /tmp /home /root /etc 2>/dev/null; true',
+      ]);
+    } catch (e) {
+      last = `exec failed: ${(e as Error).message}`;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return last;
 }
 
 function plan(out: string, f: Partial<DatasetFlags>): RunPlan {
