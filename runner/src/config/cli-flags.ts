@@ -19,7 +19,8 @@ import type { AgentFlags, DatasetFlags } from './cli-options.js';
 
 export { addAgentOptions, addDatasetOptions, type AgentFlags, type DatasetFlags } from './cli-options.js';
 
-function int(v: string | undefined, flag: string, min = 1): number | undefined {
+/** A whole-number flag value at least `min`, or undefined when not given; refused naming the flag. */
+export function intFlag(v: string | undefined, flag: string, min = 1): number | undefined {
   if (v === undefined) return undefined;
   if (!/^-?\d+$/.test(v.trim())) throw new ConfigError(`${flag} must be an integer (got ${JSON.stringify(v)})`);
   const n = Number(v);
@@ -52,7 +53,7 @@ function existing(p: string, flag: string): string {
 function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> & { noise: RunPlan['noise'] } {
   const apiKey = resolveSecret({ value: f.apiKey, envName: f.apiKeyEnv }, { value: '--api-key', env: '--api-key-env', table: 'the command line' }, env);
   const agent = resolveAgent(
-    { name: f.agent?.trim() || undefined, version: f.agentVersion, options: parseAgentOptionFlags(f.agentOption ?? [], f.agent ? findAdapter(f.agent.trim()) : null), image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: int(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null, instructionsFile: f.instructionsFile ?? null },
+    { name: f.agent?.trim() || undefined, version: f.agentVersion, options: parseAgentOptionFlags(f.agentOption ?? [], f.agent ? findAdapter(f.agent.trim()) : null), image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: intFlag(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null, instructionsFile: f.instructionsFile ?? null },
     { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script', version: '--agent-version', options: '--agent-option', instructions: '--instructions-file' },
   );
   const judgeKey = resolveSecret(
@@ -78,7 +79,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
   const agent2agent = resolveAgentToAgent(
     {
       appProp: num(f.a2aAppProp, '--a2a-app-prop'),
-      seed: f.a2aSeed === undefined ? undefined : int(f.a2aSeed, '--a2a-seed', Number.MIN_SAFE_INTEGER),
+      seed: f.a2aSeed === undefined ? undefined : intFlag(f.a2aSeed, '--a2a-seed', Number.MIN_SAFE_INTEGER),
       provider: f.a2aProvider,
       model: f.a2aModel,
       baseUrl: f.a2aBaseUrl,
@@ -101,12 +102,12 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
     gateway: resolveGateway({ flags: gatewayFlagValues(f), path: (raw) => resolve(raw) }),
     run: {
       ...RUN_DEFAULTS,
-      timeout: int(f.timeout, '--timeout')!,
-      healthTimeout: int(f.healthTimeout, '--health-timeout')!,
-      activityTimeout: int(f.activityTimeout, '--activity-timeout')!,
+      timeout: intFlag(f.timeout, '--timeout')!,
+      healthTimeout: intFlag(f.healthTimeout, '--health-timeout')!,
+      activityTimeout: intFlag(f.activityTimeout, '--activity-timeout')!,
       idleTimeout,
-      stuckLoopMinToolCalls: checkStuckLoopMin(int(f.stuckLoopMinToolCalls, '--stuck-loop-min-tool-calls', 0), '--stuck-loop-min-tool-calls'),
-      adapterPort: int(f.adapterPort, '--adapter-port')!,
+      stuckLoopMinToolCalls: checkStuckLoopMin(intFlag(f.stuckLoopMinToolCalls, '--stuck-loop-min-tool-calls', 0), '--stuck-loop-min-tool-calls'),
+      adapterPort: intFlag(f.adapterPort, '--adapter-port')!,
       outputDir: f.outputDir ? resolve(f.outputDir) : null,
       logLevel: f.logLevel,
       notificationMode: f.notificationMode,
@@ -129,9 +130,9 @@ export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string
   const language = checkLanguage(f.language, '--language', { scenario: false });
   const splits = normaliseSplits(f.splits === undefined ? [] : f.splits.split(','), '--splits', language);
   const lang = language ? { language } : {};
-  const limit = int(f.limit, '--limit') ?? null;
+  const limit = intFlag(f.limit, '--limit') ?? null;
   const subset = f.subset ? existing(f.subset, '--subset') : null;
-  const shard = checkShard(int(f.shardId, '--shard-id', 0), int(f.numShards, '--num-shards'), { index: '--shard-id', count: '--num-shards' });
+  const shard = checkShard(intFlag(f.shardId, '--shard-id', 0), intFlag(f.numShards, '--num-shards'), { index: '--shard-id', count: '--num-shards' });
   if (shard && !common.run.outputDir) throw new ConfigError('--num-shards requires --output-dir (each shard writes <output-dir>/shards/<I>-of-<N>/)');
   const sharded = shard ? { shard } : {};
   let target: Target;
@@ -143,8 +144,8 @@ export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string
   const run = {
     ...common.run,
     outputDir: shard && common.run.outputDir ? shardOutputDir(common.run.outputDir, shard) : common.run.outputDir,
-    concurrency: int(f.concurrency, '--concurrency')!,
-    passAt: int(f.passAt, '--pass-at')!,
+    concurrency: intFlag(f.concurrency, '--concurrency')!,
+    passAt: intFlag(f.passAt, '--pass-at')!,
     retry: Boolean(f.retry),
     output: f.output ? resolve(f.output) : null,
   };

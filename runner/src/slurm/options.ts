@@ -73,10 +73,3 @@ export function checkSbatchOption(v: string, flag: string): string {
 
 const OWN = new Set(['--array', '--output', '--error', '--job-name', '--dependency', '--parsable']);
 const OWN_WHY = 'the array is one task per shard, logs go to the script directory, the merge depends on the array';
-
-export function checkCount(v: string | undefined, flag: string, min = 1): number | null {
-  if (v === undefined) return null;
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new ConfigError(`${flag} must be a whole number ≥ ${min} (got ${JSON.stringify(v)})`);
-  return n;
-}

@@ -3,9 +3,10 @@
 // here, before anything is written or submitted.
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { intFlag } from '../config/cli-flags.js';
 import { loadRunConfig, withShards } from '../config/resolve-toml.js';
 import { ConfigError } from '../plan/errors.js';
-import { checkCount, checkMem, checkSbatchOption, checkTime, checkWord, type SlurmOptions } from './options.js';
+import { checkMem, checkSbatchOption, checkTime, checkWord, type SlurmOptions } from './options.js';
 
 export interface SlurmFlags {
   numShards?: string;
@@ -40,7 +41,7 @@ export function slurmOptions(configPath: string, f: SlurmFlags, env: Record<stri
     return withShards(null, null)(d);
   });
   if (whole.target.kind === 'scenario') throw new ConfigError(`${config}: [target].scenario is one scenario; SLURM shards split a dataset target`);
-  const numShards = checkCount(f.numShards, '--num-shards') ?? fileCount ?? null;
+  const numShards = intFlag(f.numShards, '--num-shards') ?? fileCount ?? null;
   if (numShards === null) throw new ConfigError(`how many shards? give --num-shards N (or [run].num_shards in ${config})`);
   const outputDir = whole.run.outputDir;
   if (!outputDir) throw new ConfigError(`${config}: [run].output_dir is required: the shards write <output_dir>/shards/<I>-of-<N>/ and the merge goes there`);
@@ -63,11 +64,11 @@ export function slurmOptions(configPath: string, f: SlurmFlags, env: Record<stri
       partition: checkWord(f.partition, '--partition'),
       account: checkWord(f.account, '--account'),
       time: checkTime(f.time, '--time'),
-      cpusPerTask: checkCount(f.cpusPerTask, '--cpus-per-task'),
+      cpusPerTask: intFlag(f.cpusPerTask, '--cpus-per-task') ?? null,
       mem: checkMem(f.mem, '--mem'),
       extra,
     },
-    maxParallel: checkCount(f.maxParallel, '--max-parallel'),
+    maxParallel: intFlag(f.maxParallel, '--max-parallel') ?? null,
     setup,
     podmanService: Boolean(f.podmanService),
   };

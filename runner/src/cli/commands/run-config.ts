@@ -3,12 +3,6 @@ import { ConfigError } from '../../plan/errors.js';
 import { addGatewayOptions, withGatewayFlags, type GatewayFlags } from '../../config/gateway-flags.js';
 import { resolve } from 'node:path';
 
-const wholeNumber = (v: string | undefined, flag: string): number | undefined => {
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v.trim())) throw new ConfigError(`${flag} must be a whole number ≥ 0 (got ${JSON.stringify(v)})`);
-  return Number(v);
-};
-
 interface RunConfigFlags extends GatewayFlags {
   config?: string;
   retry?: boolean;
@@ -40,8 +34,9 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExamples:\n  $ gaia2-runner run-config examples/demo.toml --dry-run\n  $ gaia2-runner run-config cluster.toml --dry-run --manifests manifests/')
     .action(async (positional: string | undefined, f: RunConfigFlags, c: Command) => {
       if (f.manifests && !f.dryRun) throw new ConfigError('--manifests is a dry-run output: add --dry-run');
-      const [{ loadRunConfig, withA2aAppProp, withShards }, { runPlanCommand }, { writeManifests }] = await Promise.all([
+      const [{ loadRunConfig, withA2aAppProp, withShards }, { intFlag }, { runPlanCommand }, { writeManifests }] = await Promise.all([
         import('../../config/resolve-toml.js'),
+        import('../../config/cli-flags.js'),
         import('../../orchestrator/session.js'),
         import('../manifests.js'),
       ]);
@@ -57,8 +52,8 @@ export function register(program: Command): void {
             throw new ConfigError(`--a2a-app-prop must be a number (got ${JSON.stringify(f.a2aAppProp)})`);
           const a2a = withA2aAppProp(a2aAppProp);
           const gw = withGatewayFlags(f);
-          const index = wholeNumber(f.shardId, '--shard-id');
-          const count = wholeNumber(f.numShards, '--num-shards');
+          const index = intFlag(f.shardId, '--shard-id', 0);
+          const count = intFlag(f.numShards, '--num-shards');
           // a shard id alone takes the file's count; 0 is the shard of a count alone
           const shards = index !== undefined || count !== undefined ? withShards(index ?? 0, count) : null;
           const plan = loadRunConfig(file, process.env, (d) => {
