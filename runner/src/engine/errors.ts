@@ -35,7 +35,10 @@ export function wrapEngineError(e: unknown, what: string, kind: ConstructorParam
   // or one this user may not reach: either way not the run's fault, and the orchestrator waits
   // out the former.
   if (isOutageError(e) || err.code === 'EACCES') {
-    return new EngineError('engine_unavailable', `container engine unreachable while ${what} (${err.code ?? engineErrorMessage(e)})`);
+    // The code, and the client's words when they add to it ("ECONNRESET: socket hang up").
+    const said = engineErrorMessage(e);
+    const why = !err.code ? said : said.includes(err.code) ? err.code : `${err.code}: ${said}`;
+    return new EngineError('engine_unavailable', `container engine unreachable while ${what} (${why})`);
   }
   return new EngineError(kind, `${what}: ${engineErrorMessage(e)}`);
 }
