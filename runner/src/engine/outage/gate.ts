@@ -88,7 +88,11 @@ export class OutageGate {
     let reported = w.from;
     for (;;) {
       const waited = this.now() - w.from;
-      if (waited >= limitMs || this.o.signal?.aborted) {
+      if (this.o.signal?.aborted) {
+        w.to = this.now(); // interrupted: the run ends as interrupted, not as given up on
+        return false;
+      }
+      if (waited >= limitMs) {
         w.to = this.now();
         this.gaveUp = true;
         this.o.log(`engine still unreachable after ${secs(waited)}s: giving up; the runs it failed end engine_unavailable (rerun them with --retry)`);

@@ -86,3 +86,27 @@ describe('OutageGate', () => {
     expect(h.sleeps).toEqual([]);
   });
 });
+
+describe('OutageGate and Ctrl-C', () => {
+  it('an abort ends the wait at once, without the giving-up line', async () => {
+    const ac = new AbortController();
+    let t = 0;
+    const lines: string[] = [];
+    const gate = new OutageGate({
+      limitSeconds: 60,
+      log: (l) => lines.push(l),
+      now: () => t,
+      signal: ac.signal,
+      sleep: async (ms) => {
+        t += ms;
+        if (t > 1000) ac.abort();
+      },
+      ping: async () => {
+        throw new Error('connect ECONNREFUSED');
+      },
+    });
+    expect(await gate.reportOutage()).toBe(false);
+    expect(t).toBeLessThan(5000);
+    expect(lines.some((l) => l.includes('giving up'))).toBe(false);
+  });
+});
