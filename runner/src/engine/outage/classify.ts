@@ -11,6 +11,9 @@ import type { ScenarioResult } from '../../../../agent-image/src/contract/result
 const OUTAGE_CODES = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE']);
 const OUTAGE_TEXT = /socket hang up|ECONNREFUSED|ECONNRESET|EPIPE|ENOENT\b|container engine unreachable|API server is not reachable|is not reachable \(/i;
 
+/** engine_unavailable that is a permission, not an absence (wrapEngineError's EACCES, kubeError's 401/403). */
+const DENIED_TEXT = /\(EACCES\b|\(HTTP 40[13]\b/;
+
 /** Whether an engine client error is the engine (or the cluster's API server) being unreachable. */
 export function isOutageError(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
@@ -29,13 +32,16 @@ const ENGINE_CALL_KINDS = new Set(['engine_unavailable', 'container_start_failed
 const LOST_UNIT_KINDS = new Set([...ENGINE_CALL_KINDS, 'container_exited', 'health_timeout', 'artifact_error']);
 
 /**
- * Whether a run's result is an outage's victim. `engine_unavailable` is by definition; an engine
+ * Whether a run's result is an outage's victim. `engine_unavailable` is by definition (unless it says access was denied); an engine
  * call's failure counts when its message carries a socket error; a lost unit counts when the
  * engine was seen down while the run was in flight (`downDuringRun`: a dockerd restart kills the
  * containers it runs, and the run ends `container_exited` once the engine is back).
  */
 export function isOutageResult(r: Pick<ScenarioResult, 'status' | 'error_kind' | 'error'>, downDuringRun = false): boolean {
   if (r.status !== 'error' || !r.error_kind) return false;
+  // Refused, not away: a socket this user may not open, a cluster that denies the Role. The
+  // engine answers, and would answer the same way again.
+  if (DENIED_TEXT.test(r.error ?? '')) return false;
   if (r.error_kind === 'engine_unavailable') return true;
   if (downDuringRun && LOST_UNIT_KINDS.has(r.error_kind)) return true;
   return ENGINE_CALL_KINDS.has(r.error_kind) && OUTAGE_TEXT.test(r.error ?? '');

@@ -42,6 +42,11 @@ describe('isOutageResult', () => {
   it('engine_unavailable always is', () => {
     expect(isOutageResult(err('engine_unavailable', 'container engine unreachable while starting container x (ENOENT)'))).toBe(true);
   });
+  it('engine_unavailable that is access denied is not: the engine answers, and would answer the same again', () => {
+    expect(isOutageResult(err('engine_unavailable', wrapEngineError(sockErr('EACCES'), 'starting container x').message))).toBe(false);
+    expect(isOutageResult(err('engine_unavailable', "creating Pod p: the cluster refused the request (HTTP 403: forbidden); see docs/kubernetes.md for the Role the runner needs"))).toBe(false);
+    expect(isOutageResult(err('engine_unavailable', "creating Pod p: the cluster's API server is not reachable (connect ECONNREFUSED 10.0.0.1:6443)"))).toBe(true);
+  });
   it('an engine call that failed with a socket error is (results written before the wrap knew the code)', () => {
     expect(isOutageResult(err('container_start_failed', 'starting container x: socket hang up'))).toBe(true);
     expect(isOutageResult(err('container_start_failed', 'creating a container from img: no such image'))).toBe(false);
