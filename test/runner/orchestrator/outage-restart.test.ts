@@ -24,7 +24,7 @@ const out = () => join(root, 'out');
 const plan = (run: Partial<RunPlan['run']> = {}): RunPlan => localPlan(data, out(), { concurrency: 2, ...run });
 
 /** The engine is away from the first outage-type failure until `downMs` later (null: for good). */
-async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number, down: boolean) => Outcome, downMs: number | null) {
+async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number, down: boolean) => Outcome, downMs: number | null, ms: (id: string) => number = () => 20) {
   const engine = fakeEngine();
   let downSince: number | null = null;
   const isDown = () => downSince !== null && (downMs === null || Date.now() - downSince < downMs);
@@ -35,7 +35,7 @@ async function exec(p: RunPlan, decide: (id: string, run: number, attempt: numbe
     const o = decide(id, run, attempt, isDown());
     if (typeof o === 'object' && o.kind === 'engine_unavailable' && downSince === null) downSince = Date.now();
     return o;
-  }, { ms: 20, engine, cleanupMs: 1 });
+  }, { ms, engine, cleanupMs: 1 });
   const progress = recordingProgress();
   const ds = await resolveDataset(p.target, { env: {} });
   const outcome = await executePlan(p, ds, { engine, runScenario: runs.fn, progress, hostEnv: {}, outageBackoff: { baseMs: 10, maxMs: 50 } });
@@ -82,6 +82,7 @@ describe('an engine outage mid-run', () => {
         return 'pass';
       },
       100,
+      (id) => (id === 's_b' ? 80 : 20), // s_b's container is found gone after s_a met the outage
     );
     expect(outcome.report.overall).toMatchObject({ passed: 4, errors: 0 });
     expect(result('s_b').infra_restarts).toBe(1);
