@@ -71,6 +71,8 @@ export interface ScenarioResult {
   usage?: RunUsage;
   /** The agent's program failed turns on its own and the run stands as judged (docs/agents.md). */
   agent_failed?: AgentFailedRecord;
+  /** Times the runner started this run again from scratch because an engine outage cut it short (docs/reliability.md); absent: never. */
+  infra_restarts?: number;
   [k: string]: unknown;
 }
 

@@ -107,6 +107,7 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       activityTimeout: intFlag(f.activityTimeout, '--activity-timeout')!,
       idleTimeout,
       stuckLoopMinToolCalls: checkStuckLoopMin(intFlag(f.stuckLoopMinToolCalls, '--stuck-loop-min-tool-calls', 0), '--stuck-loop-min-tool-calls'),
+      engineOutageWait: intFlag(f.engineOutageWait, '--engine-outage-wait', 0) ?? RUN_DEFAULTS.engineOutageWait,
       adapterPort: intFlag(f.adapterPort, '--adapter-port')!,
       outputDir: f.outputDir ? resolve(f.outputDir) : null,
       logLevel: f.logLevel,

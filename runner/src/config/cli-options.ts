@@ -35,6 +35,7 @@ export interface AgentFlags extends NoiseFlags, GatewayFlags {
   judgeExtraBody?: string;
   idleTimeout?: string;
   stuckLoopMinToolCalls?: string;
+  engineOutageWait?: string;
   volume?: string[];
   outputDir?: string;
   logLevel: string;
@@ -101,6 +102,7 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--judge-extra-body <json>', 'JSON object merged into every judge request, e.g. \'{"reasoning_effort":"low"}\' (default $GAIA2_JUDGE_EXTRA_BODY)')
     .option('--idle-timeout <seconds>', "the world daemon's idle timeout (> 0; default: the daemon's 300 s)")
     .option('--stuck-loop-min-tool-calls <n>', 'end a run as a failure once the agent made the same tool call with the same result N times in a row (N >= 2; default 0: never)')
+    .option('--engine-outage-wait <seconds>', `wait out a container engine outage this long: queued runs wait, runs it failed start again from scratch (0: never wait; default ${RUN_DEFAULTS.engineOutageWait})`)
     .option('--volume <spec>', 'recorded for compatibility; the engine API copies files instead of bind mounts', collect)
     .option('--output-dir <dir>', 'artifact root (result.json, events, traces, reports)')
     .option('--log-level <level>', 'log level', 'INFO')

@@ -105,6 +105,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
       activityTimeout: r.activity_timeout,
       idleTimeout: r.idle_timeout,
       stuckLoopMinToolCalls: r.stuck_loop_min_tool_calls ?? 0,
+      engineOutageWait: r.engine_outage_wait_s ?? RUN_DEFAULTS.engineOutageWait,
       concurrency: r.concurrency,
       passAt: r.pass_at,
       logLevel: r.log_level,

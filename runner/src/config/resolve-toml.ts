@@ -128,6 +128,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   for (const k of ['timeout', 'health_timeout', 'activity_timeout', 'adapter_port', 'concurrency', 'pass_at'] as const) checkMin(r[k], 1, `[run].${k}`);
   checkMin(r.time_speed, 0, '[run].time_speed', true);
   checkMin(r.idle_timeout, 0, '[run].idle_timeout', true);
+  checkMin(r.engine_outage_wait_s, 0, '[run].engine_outage_wait_s');
   const run = {
     ...RUN_DEFAULTS,
     timeout: r.timeout ?? RUN_DEFAULTS.timeout,
@@ -135,6 +136,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     activityTimeout: r.activity_timeout ?? RUN_DEFAULTS.activityTimeout,
     idleTimeout: r.idle_timeout ?? null,
     stuckLoopMinToolCalls: checkStuckLoopMin(r.stuck_loop_min_tool_calls, '[run].stuck_loop_min_tool_calls'),
+    engineOutageWait: r.engine_outage_wait_s ?? RUN_DEFAULTS.engineOutageWait,
     adapterPort: r.adapter_port ?? RUN_DEFAULTS.adapterPort,
     concurrency: r.concurrency ?? 1,
     passAt: r.pass_at ?? 1,

@@ -69,6 +69,7 @@ export const RunTable = z.strictObject({
   activity_timeout: int,
   idle_timeout: num,
   stuck_loop_min_tool_calls: int,
+  engine_outage_wait_s: int,
   adapter_port: int,
   concurrency: int,
   pass_at: int,

@@ -1,4 +1,5 @@
 import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
+import { isOutageError } from './outage/classify.js';
 
 /** An engine failure with the error kind the result will carry and a hint for the user. */
 export class EngineError extends Error {
@@ -26,12 +27,18 @@ export function engineErrorMessage(e: unknown): string {
   return body?.trim() || err.message || String(e);
 }
 
-/** An engine API failure as an EngineError: unreachable engines by their socket error, the rest with the engine's message. */
+/** An engine API failure as an EngineError: unreachable engines (engine_unavailable) by their socket error, the rest with the engine's message. */
 export function wrapEngineError(e: unknown, what: string, kind: ConstructorParameters<typeof EngineError>[0] = 'engine_unavailable'): EngineError {
   if (e instanceof EngineError) return e;
   const err = e as { code?: string };
-  if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT' || err.code === 'EACCES') {
-    return new EngineError('engine_unavailable', `container engine unreachable while ${what} (${err.code})`);
+  // An engine away (its socket gone, refused, or the connection cut mid-call: docs/reliability.md)
+  // or one this user may not reach: either way not the run's fault, and the orchestrator waits
+  // out the former.
+  if (isOutageError(e) || err.code === 'EACCES') {
+    // The code, and the client's words when they add to it ("ECONNRESET: socket hang up").
+    const said = engineErrorMessage(e);
+    const why = !err.code ? said : said.includes(err.code) ? err.code : `${err.code}: ${said}`;
+    return new EngineError('engine_unavailable', `container engine unreachable while ${what} (${why})`);
   }
   return new EngineError(kind, `${what}: ${engineErrorMessage(e)}`);
 }

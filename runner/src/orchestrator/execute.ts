@@ -2,8 +2,8 @@
 // crash-safe outputs, Ctrl-C handling (abort → running containers stop, nothing new
 // starts, the directory stays resumable with --retry), finished containers removed in the
 // background once their result is recorded (drained before returning), and the final report.
-import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../plan/errors.js';
@@ -19,6 +19,7 @@ import type { RunScenarioFn } from '../run/index.js';
 import { BackgroundWork } from '../run/background-work.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { runPool } from './pool.js';
+import { archiveAttempt } from './attempt-dir.js';
 import { allocatePort } from './ports.js';
 import { ResultsBook, resultKey } from './results-file.js';
 import { collectProvenance } from '../provenance/index.js';
@@ -29,6 +30,9 @@ import { preflightRun } from './preflight.js';
 import { gatewayResult, gatewayTotals } from './gateway-result.js';
 import { watchGateway } from './gateway-live.js';
 import { weighAgentFailures } from '../run/agent-failures.js';
+import { sleep } from '../run/sleep.js';
+import { OutageGate } from '../engine/outage/index.js';
+import { MAX_OUTAGE_RESTARTS, withOutageRestarts } from './outage-restart.js';
 
 
 export interface ExecuteDeps {
@@ -39,6 +43,8 @@ export interface ExecuteDeps {
   signal?: AbortSignal;
   /** Status poll interval passed to each run (tests use small values). */
   pollIntervalMs?: number;
+  /** The engine outage probe's backoff (tests shorten it). */
+  outageBackoff?: { baseMs: number; maxMs: number };
   /** The gateway's backoff without retry-after (tests shorten it). */
   gatewayBackoff?: { baseDelayMs: number; maxDelayMs: number };
 }
@@ -56,14 +62,6 @@ export interface ExecuteOutcome {
 
 export function newRunId(): string {
   return `g2-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
-}
-
-/** Moves a previous attempt's artifacts aside so a rerun starts clean (spec §10.21). */
-function archiveAttempt(dir: string): void {
-  if (!existsSync(dir)) return;
-  const dest = join(dirname(dir), '.attempts', basename(dir), new Date().toISOString().replace(/[:.]/g, '-'));
-  mkdirSync(dirname(dest), { recursive: true });
-  renameSync(dir, dest);
 }
 
 /** The run function behind the result cache; the plain one when the image id is unknown. */
@@ -172,7 +170,9 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // Finished containers are removed in the background once their result is recorded (~300 ms
   // per run off the critical path), at most one per lane in flight; drained before returning.
   const removals = new BackgroundWork(Math.max(1, plan.run.concurrency), (e) => log(`container removal failed: ${(e as Error).message}`));
-  const runOne = plan.run.enableCaching ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario;
+  // One gate for the run's engine: lanes wait on it, outage victims start again (outage-restart.ts).
+  const gate = new OutageGate({ ping: () => deps.engine.ping(), limitSeconds: plan.run.engineOutageWait, log, sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.outageBackoff ? { backoff: deps.outageBackoff } : {}) });
+  const runOne = withOutageRestarts(plan.run.enableCaching ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario, { gate, maxRestarts: MAX_OUTAGE_RESTARTS, log, archive: archiveAttempt });
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
@@ -259,6 +259,10 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   const interrupted = Boolean(deps.signal?.aborted);
   if (interrupted) {
     log(`Interrupted: ${tasks.length - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
+    await removeLabelled(deps.engine, runId, log);
+  } else if (gate.seen) {
+    // Every run is recorded: whatever of this run the engine still holds is a unit whose
+    // removal an outage dropped.
     await removeLabelled(deps.engine, runId, log);
   }
   await book.flush();

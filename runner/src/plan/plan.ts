@@ -104,6 +104,8 @@ export interface RunSettings {
   idleTimeout: number | null;
   /** Ours: a run ends as a failure after this many identical tool calls with identical results in a row; 0 = never. */
   stuckLoopMinToolCalls: number;
+  /** Ours: how long an engine outage is waited out (queued runs wait, its victims restart) before runs end engine_unavailable; 0 = never wait. */
+  engineOutageWait: number;
   concurrency: number;
   passAt: number;
   retry: boolean;
@@ -146,6 +148,7 @@ export const RUN_DEFAULTS: RunSettings = {
   activityTimeout: 600,
   idleTimeout: null,
   stuckLoopMinToolCalls: 0,
+  engineOutageWait: 60,
   concurrency: 1,
   passAt: 1,
   retry: false,

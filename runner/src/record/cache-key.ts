@@ -24,6 +24,7 @@ export const CACHE_KEY_EXCLUDED: Readonly<Record<string, string>> = {
   'run_options.enable_caching': 'the cache switch itself',
   'run_options.errors_as_failures': 'a report policy; errors are never cached',
   'run_options.backend': 'where the container runs, not what it does',
+  'run_options.engine_outage_wait_s': 'how long an engine outage is waited out; a run it cut short is started again from scratch',
   gateway_options: 'how model traffic flows (retries, rate limits, replay), not what the agent is asked',
 };
 

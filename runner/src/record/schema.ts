@@ -66,6 +66,8 @@ export const RunOptionsRecord = z.object({
   idle_timeout: z.number().nullable().default(null),
   /** Stuck-loop threshold; absent when off (and in older records). */
   stuck_loop_min_tool_calls: z.number().int().optional(),
+  /** How long an engine outage is waited out; absent in older records (the default then). */
+  engine_outage_wait_s: z.number().int().optional(),
   concurrency: z.number().int().default(1),
   pass_at: z.number().int().default(1),
   log_level: str.default(d.logLevel),

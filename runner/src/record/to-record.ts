@@ -39,6 +39,7 @@ export function toRecord(plan: RunPlan): RecordedOptions {
       // runs made before it existed still match.
       ...(r.clockCpuWait ? { clock_cpu_wait: r.clockCpuWait } : {}),
       ...(r.stuckLoopMinToolCalls ? { stuck_loop_min_tool_calls: r.stuckLoopMinToolCalls } : {}),
+      engine_outage_wait_s: r.engineOutageWait,
       pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
       adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,
       backend: r.backend,

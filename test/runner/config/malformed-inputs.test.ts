@@ -76,7 +76,7 @@ describe('malformed inputs → exit 2, nothing launched', () => {
   it.each(cases)('%s', async (_name, args, message, env) => {
     const r = await runCliInProcess(args(), dir, { HF_ENDPOINT: hub.url, ...env });
     expect(r.err).toMatch(message);
-    expect(r.err).not.toMatch(/engine|socket|ECONNREFUSED/i);
+    expect(r.err).not.toMatch(/container engine|socket|ECONNREFUSED/i);
     expect(r.code).toBe(2);
   });
 

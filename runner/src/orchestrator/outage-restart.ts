@@ -1,0 +1,62 @@
+// Engine outages cost time, not runs: the run function wrapped so that no run starts while the
+// engine is away, and a run an outage cut short (its engine call failed, or its container was
+// lost meanwhile) is started again from scratch once the engine answers: its container
+// removed, its partial output moved aside (like --retry's attempts), a fresh container. The
+// waiting itself is the engine's OutageGate, shared by every lane (docs/reliability.md).
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import { isOutageResult, type OutageGate } from '../engine/outage/index.js';
+import { writeJsonAtomic } from '../fsutil/atomic.js';
+import type { RunScenarioFn } from '../run/index.js';
+
+export interface OutageRestartOptions {
+  gate: OutageGate;
+  /** Restarts of one run for outages before its result stands (a run that keeps dying is not retried forever). */
+  maxRestarts: number;
+  log: (line: string) => void;
+  /** Moves a run's earlier attempt aside (execute's archiveAttempt). */
+  archive: (dir: string) => void;
+  now?: () => number;
+}
+
+export const MAX_OUTAGE_RESTARTS = 2;
+
+export function withOutageRestarts(run: RunScenarioFn, c: OutageRestartOptions): RunScenarioFn {
+  const now = c.now ?? Date.now;
+  return async (o) => {
+    const label = `${o.scenario?.id ?? basename(o.scenarioFile)}${o.runIndex ? ` (run ${o.runIndex})` : ''}`;
+    let restarts = 0;
+    for (;;) {
+      // Queued runs wait while an outage is waited out. After the gate gave up the run goes
+      // ahead and ends engine_unavailable from its own engine call, as without the gate.
+      await c.gate.ready();
+      let cleanup: (() => Promise<void>) | null = null;
+      const from = now();
+      const result = await run({ ...o, onCleanup: (fn) => void (cleanup = fn) });
+      const lost = (cleanup as (() => Promise<void>) | null) ?? null;
+      const victim = restarts < c.maxRestarts && !o.signal?.aborted && isOutageResult(result, c.gate.downBetween(from, now()));
+      if (victim && (await c.gate.reportOutage())) {
+        restarts++;
+        c.log(`${label}: ${result.error_kind} while the engine was away; starting it again from scratch (restart ${restarts} of at most ${c.maxRestarts})`);
+        // The lost unit goes (an engine that dropped the call may still hold it); if this
+        // removal fails too, the end-of-run sweep of the run id's units takes it.
+        await lost?.().catch(() => {});
+        if (o.outputDir) c.archive(o.outputDir);
+        continue;
+      }
+      if (lost) {
+        if (o.onCleanup) o.onCleanup(lost);
+        else await lost();
+      }
+      return restarts ? await marked(result, restarts, o.outputDir) : result;
+    }
+  };
+}
+
+/** The result with its restart count, on disk too when the run wrote one. */
+async function marked(result: ScenarioResult, restarts: number, dir: string | null): Promise<ScenarioResult> {
+  const r: ScenarioResult = { ...result, infra_restarts: restarts };
+  if (dir && existsSync(join(dir, 'result.json'))) await writeJsonAtomic(join(dir, 'result.json'), r);
+  return r;
+}
