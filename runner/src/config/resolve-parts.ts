@@ -140,6 +140,21 @@ export function checkStuckLoopMin(value: number | undefined, name: string): numb
   return value;
 }
 
+/**
+ * A sequences file plays whole chains: a subset or a shard would cut them, and the checkpoints
+ * and resumable results need a directory. `names` are the options as the user wrote them.
+ */
+export function checkSequences(
+  given: { sequences: string | null; subset: string | null; sharded: boolean; outputDir: string | null; scenarioTarget: boolean },
+  names: { sequences: string; subset: string; shard: string; outputDir: string },
+): void {
+  if (!given.sequences) return;
+  if (given.scenarioTarget) throw new ConfigError(`${names.sequences} chains the scenarios of a dataset target, not a single scenario`);
+  if (given.subset) throw new ConfigError(`${names.sequences} cannot be used with ${names.subset}: the sequences file is the selection`);
+  if (given.sharded) throw new ConfigError(`${names.sequences} cannot be used with ${names.shard}: a shard would cut chains`);
+  if (!given.outputDir) throw new ConfigError(`${names.sequences} requires ${names.outputDir} (checkpoints go to <output-dir>/sequential_state/)`);
+}
+
 export function checkMin(value: number | undefined, min: number, name: string, strict = false): void {
   if (value === undefined) return;
   if (!Number.isFinite(value) || (strict ? value <= min : value < min)) throw new ConfigError(`${name} must be ${strict ? '>' : '>='} ${min} (got ${value})`);

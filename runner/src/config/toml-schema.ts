@@ -24,6 +24,8 @@ export const TargetTable = z.strictObject({
   revision: optStr,
   splits: z.union([z.string().transform((s) => [s]), z.array(z.string())], { error: 'must be a string or a list of strings' }).optional(),
   subset_manifest: optStr,
+  /** A sequences file (relative to the config): the scenarios play as universe chains. */
+  sequences: optStr,
   limit: int,
   recursive: bool,
 });

@@ -89,11 +89,15 @@ export interface AgentToAgentPlan {
   apiKey: SecretRef | null;
 }
 
-/** A dataset target's `shard` (plan/shard.ts): this machine's part of the selection after subset and limit; absent or null = all of it. */
+/**
+ * A dataset target's `shard` (plan/shard.ts): this machine's part of the selection after subset and limit; absent or null = all of it.
+ * `sequences`: a sequences file (absolute path) that plays the dataset's scenarios as universe chains
+ * (runner/src/sequences/, docs/protocol.md "Universe chains"); absent or null = every scenario on its own.
+ */
 export type Target =
   | { kind: 'scenario'; scenario: string }
-  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null; language?: string | null; shard?: ShardSpec | null }
-  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean; language?: string | null; shard?: ShardSpec | null };
+  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null; language?: string | null; shard?: ShardSpec | null; sequences?: string | null }
+  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean; language?: string | null; shard?: ShardSpec | null; sequences?: string | null };
 
 export interface RunSettings {
   timeout: number;
