@@ -30,6 +30,11 @@ export const CONTAINER_PATHS = {
    * delivers them into the running container; the daemon waits for it (GAIA2_SCENARIO_READY).
    */
   scenarioReady: '/var/gaia2/scenario.ready',
+  /**
+   * Our addition: the agent user's home (the runtimes' HOME). A universe chain carries it from
+   * one scenario's unit into the next (docs/protocol.md, "Universe chains").
+   */
+  agentHome: '/home/agent',
 } as const;
 
 /** Files the runner copies out of a finished container: container path → host file name. */

@@ -71,6 +71,12 @@ export interface ScenarioResult {
   usage?: RunUsage;
   /** The agent's program failed turns on its own and the run stands as judged (docs/agents.md). */
   agent_failed?: AgentFailedRecord;
+  /** A universe chain's run (docs/protocol.md, "Universe chains"): the chain's universe_id. */
+  universe_id?: string;
+  /** Its place in the chain, 0-based. */
+  universe_position?: number;
+  /** Why the state it started from is not what the scenario before it left (absent: it is). */
+  carry_error?: string;
   [k: string]: unknown;
 }
 
