@@ -37,6 +37,13 @@ export const CONTAINER_PATHS = {
   agentHome: '/home/agent',
 } as const;
 
+/**
+ * Our addition: the agent user's numeric ids (agent-image/setup.sh creates it with these): a
+ * universe chain's carried home is written into the next unit owned by them, whatever owner an
+ * engine's archive read reported (podman reports root for every file).
+ */
+export const AGENT_USER = { uid: 1000, gid: 1000 } as const;
+
 /** Files the runner copies out of a finished container: container path → host file name. */
 export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [
   [CONTAINER_PATHS.events, 'events.jsonl'],

@@ -5,7 +5,7 @@
 // gets the states as its scenario's initial app states (the world seeds from the scenario, as
 // always) and the home as files written before its unit starts.
 import { posix } from 'node:path';
-import { CONTAINER_PATHS } from '../../../agent-image/src/contract/index.js';
+import { AGENT_USER, CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
 import { parsePyJson, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
 import { scenarioApps, stateNameFor } from '../../../agent-image/src/apps/registry.js';
 import { stateFilePath } from '../../../agent-image/src/apps/framework/state.js';
@@ -33,6 +33,8 @@ const RUN_OWN = new Set(['daemon_status.json', 'user_details.json', 'app_class_m
  */
 const NOT_CARRIED: readonly RegExp[] = [
   /^\.gaia2(\/|$)/,
+  // the image's links to the app CLIs, made by the image for every unit
+  /^bin(\/|$)/,
   /(^|\/)\.env(\.[^/]*)?$/,
   /(^|\/)\.netrc$/,
   /(^|\/)\.npmrc$/,
@@ -84,11 +86,11 @@ export function carryIntoScenario(scenario: Buffer | string, carried: CarriedSta
   return Buffer.from(pyDumps(value));
 }
 
-/** The carried home as files written into the next unit before it starts, owners kept. */
+/** The carried home as files written into the next unit before it starts, the agent's own. */
 export function homeFiles(carried: CarriedState): ContainerFile[] {
   // Parents before children (a directory's owner and mode are set as it is made).
   const sorted = [...carried.home].sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
-  return sorted.map((e) => ({ path: posix.join(CONTAINER_PATHS.agentHome, e.path), ...asWritten(e) }));
+  return sorted.map((e) => ({ path: posix.join(CONTAINER_PATHS.agentHome, e.path), ...asWritten({ ...e, ...AGENT_USER }) }));
 }
 
 /** A tree entry as a file, directory or symlink to write (a unit's files, a checkpoint's tar). */

@@ -18,7 +18,7 @@ describe('takeCarry', () => {
         file('user_details.json', '{}'),
         { path: 'filesystem', type: 'dir', mode: 0o755, uid: 0, gid: 0 },
       ],
-      '/home/agent': [file('notes.txt', 'remember'), file('.codex/auth.json', 'key'), file('.gaia2/session/id', 's'), file('.env', 'K=1')],
+      '/home/agent': [file('notes.txt', 'remember'), { path: 'bin/contacts', type: 'symlink', mode: 0o777, uid: 0, gid: 0, linkname: '/x' }, file('.codex/auth.json', 'key'), file('.gaia2/session/id', 's'), file('.env', 'K=1')],
     };
     const unit = { readTree: async (dir: string) => trees[dir] ?? [] } as unknown as ContainerHandle;
     const c = await takeCarry(unit);
@@ -54,7 +54,7 @@ describe('homeFiles', () => {
     };
     const files = homeFiles(carried);
     expect(files.map((f) => f.path)).toEqual(['/home/agent/d', '/home/agent/l', '/home/agent/d/e', '/home/agent/d/e/f.txt']);
-    expect(files[0]).toMatchObject({ dir: true, uid: 1001, mode: 0o700 });
+    expect(files[0]).toMatchObject({ dir: true, uid: 1000, gid: 1000, mode: 0o700 });
     expect(files[1]).toMatchObject({ linkname: 'd' });
   });
 });
