@@ -103,8 +103,8 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   const a = data.agent;
   const agentKey = resolveSecret({ value: a.api_key, envName: a.api_key_env }, { value: 'api_key', env: 'api_key_env', table: '[agent]', envLabel: '[agent].api_key_env' }, env);
   const agent = resolveAgent(
-    { ...a, image: a.image ?? DEFAULT_IMAGE, name: a.name, apiKey: agentKey, baseUrl: a.base_url, maxTokens: a.max_tokens, script: path(a.script, '[agent].script'), instructionsFile: path(a.instructions_file, '[agent].instructions_file') },
-    { image: '[agent].image', provider: '[agent].provider', model: '[agent].model', name: '[agent].name', script: '[agent].script', version: '[agent].version', options: '[agent.options]', instructions: '[agent].instructions_file' },
+    { ...a, image: a.image ?? DEFAULT_IMAGE, name: a.name, apiKey: agentKey, baseUrl: a.base_url, maxTokens: a.max_tokens, contextWindow: a.context_window, script: path(a.script, '[agent].script'), instructionsFile: path(a.instructions_file, '[agent].instructions_file') },
+    { image: '[agent].image', provider: '[agent].provider', model: '[agent].model', name: '[agent].name', script: '[agent].script', version: '[agent].version', options: '[agent.options]', instructions: '[agent].instructions_file', contextWindow: '[agent].context_window' },
   );
   if (agent.script) mustExist(agent.script, '[agent].script');
   const jt = data.judge ?? {};

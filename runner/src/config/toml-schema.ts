@@ -51,6 +51,7 @@ export const AgentTable = z.strictObject({
   thinking: choice(THINKING_LEVELS),
   tools: choice(AGENT_TOOL_MODES),
   max_tokens: int,
+  context_window: int,
   volumes: strList,
   script: optStr,
 });

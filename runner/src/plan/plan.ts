@@ -53,6 +53,8 @@ export interface AgentSettings {
   tools: (typeof AGENT_TOOL_MODES)[number];
   /** Output token limit per model call (MAX_TOKENS); null = the provider's default. */
   maxTokens: number | null;
+  /** [agent].context_window: the model's context window in tokens, for agents with such a setting; absent/null = the agent's own. */
+  contextWindow?: number | null;
   volumes: string[];
   /** Scripted agent: path of the JSON command list. */
   script: string | null;

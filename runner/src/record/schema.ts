@@ -33,6 +33,8 @@ export const AgentRecord = z.object({
   thinking: z.enum(THINKING_LEVELS).default('low'),
   tools: z.enum(AGENT_TOOL_MODES).default('shell'),
   max_tokens: z.number().int().nullable().default(null),
+  /** [agent].context_window; absent in records before it and when not set. */
+  context_window: z.number().int().nullable().optional(),
   volumes: z.array(str).default([]),
   script: optStr,
   /** The script's content, so a changed script is a different run. */
