@@ -186,6 +186,9 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // Finished containers are removed in the background once their result is recorded (~300 ms
   // per run off the critical path), at most one per lane in flight; drained before returning.
   const removals = new BackgroundWork(Math.max(1, plan.run.concurrency), (e) => log(`container removal failed: ${(e as Error).message}`));
+  // Said once up front; each scenario that starts without the carry also records carry_error.
+  if (chains && !deps.engine.capabilities.filesAtCreate)
+    log(`Universe chains on ${deps.engine.name}: this backend cannot carry state between a chain's scenarios yet; each starts from its own initial state (carry_error in its result)`);
   // A chain's runs start from carried state the cache's key does not hold: never from the cache.
   if (chains && plan.run.enableCaching) log('Result cache off: a universe chain carries state from run to run');
   const runOne = plan.run.enableCaching && !chains ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario;
