@@ -17,7 +17,7 @@ export const LAYERS = {
     ['plan', 'secrets', 'fsutil', 'agents'],
     ['net', 'tokens', 'progress', 'dataset', 'record'],
     ['trace', 'env', 'engine'],
-    ['usage', 'image', 'report'],
+    ['usage', 'image', 'report', 'sequences'],
     ['run', 'provenance', 'config', 'atif'],
     ['result-cache', 'viewer', 'gateway'],
     ['orchestrator', 'compare', 'serve'],

@@ -34,4 +34,6 @@ export const AGENT_LAYER_ENV = {
   options: 'GAIA2_AGENT_OPTIONS',
   /** Prefix of one variable per option. */
   optionPrefix: 'GAIA2_AGENT_OPT_',
+  /** [agent].context_window: the model's context window in tokens, for agents that have such a setting. */
+  contextWindow: 'GAIA2_AGENT_CONTEXT_WINDOW',
 } as const;

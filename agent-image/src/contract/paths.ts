@@ -30,7 +30,19 @@ export const CONTAINER_PATHS = {
    * delivers them into the running container; the daemon waits for it (GAIA2_SCENARIO_READY).
    */
   scenarioReady: '/var/gaia2/scenario.ready',
+  /**
+   * Our addition: the agent user's home (the runtimes' HOME). A universe chain carries it from
+   * one scenario's unit into the next (docs/protocol.md, "Universe chains").
+   */
+  agentHome: '/home/agent',
 } as const;
+
+/**
+ * Our addition: the agent user's numeric ids (agent-image/setup.sh creates it with these): a
+ * universe chain's carried home is written into the next unit owned by them, whatever owner an
+ * engine's archive read reported (podman reports root for every file).
+ */
+export const AGENT_USER = { uid: 1000, gid: 1000 } as const;
 
 /** Files the runner copies out of a finished container: container path → host file name. */
 export const ARTIFACT_FILES: ReadonlyArray<readonly [string, string]> = [

@@ -73,6 +73,12 @@ export interface ScenarioResult {
   agent_failed?: AgentFailedRecord;
   /** Times the runner started this run again from scratch because an engine outage cut it short (docs/reliability.md); absent: never. */
   infra_restarts?: number;
+  /** A universe chain's run (docs/protocol.md, "Universe chains"): the chain's universe_id. */
+  universe_id?: string;
+  /** Its place in the chain, 0-based. */
+  universe_position?: number;
+  /** Why the state it started from is not what the scenario before it left (absent: it is). */
+  carry_error?: string;
   [k: string]: unknown;
 }
 

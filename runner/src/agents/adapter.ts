@@ -39,6 +39,11 @@ export interface AgentAdapter {
   /** The agent has a reasoning-effort setting the launcher maps THINKING onto. */
   thinking: boolean;
   /**
+   * The agent has a context-window setting of its own, which its layer sets from
+   * [agent].context_window (GAIA2_AGENT_CONTEXT_WINDOW); absent: it has none.
+   */
+  contextWindow?: boolean;
+  /**
    * The layer's own files: a directory relative to the gaia2-runner package directory (e.g.
    * "runner/src/agents/claude-code/layer"), copied as it is under /opt/gaia2-agent. It holds
    * bin/agent-serve (the program kept up for the whole run: docs/agents.md, "Programs that stay

@@ -18,5 +18,6 @@ export const codex: AgentAdapter = {
   },
   providers: ['openai'],
   thinking: true,
+  contextWindow: true,
   layerDir: 'runner/src/agents/codex/layer',
 };

@@ -16,6 +16,7 @@ export const openclaw: AgentAdapter = {
   },
   providers: ['anthropic', 'openai', 'openai-compat', 'google', 'openrouter'],
   thinking: true,
+  contextWindow: true,
   layerDir: 'runner/src/agents/openclaw/layer',
   options: {
     queue_mode: {

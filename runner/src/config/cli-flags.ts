@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { isHfId } from '../dataset/index.js';
 import { ConfigError } from '../plan/errors.js';
 import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from '../plan/plan.js';
-import { checkLanguage, checkMin, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, checkSequences, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
 import { normaliseSplits } from '../plan/splits.js';
 import { checkShard, shardOutputDir } from '../plan/shard.js';
@@ -133,9 +133,14 @@ export function planFromDatasetFlags(f: DatasetFlags, env: Record<string, string
   const lang = language ? { language } : {};
   const limit = intFlag(f.limit, '--limit') ?? null;
   const subset = f.subset ? existing(f.subset, '--subset') : null;
+  const sequences = f.sequences ? existing(f.sequences, '--sequences') : null;
   const shard = checkShard(intFlag(f.shardId, '--shard-id', 0), intFlag(f.numShards, '--num-shards'), { index: '--shard-id', count: '--num-shards' });
   if (shard && !common.run.outputDir) throw new ConfigError('--num-shards requires --output-dir (each shard writes <output-dir>/shards/<I>-of-<N>/)');
-  const sharded = shard ? { shard } : {};
+  const sharded = { ...(shard ? { shard } : {}), ...(sequences ? { sequences } : {}) };
+  checkSequences(
+    { sequences, subset, sharded: Boolean(shard), outputDir: common.run.outputDir, scenarioTarget: false },
+    { sequences: '--sequences', subset: '--subset', shard: '--num-shards', outputDir: '--output-dir' },
+  );
   let target: Target;
   if (isHfId(f.dataset)) target = { kind: 'hf', repo: f.dataset, revision: f.revision, splits, subset, limit, ...lang, ...sharded, ...(f.refreshDataset ? { refresh: true } : {}) };
   else {

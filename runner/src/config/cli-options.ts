@@ -63,6 +63,7 @@ export interface DatasetFlags extends AgentFlags {
   retry?: boolean;
   nonRecursive?: boolean;
   subset?: string;
+  sequences?: string;
   revision: string;
   refreshDataset?: boolean;
   language?: string;
@@ -140,6 +141,7 @@ export function addDatasetOptions(cmd: Command, o: { datasetRequired?: boolean }
     .option('--retry', 'rerun only runs without a judged result (infrastructure errors, missing)')
     .option('--non-recursive', 'only the top level of a dataset directory')
     .option('--subset <manifest>', 'subset manifest JSON ({"splits": {"<split>": [ids]}})')
+    .option('--sequences <file>', 'play the scenarios as universe chains: JSONL lines {"universe_id", "cap"?, "scenarios": [{"scenario_id"}]}, each chain in order with the state carried (needs --output-dir)')
     .option('--shard-id <i>', 'run only shard I (0-based) of --num-shards, into <output-dir>/shards/<I>-of-<N>/; merge the shards with `aggregate`')
     .option('--num-shards <n>', 'how many shards the selection (after --subset and --limit) is split into, round-robin');
 }

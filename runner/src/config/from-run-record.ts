@@ -63,6 +63,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
     thinking: a.thinking,
     tools: a.tools,
     maxTokens: a.max_tokens,
+    ...(a.context_window ? { contextWindow: a.context_window } : {}),
     volumes: a.volumes,
     script: a.script,
     version: a.version ?? null,

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { LANGUAGE_PATTERN, type AgentName, type AgentSettings, type JudgeSettings, type SecretRef } from '../plan/plan.js';
 import { resolveAgentChoice, type AgentOptionValue } from './agent-choice.js';
 import { loadInstructionsFile } from '../agents/instructions-template.js';
+import { listAdapters } from '../agents/registry.js';
+
+const contextWindowAgents = (): string[] => listAdapters().filter((a) => a.contextWindow).map((a) => a.name);
 
 export interface SecretInput {
   value?: string | undefined;
@@ -43,6 +46,7 @@ export interface AgentInput {
   thinking?: AgentSettings['thinking'] | undefined;
   tools?: AgentSettings['tools'] | undefined;
   maxTokens?: number | undefined;
+  contextWindow?: number | undefined;
   volumes?: string[] | undefined;
   script?: string | null | undefined;
   version?: string | undefined;
@@ -53,7 +57,7 @@ export interface AgentInput {
 
 export function resolveAgent(
   a: AgentInput,
-  opt: { image: string; provider: string; model: string; name: string; script: string; version: string; options: string; instructions: string },
+  opt: { image: string; provider: string; model: string; name: string; script: string; version: string; options: string; instructions: string; contextWindow?: string },
 ): AgentSettings {
   if (!a.image) throw new ConfigError(`${opt.image} is required`);
   const profile = detectProfile(a.image);
@@ -73,6 +77,13 @@ export function resolveAgent(
   }
   if (name === 'scripted' && !a.script) throw new ConfigError(`${opt.script} is required when ${opt.name} = scripted`);
   const llm = name === 'default' || choice.adapter !== null || (name === 'external' && !!provider);
+  if (a.contextWindow !== undefined) {
+    // Only where the agent itself has such a setting: elsewhere the value would be ignored.
+    const where = opt.contextWindow ?? 'context_window';
+    if (!choice.adapter?.contextWindow)
+      throw new ConfigError(`${where} applies to agents with a context-window setting of their own (${contextWindowAgents().join(', ')}), not ${opt.name} = ${name}`);
+    checkMin(a.contextWindow, 1, where);
+  }
   let instructions: AgentSettings['instructions'] = null;
   if (a.instructionsFile) {
     if (!choice.adapter && name !== 'external') throw new ConfigError(`${opt.instructions} applies to third-party agents only (${opt.name} = ${name})`);
@@ -93,6 +104,7 @@ export function resolveAgent(
     thinking: a.thinking ?? 'low',
     tools: a.tools ?? 'shell',
     maxTokens: llm ? (a.maxTokens ?? null) : null,
+    ...(a.contextWindow !== undefined ? { contextWindow: a.contextWindow } : {}),
     volumes: a.volumes ?? [],
     script: name === 'scripted' ? a.script! : null,
     version: choice.version,
@@ -138,6 +150,21 @@ export function checkStuckLoopMin(value: number | undefined, name: string): numb
   if (value === undefined) return 0;
   if (!Number.isInteger(value) || value < 0 || value === 1) throw new ConfigError(`${name} must be 0 (off) or an integer >= 2: the number of identical tool calls in a row that ends a run (got ${value})`);
   return value;
+}
+
+/**
+ * A sequences file plays whole chains: a subset or a shard would cut them, and the checkpoints
+ * and resumable results need a directory. `names` are the options as the user wrote them.
+ */
+export function checkSequences(
+  given: { sequences: string | null; subset: string | null; sharded: boolean; outputDir: string | null; scenarioTarget: boolean },
+  names: { sequences: string; subset: string; shard: string; outputDir: string },
+): void {
+  if (!given.sequences) return;
+  if (given.scenarioTarget) throw new ConfigError(`${names.sequences} chains the scenarios of a dataset target, not a single scenario`);
+  if (given.subset) throw new ConfigError(`${names.sequences} cannot be used with ${names.subset}: the sequences file is the selection`);
+  if (given.sharded) throw new ConfigError(`${names.sequences} cannot be used with ${names.shard}: a shard would cut chains`);
+  if (!given.outputDir) throw new ConfigError(`${names.sequences} requires ${names.outputDir} (checkpoints go to <output-dir>/sequential_state/)`);
 }
 
 export function checkMin(value: number | undefined, min: number, name: string, strict = false): void {

@@ -9,7 +9,7 @@ import { readConfigFile } from './load-toml.js';
 import type { ConfigFileData } from './toml-schema.js';
 import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from '../plan/plan.js';
-import { checkLanguage, checkMin, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, checkSequences, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from '../plan/splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 import { noiseFromTable } from './noise.js';
@@ -76,6 +76,7 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   const scenario = mustExist(path(t.scenario, '[target].scenario'), '[target].scenario');
   const datasetRoot = mustExist(path(t.dataset_root, '[target].dataset_root'), '[target].dataset_root', true);
   const subset = mustExist(path(t.subset_manifest, '[target].subset_manifest'), '[target].subset_manifest');
+  const sequences = mustExist(path(t.sequences, '[target].sequences'), '[target].sequences') ?? null;
   const language = checkLanguage(t.language, '[target].language', { scenario: Boolean(scenario) });
   const splits = normaliseSplits(t.splits ?? [], '[target].splits', language);
   checkMin(t.limit, 1, '[target].limit');
@@ -94,16 +95,16 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     target = { kind: 'scenario', scenario };
   } else if (datasetRoot) {
     const path = language ? languageRoot(datasetRoot, language) : datasetRoot;
-    target = { kind: 'local', path, recursive: t.recursive ?? true, splits, subset: subset ?? null, limit: t.limit ?? null, ...(language ? { language } : {}) };
+    target = { kind: 'local', path, recursive: t.recursive ?? true, splits, subset: subset ?? null, limit: t.limit ?? null, ...(language ? { language } : {}), ...(sequences ? { sequences } : {}) };
   } else {
-    target = { kind: 'hf', repo: t.dataset!, revision: t.revision ?? 'main', splits, subset: subset ?? null, limit: t.limit ?? null, ...(language ? { language } : {}) };
+    target = { kind: 'hf', repo: t.dataset!, revision: t.revision ?? 'main', splits, subset: subset ?? null, limit: t.limit ?? null, ...(language ? { language } : {}), ...(sequences ? { sequences } : {}) };
   }
 
   const a = data.agent;
   const agentKey = resolveSecret({ value: a.api_key, envName: a.api_key_env }, { value: 'api_key', env: 'api_key_env', table: '[agent]', envLabel: '[agent].api_key_env' }, env);
   const agent = resolveAgent(
-    { ...a, image: a.image ?? DEFAULT_IMAGE, name: a.name, apiKey: agentKey, baseUrl: a.base_url, maxTokens: a.max_tokens, script: path(a.script, '[agent].script'), instructionsFile: path(a.instructions_file, '[agent].instructions_file') },
-    { image: '[agent].image', provider: '[agent].provider', model: '[agent].model', name: '[agent].name', script: '[agent].script', version: '[agent].version', options: '[agent.options]', instructions: '[agent].instructions_file' },
+    { ...a, image: a.image ?? DEFAULT_IMAGE, name: a.name, apiKey: agentKey, baseUrl: a.base_url, maxTokens: a.max_tokens, contextWindow: a.context_window, script: path(a.script, '[agent].script'), instructionsFile: path(a.instructions_file, '[agent].instructions_file') },
+    { image: '[agent].image', provider: '[agent].provider', model: '[agent].model', name: '[agent].name', script: '[agent].script', version: '[agent].version', options: '[agent.options]', instructions: '[agent].instructions_file', contextWindow: '[agent].context_window' },
   );
   if (agent.script) mustExist(agent.script, '[agent].script');
   const jt = data.judge ?? {};
@@ -123,6 +124,10 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
   }
   // A shard's run is a complete run of its own in its folder; the default extra results copy follows it.
   const outputDir = shard && givenOutputDir ? shardOutputDir(givenOutputDir, shard) : givenOutputDir;
+  checkSequences(
+    { sequences, subset: subset ?? null, sharded: Boolean(shard), outputDir: givenOutputDir, scenarioTarget: target.kind === 'scenario' },
+    { sequences: '[target].sequences', subset: '[target].subset_manifest', shard: '[run].num_shards', outputDir: '[run].output_dir' },
+  );
   let output = path(r.output, '[run].output') ?? null;
   if (!output && outputDir && target.kind !== 'scenario') output = join(outputDir, 'results.jsonl');
   for (const k of ['timeout', 'health_timeout', 'activity_timeout', 'adapter_port', 'concurrency', 'pass_at'] as const) checkMin(r[k], 1, `[run].${k}`);

@@ -42,6 +42,7 @@ export function formatRecordSummary(rec: RecordedOptions, ctx: SummaryContext): 
     if (t.splits) lines.push(`Splits: ${t.splits.join(', ')}`);
     else lines.push(t.kind === 'hf' ? `Splits: all benchmark splits (${CANONICAL_SPLITS.join(', ')})` : 'Splits: all files under dataset_root');
     if (t.subset) lines.push(`Subset manifest: ${t.subset}`);
+    if (t.sequences) lines.push(`Sequences: ${t.sequences} (universe chains, the state carried from scenario to scenario)`);
     if (t.limit !== null) lines.push(`Limit: ${t.limit}`);
     if (t.shard) lines.push(`Shard: ${t.shard.index} of ${t.shard.count} (round-robin after subset and limit)`);
     if (resolvedScenarios !== null) lines.push(`Resolved scenarios: ${resolvedScenarios}`);

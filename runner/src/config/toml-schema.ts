@@ -24,6 +24,8 @@ export const TargetTable = z.strictObject({
   revision: optStr,
   splits: z.union([z.string().transform((s) => [s]), z.array(z.string())], { error: 'must be a string or a list of strings' }).optional(),
   subset_manifest: optStr,
+  /** A sequences file (relative to the config): the scenarios play as universe chains. */
+  sequences: optStr,
   limit: int,
   recursive: bool,
 });
@@ -49,6 +51,7 @@ export const AgentTable = z.strictObject({
   thinking: choice(THINKING_LEVELS),
   tools: choice(AGENT_TOOL_MODES),
   max_tokens: int,
+  context_window: int,
   volumes: strList,
   script: optStr,
 });

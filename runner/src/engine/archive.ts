@@ -5,7 +5,7 @@
 import { pack, extract, type Header } from 'tar-stream';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { StreamedContent } from './types.js';
+import type { StreamedContent, TreeEntry } from './types.js';
 
 export interface TarEntry {
   /** Path inside the archive, relative (no leading slash). */
@@ -14,7 +14,13 @@ export interface TarEntry {
   mode?: number;
   /** A symbolic link to this target instead of a file (content ignored). */
   linkname?: string;
+  /** A directory instead of a file (content ignored). */
+  dir?: boolean;
+  /** Owner in the unit (numeric); absent: the engine's default (root). */
+  uid?: number;
+  gid?: number;
 }
+
 
 function isStreamed(c: TarEntry['content']): c is StreamedContent {
   return typeof c === 'object' && !Buffer.isBuffer(c);
@@ -40,12 +46,17 @@ export function packStream(entries: readonly TarEntry[]): Readable {
   const p = pack();
   void (async () => {
     for (const e of entries) {
+      const owner = { ...(e.uid !== undefined ? { uid: e.uid } : {}), ...(e.gid !== undefined ? { gid: e.gid } : {}) };
       if (e.linkname !== undefined) {
-        p.entry({ name: e.name, type: 'symlink', linkname: e.linkname, mode: 0o777, mtime: new Date() });
+        p.entry({ name: e.name, type: 'symlink', linkname: e.linkname, mode: 0o777, mtime: new Date(), ...owner });
+        continue;
+      }
+      if (e.dir) {
+        p.entry({ name: e.name, type: 'directory', mode: e.mode ?? 0o755, mtime: new Date(), ...owner });
         continue;
       }
       const { size, stream } = contentStream(e.content);
-      await pipeline(stream, p.entry({ name: e.name, size, mode: e.mode ?? 0o644, mtime: new Date() }));
+      await pipeline(stream, p.entry({ name: e.name, size, mode: e.mode ?? 0o644, mtime: new Date(), ...owner }));
     }
     p.finalize();
   })().catch((err: unknown) => p.destroy(err as Error));
@@ -100,6 +111,43 @@ export function filesOf(stream: Readable, wanted: ReadonlySet<string>): Promise<
     // Entries are "<dir basename>/<relative path>".
     const rel = h.name.split('/').slice(1).join('/');
     return wanted.has(rel) ? rel : null;
+  });
+}
+
+/**
+ * Every file, directory and symlink of a directory archive (entries "<dir basename>/<path>"),
+ * with owner and mode; the directory itself and other kinds (devices, fifos) are left out.
+ */
+export function treeOf(stream: Readable): Promise<TreeEntry[]> {
+  const ex = extract();
+  const out: TreeEntry[] = [];
+  return new Promise<TreeEntry[]>((resolve, reject) => {
+    ex.on('entry', (h, body, next) => {
+      const path = h.name.split('/').slice(1).filter(Boolean).join('/');
+      const type = h.type === 'file' ? 'file' : h.type === 'directory' ? 'dir' : h.type === 'symlink' ? 'symlink' : null;
+      const base = { path, mode: (h.mode ?? 0o644) & 0o7777, uid: h.uid ?? 0, gid: h.gid ?? 0 };
+      if (!path || !type) {
+        body.on('end', next);
+        body.resume();
+        return;
+      }
+      if (type !== 'file') {
+        out.push({ ...base, type, ...(type === 'symlink' ? { linkname: h.linkname ?? '' } : {}) });
+        body.on('end', next);
+        body.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      body.on('data', (c: unknown) => chunks.push(c as Buffer));
+      body.on('end', () => {
+        out.push({ ...base, type, content: Buffer.concat(chunks) });
+        next();
+      });
+    });
+    ex.on('finish', () => resolve(out));
+    ex.on('error', reject);
+    stream.on('error', reject);
+    stream.pipe(ex);
   });
 }
 

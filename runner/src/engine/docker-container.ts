@@ -3,10 +3,10 @@
 // removal that tolerates the engine still cleaning up after an exit.
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
-import type { AdapterEndpoint, ContainerFile, ContainerHandle, UnitState } from './types.js';
+import type { AdapterEndpoint, ContainerFile, ContainerHandle, TreeEntry, UnitState } from './types.js';
 import { tcpReach, type Reach, type Reached } from './reach.js';
 import { EngineError, engineErrorMessage, wrapEngineError } from './errors.js';
-import { filesOf, firstFileOf, packStream, type TarEntry } from './archive.js';
+import { filesOf, firstFileOf, packStream, treeOf, type TarEntry } from './archive.js';
 
 /** The host ip:port a created container's port is published on; null when none was assigned. */
 export async function publishedPort(c: Docker.Container, portKey: string): Promise<string | null> {
@@ -74,7 +74,7 @@ export class DockerContainer implements ContainerHandle {
   async putFiles(files: ContainerFile[]): Promise<void> {
     try {
       // Streamed: a file given as StreamedContent goes from disk into the request.
-      const tar = packStream(files.map((f): TarEntry => ({ name: f.path.replace(/^\/+/, ''), content: f.content, mode: f.mode })));
+      const tar = packStream(files.map((f): TarEntry => ({ ...f, name: f.path.replace(/^\/+/, '') })));
       await this.c.putArchive(tar, { path: '/' });
     } catch (e) {
       throw wrapEngineError(e, `copying files into ${this.name}`, 'container_start_failed');
@@ -97,6 +97,16 @@ export class DockerContainer implements ContainerHandle {
       return await filesOf(stream, new Set(names));
     } catch (e) {
       if ((e as { statusCode?: number }).statusCode === 404) return new Map();
+      throw wrapEngineError(e, `reading ${dir} from ${this.name}`, 'artifact_error');
+    }
+  }
+
+  async readTree(dir: string): Promise<TreeEntry[]> {
+    try {
+      const stream = (await this.c.getArchive({ path: dir })) as unknown as Readable;
+      return await treeOf(stream);
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode === 404) return [];
       throw wrapEngineError(e, `reading ${dir} from ${this.name}`, 'artifact_error');
     }
   }

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
 import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
 
+
 /** What a backend can do that a plan may ask for; checked before anything runs. */
 export interface EngineCapabilities {
   /** Units can share this machine's network (`network = "host"`). */
@@ -67,6 +68,12 @@ export interface ContainerFile {
   path: string;
   content: string | Buffer | StreamedContent;
   mode?: number;
+  /** A directory (content ignored) or a symlink to `linkname`, as a carried home holds them. */
+  dir?: boolean;
+  linkname?: string;
+  /** Owner (numeric) where it matters: a carried home stays the agent's. */
+  uid?: number;
+  gid?: number;
 }
 
 /**
@@ -76,6 +83,20 @@ export interface ContainerFile {
 export interface StreamedContent {
   size: number;
   open(): Readable;
+}
+
+/** One entry of a directory read whole out of a unit (a chain's carried home). */
+export interface TreeEntry {
+  /** Relative to the directory read, '/'-separated, never empty. */
+  path: string;
+  type: 'file' | 'dir' | 'symlink';
+  mode: number;
+  uid: number;
+  gid: number;
+  /** A file's bytes. */
+  content?: Buffer;
+  /** A symlink's target. */
+  linkname?: string;
 }
 
 /** How the runner reaches a port of a running unit over HTTP. */
@@ -126,6 +147,12 @@ export interface ContainerHandle {
   readFile(path: string): Promise<Buffer | null>;
   /** Reads the named files (relative paths) of one directory in a single request; missing ones are absent. */
   readFiles(dir: string, names: readonly string[]): Promise<Map<string, Buffer>>;
+  /**
+   * Reads a whole directory (files, directories, symlinks, with owners and modes); empty when
+   * it does not exist. Absent on a backend that cannot read a unit's files (a universe chain's
+   * carry then fails with carry_error).
+   */
+  readTree?(dir: string): Promise<TreeEntry[]>;
   /** running | exited | created | …, plus the exit code once exited. */
   state(): Promise<UnitState>;
   /** Kills the main process (used by tests and by Ctrl-C handling). */

@@ -3,6 +3,7 @@
 // bridged container can reach a service on the host).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { AGENT_LAYER_ENV } from '../../../agent-image/src/contract/agent-layer.js';
 import type { RunPlan, SecretRef } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';
@@ -95,6 +96,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
     Object.assign(env, profile.extra);
     env[ENV.agentTools] = plan.agent.tools;
     if (plan.agent.maxTokens) env[ENV.maxTokens] = String(plan.agent.maxTokens);
+    if (plan.agent.contextWindow) env[AGENT_LAYER_ENV.contextWindow] = String(plan.agent.contextWindow);
     if (plan.agent.baseUrl && direct) for (const k of profile.baseUrlKeys) env[k] = url(plan.agent.baseUrl);
     const k = agentKey(plan, hostEnv, notices);
     const keyVars = [ENV.apiKey, ...keyExportVars(plan.agent.provider)];

@@ -26,6 +26,9 @@ import { collectProvenance } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
+import { buildChainTasks, chainRuns, runChain, selectChainsForRetry, type ChainStepRun, type ChainTask } from './chains.js';
+import { readSequences } from '../sequences/parse.js';
+import { resolveChains, type ChainPlan } from '../sequences/resolve.js';
 import { preflightRun } from './preflight.js';
 import { gatewayResult, gatewayTotals } from './gateway-result.js';
 import { watchGateway } from './gateway-live.js';
@@ -91,8 +94,13 @@ function crashResult(t: Task, e: unknown, plan: RunPlan, agent: AgentRecord): Sc
   };
 }
 
-export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps): Promise<ExecuteOutcome> {
+export async function executePlan(given: RunPlan, selected: ResolvedDataset, deps: ExecuteDeps): Promise<ExecuteOutcome> {
   let plan = given;
+  // A sequences file is the selection: its chains, checked against the dataset before anything starts.
+  const sequences = plan.target.kind !== 'scenario' ? (plan.target.sequences ?? null) : null;
+  const chains = sequences ? resolveChains(readSequences(sequences), selected.entries, sequences) : null;
+  const ds = chains ? { ...selected, entries: chains.flatMap((c) => c.entries) } : selected;
+  if (chains && !plan.run.outputDir) throw new ConfigError('--sequences requires --output-dir');
   const hostEnv = deps.hostEnv ?? process.env;
   const out = plan.run.outputDir;
   const passAt = plan.run.passAt;
@@ -109,7 +117,7 @@ export async function executePlan(given: RunPlan, ds: ResolvedDataset, deps: Exe
   const gw: RunGateway | null = decision.on ? await startRunGateway(plan, base, { runId, log, engine: deps.engine, ...(deps.gatewayBackoff ? { backoff: deps.gatewayBackoff } : {}) }) : null;
   const gatewayRecord: GatewayRecord = gw?.record ?? { mode: 'direct', ...(decision.reason ? { reason: decision.reason } : {}) };
   try {
-    return await executeWithAccess(plan, ds, deps, { runId, base, gw, gatewayRecord, hostEnv, log, agent: pre.agent });
+    return await executeWithAccess(plan, ds, deps, { runId, base, gw, gatewayRecord, hostEnv, log, agent: pre.agent, chains });
   } finally {
     await gw?.close();
   }
@@ -124,6 +132,8 @@ interface Access {
   log: (l: string) => void;
   /** The agent that plays (name and version), as recorded in run_config.json and result.json. */
   agent: AgentRecord;
+  /** A sequences file's chains (then ds holds their scenarios); null: every scenario on its own. */
+  chains: ChainPlan[] | null;
 }
 
 async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: ExecuteDeps, a: Access): Promise<ExecuteOutcome> {
@@ -139,15 +149,19 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // (which setting asked for a file matters to the preflight only; units get path and content)
   const files = base.files.map((f) => ({ path: f.path, content: f.content }));
 
-  const all = buildTasks(ds.entries, passAt, out);
-  let tasks = all;
+  let tasks = a.chains ? [] : buildTasks(ds.entries, passAt, out);
+  let chains: { tasks: ChainTask[] } | null = a.chains && out ? { tasks: buildChainTasks(a.chains, passAt, out) } : null;
   let kept = 0;
   if (plan.run.retry) {
-    const sel = selectForRetry(all);
-    tasks = sel.rerun;
+    const sel = chains ? selectChainsForRetry(chains.tasks) : selectForRetry(tasks);
+    if (chains) chains = { tasks: sel.rerun as ChainTask[] };
+    else tasks = sel.rerun as Task[];
     kept = sel.passed + sel.failed;
-    log(`Retry: ${tasks.length} run(s) to redo (${sel.passed} passed, ${sel.failed} failed kept)`);
+    log(`Retry: ${chains ? chainRuns(chains.tasks) : tasks.length} run(s) to redo (${sel.passed} passed, ${sel.failed} failed kept)${chains ? `, ${chains.tasks.length} chain(s) resumed` : ''}`);
   }
+  // What this invocation plays: each chain from where it (re)starts.
+  const planned = chains ? chainRuns(chains.tasks) : tasks.length;
+  const playing = chains ? chains.tasks.flatMap((c) => c.steps.slice(c.startAt)) : tasks;
   // Containers of an earlier invocation on this output directory that a crash (kill -9, power
   // loss mid-cleanup) left behind: found by their run id label and removed before anything new.
   if (out && existsSync(out)) for (const old of previousRunIds(out, passAt)) await removeLabelled(deps.engine, old, log);
@@ -158,7 +172,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
     for (const r of loadRunRecords(out)) book.set(resultKey(passAt > 1 ? r.runIndex : null, r.key), passAt > 1 ? r.runIndex : null, r.result);
     const now = new Date();
     const provenance = await collectProvenance(deps.engine, plan.agent.image, ds);
-    const extras = { runId, agent: a.agent, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(tasks.map((t) => t.entry.file)).size : null, now, provenance, gateway: a.gatewayRecord };
+    const extras = { runId, agent: a.agent, numScenarios: ds.entries.length, retryCount: plan.run.retry ? new Set(playing.map((t) => t.entry.file)).size : null, now, provenance, gateway: a.gatewayRecord };
     if (passAt > 1) {
       for (let k = 1; k <= passAt; k++) {
         const d = join(out, `run_${k}`);
@@ -170,84 +184,98 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // Finished containers are removed in the background once their result is recorded (~300 ms
   // per run off the critical path), at most one per lane in flight; drained before returning.
   const removals = new BackgroundWork(Math.max(1, plan.run.concurrency), (e) => log(`container removal failed: ${(e as Error).message}`));
+  // Said once up front; each scenario that starts without the carry also records carry_error.
+  if (chains && !deps.engine.capabilities.filesAtCreate)
+    log(`Universe chains on ${deps.engine.name}: this backend cannot carry state between a chain's scenarios yet; each starts from its own initial state (carry_error in its result)`);
+  // A chain's runs start from carried state the cache's key does not hold: never from the cache.
+  if (chains && plan.run.enableCaching) log('Result cache off: a universe chain carries state from run to run');
   // One gate for the run's engine: lanes wait on it, outage victims start again (outage-restart.ts).
   const gate = new OutageGate({ ping: () => deps.engine.ping(), limitSeconds: plan.run.engineOutageWait, log, sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.outageBackoff ? { backoff: deps.outageBackoff } : {}) });
-  const runOne = withOutageRestarts(plan.run.enableCaching ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario, { gate, maxRestarts: MAX_OUTAGE_RESTARTS, log, archive: archiveAttempt });
+  const runOne = withOutageRestarts(plan.run.enableCaching && !chains ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario, { gate, maxRestarts: MAX_OUTAGE_RESTARTS, log, archive: archiveAttempt });
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
   const fixedHostPort = plan.run.network === 'host' && !hostNetParallel;
-  deps.progress.start(tasks.length);
+  deps.progress.start(planned);
   // The gateway's counts, live: the progress line and model_gateway.json (the dashboard).
   const watch = gw ? watchGateway(() => gw.stats(), { outputDir: out, progress: deps.progress, log }) : null;
   let ran = 0;
+  // One scenario run, recorded; a chain's step brings its carried delivery and its fields.
+  const runTask = async (t: Task, step?: ChainStepRun): Promise<ScenarioResult> => {
+    if (t.dir) archiveAttempt(t.dir); // never mix a new attempt with old files
+    let result: ScenarioResult;
+    let cleanup: (() => Promise<void>) | null = null;
+    let port: number | undefined;
+    try {
+      port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;
+      result = await runOne({
+        engine: deps.engine,
+        image: plan.agent.image,
+        scenarioFile: t.entry.file,
+        scenario: t.entry,
+        outputDir: t.dir,
+        env: { ...base.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
+        ...(files.length || step?.files.length ? { files: [...files, ...(step?.files ?? [])] } : {}),
+        ...(step?.content ? { content: step.content } : {}),
+        ...(step ? { beforeRemove: step.beforeRemove } : {}),
+        agent: plan.agent.name,
+        agentRecord: a.agent,
+        network: plan.run.network,
+        timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
+        ...(plan.run.stuckLoopMinToolCalls ? { stuckLoopMinToolCalls: plan.run.stuckLoopMinToolCalls } : {}),
+        labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
+        ...(t.runIndex ? { runIndex: t.runIndex } : {}),
+        ...(t.entry.split ? { split: t.entry.split } : {}),
+        ...(port ? { adapterPort: port } : {}),
+        ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        onCleanup: (c) => {
+          cleanup = c;
+        },
+        // Lifecycle chatter only at DEBUG; failures reach the user through the result.
+        ...(debug ? { log } : {}),
+      });
+      const before = result;
+      const patch: Partial<ScenarioResult> = { ...(!result.judge_mode && classify(result) !== 'error' ? { judge_mode: plan.judge ? 'llm' : 'hard-only' } : {}), ...judgeSettingsRecord(plan), ...step?.fields };
+      // the run's own result may hold secrets its writer redacted on disk: redact again here
+      if (Object.keys(patch).length) result = redactValue({ ...result, ...patch });
+      if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
+      else result = weighAgentFailures(result, { none: 'the run called its provider directly (no model gateway, no record)' });
+      if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
+    } catch (e) {
+      await gw?.finish(t.label, t.dir).catch(() => null);
+      result = { ...crashResult(t, e, plan, a.agent), ...step?.fields };
+      log(`${t.label} crashed: ${result.error}`);
+      if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
+    }
+    ran++;
+    try {
+      book.set(resultKey(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
+      await book.flush();
+    } finally {
+      // Recorded (result.json by the run, results.jsonl here): now the container may go. A
+      // host-network port is free for the next run only once its container is gone: with one
+      // fixed port (host networking, -j 1) the next run waits for the removal, or it would
+      // reach this container's adapter on that port.
+      const c = cleanup as (() => Promise<void>) | null;
+      const held = port;
+      const release = () => void (held && reservedPorts.delete(held));
+      if (c && fixedHostPort) await c().catch((e: unknown) => log(`container removal failed: ${(e as Error).message}`));
+      else if (c) await removals.add(() => c().finally(release));
+      else release();
+    }
+    const status = classify(result);
+    if (status === 'error') log(`${t.label}: ${result.error_kind ?? 'error'}: ${String(result.error ?? '').slice(0, 300)}`);
+    deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
+    return result;
+  };
+  const units: Array<Task | ChainTask> = chains ? chains.tasks : tasks;
   await runPool(
-    tasks,
+    units,
     plan.run.concurrency,
-    async (t) => {
-      if (t.dir) archiveAttempt(t.dir); // never mix a new attempt with old files
-      let result: ScenarioResult;
-      let cleanup: (() => Promise<void>) | null = null;
-      let port: number | undefined;
-      try {
-        port = hostNetParallel ? await allocatePort(reservedPorts) : plan.run.network === 'host' ? plan.run.adapterPort : undefined;
-        result = await runOne({
-          engine: deps.engine,
-          image: plan.agent.image,
-          scenarioFile: t.entry.file,
-          scenario: t.entry,
-          outputDir: t.dir,
-          env: { ...base.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
-          ...(files.length ? { files } : {}),
-          agent: plan.agent.name,
-          agentRecord: a.agent,
-          network: plan.run.network,
-          timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
-          ...(plan.run.stuckLoopMinToolCalls ? { stuckLoopMinToolCalls: plan.run.stuckLoopMinToolCalls } : {}),
-          labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
-          ...(t.runIndex ? { runIndex: t.runIndex } : {}),
-          ...(t.entry.split ? { split: t.entry.split } : {}),
-          ...(port ? { adapterPort: port } : {}),
-          ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
-          ...(deps.signal ? { signal: deps.signal } : {}),
-          onCleanup: (c) => {
-            cleanup = c;
-          },
-          // Lifecycle chatter only at DEBUG; failures reach the user through the result.
-          ...(debug ? { log } : {}),
-        });
-        const before = result;
-        const patch: Partial<ScenarioResult> = { ...(!result.judge_mode && classify(result) !== 'error' ? { judge_mode: plan.judge ? 'llm' : 'hard-only' } : {}), ...judgeSettingsRecord(plan) };
-        // the run's own result may hold secrets its writer redacted on disk: redact again here
-        if (Object.keys(patch).length) result = redactValue({ ...result, ...patch });
-        if (gw) result = await gatewayResult(gw, t.label, t.dir, result);
-        else result = weighAgentFailures(result, { none: 'the run called its provider directly (no model gateway, no record)' });
-        if (result !== before && t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
-      } catch (e) {
-        await gw?.finish(t.label, t.dir).catch(() => null);
-        result = crashResult(t, e, plan, a.agent);
-        log(`${t.label} crashed: ${result.error}`);
-        if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
-      }
-      ran++;
-      try {
-        book.set(resultKey(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
-        await book.flush();
-      } finally {
-        // Recorded (result.json by the run, results.jsonl here): now the container may go. A
-        // host-network port is free for the next run only once its container is gone: with one
-        // fixed port (host networking, -j 1) the next run waits for the removal, or it would
-        // reach this container's adapter on that port.
-        const c = cleanup as (() => Promise<void>) | null;
-        const held = port;
-        const release = () => void (held && reservedPorts.delete(held));
-        if (c && fixedHostPort) await c().catch((e: unknown) => log(`container removal failed: ${(e as Error).message}`));
-        else if (c) await removals.add(() => c().finally(release));
-        else release();
-      }
-      const status = classify(result);
-      if (status === 'error') log(`${t.label}: ${result.error_kind ?? 'error'}: ${String(result.error ?? '').slice(0, 300)}`);
-      deps.progress.done(t.label, status, typeof result.error_kind === 'string' ? result.error_kind : undefined);
+    async (u) => {
+      if (!('steps' in u)) await runTask(u);
+      else await runChain(u, { runTask, engine: deps.engine, signal: deps.signal, log });
     },
     deps.signal,
   ).finally(async () => {
@@ -258,7 +286,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   await scope.close();
   const interrupted = Boolean(deps.signal?.aborted);
   if (interrupted) {
-    log(`Interrupted: ${tasks.length - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
+    log(`Interrupted: ${planned - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
     await removeLabelled(deps.engine, runId, log);
   } else if (gate.seen) {
     // Every run is recorded: whatever of this run the engine still holds is a unit whose

@@ -53,6 +53,8 @@ export interface AgentSettings {
   tools: (typeof AGENT_TOOL_MODES)[number];
   /** Output token limit per model call (MAX_TOKENS); null = the provider's default. */
   maxTokens: number | null;
+  /** [agent].context_window: the model's context window in tokens, for agents with such a setting; absent/null = the agent's own. */
+  contextWindow?: number | null;
   volumes: string[];
   /** Scripted agent: path of the JSON command list. */
   script: string | null;
@@ -89,11 +91,15 @@ export interface AgentToAgentPlan {
   apiKey: SecretRef | null;
 }
 
-/** A dataset target's `shard` (plan/shard.ts): this machine's part of the selection after subset and limit; absent or null = all of it. */
+/**
+ * A dataset target's `shard` (plan/shard.ts): this machine's part of the selection after subset and limit; absent or null = all of it.
+ * `sequences`: a sequences file (absolute path) that plays the dataset's scenarios as universe chains
+ * (runner/src/sequences/, docs/protocol.md "Universe chains"); absent or null = every scenario on its own.
+ */
 export type Target =
   | { kind: 'scenario'; scenario: string }
-  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null; language?: string | null; shard?: ShardSpec | null }
-  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean; language?: string | null; shard?: ShardSpec | null };
+  | { kind: 'local'; path: string; recursive: boolean; splits: string[] | null; subset: string | null; limit: number | null; language?: string | null; shard?: ShardSpec | null; sequences?: string | null }
+  | { kind: 'hf'; repo: string; revision: string; splits: string[] | null; subset: string | null; limit: number | null; refresh?: boolean; language?: string | null; shard?: ShardSpec | null; sequences?: string | null };
 
 export interface RunSettings {
   timeout: number;

@@ -11,13 +11,15 @@ const splits = z.array(str).nullable().default(null);
 const limit = z.number().int().nullable().default(null);
 /** A sharded target's part (plan/shard.ts); absent in unsharded runs and records older than shards. */
 const shard = z.object({ index: z.number().int().min(0), count: z.number().int().min(1) }).nullable().optional();
+/** The sequences file a chained run played (docs/protocol.md, "Universe chains"); absent otherwise. */
+const sequences = str.nullable().optional();
 /** A key is never recorded: the variable it came from, or that it was given literally. */
 const keySource = { api_key_env: optStr, api_key: optStr };
 
 export const TargetRecord = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('scenario'), scenario: str }),
-  z.object({ kind: z.literal('local'), path: str, recursive: z.boolean().default(true), splits, subset: optStr, limit, language: str.nullable().optional(), shard }),
-  z.object({ kind: z.literal('hf'), repo: str, revision: str, splits, subset: optStr, limit, refresh: z.boolean().optional(), language: str.nullable().optional(), shard }),
+  z.object({ kind: z.literal('local'), path: str, recursive: z.boolean().default(true), splits, subset: optStr, limit, language: str.nullable().optional(), shard, sequences }),
+  z.object({ kind: z.literal('hf'), repo: str, revision: str, splits, subset: optStr, limit, refresh: z.boolean().optional(), language: str.nullable().optional(), shard, sequences }),
 ]);
 
 export const AgentRecord = z.object({
@@ -31,6 +33,8 @@ export const AgentRecord = z.object({
   thinking: z.enum(THINKING_LEVELS).default('low'),
   tools: z.enum(AGENT_TOOL_MODES).default('shell'),
   max_tokens: z.number().int().nullable().default(null),
+  /** [agent].context_window; absent in records before it and when not set. */
+  context_window: z.number().int().nullable().optional(),
   volumes: z.array(str).default([]),
   script: optStr,
   /** The script's content, so a changed script is a different run. */

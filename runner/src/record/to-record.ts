@@ -23,7 +23,7 @@ export function toRecord(plan: RunPlan): RecordedOptions {
     target: plan.target,
     agent_options: {
       name: a.name, image: a.image, runtime: a.runtime, provider: a.provider, model: a.model, base_url: a.baseUrl,
-      thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, volumes: a.volumes, script: a.script,
+      thinking: a.thinking, tools: a.tools, max_tokens: a.maxTokens, ...(a.contextWindow ? { context_window: a.contextWindow } : {}), volumes: a.volumes, script: a.script,
       ...(a.version ? { version: a.version } : {}), ...(a.options && Object.keys(a.options).length ? { options: a.options } : {}),
       ...(a.instructions ? { instructions_file: { path: a.instructions.path, sha256: a.instructions.sha256 } } : {}),
       ...(a.script && existsSync(a.script) ? { script_sha256: sha256File(a.script) } : {}),

@@ -1,5 +1,5 @@
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
-import type { UnitBackend } from '../engine/index.js';
+import type { ContainerFile, ContainerHandle, UnitBackend } from '../engine/index.js';
 
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import type { ScenarioEntry } from '../dataset/index.js';
@@ -45,8 +45,15 @@ export interface ScenarioRunOptions {
   split?: string;
   signal?: AbortSignal;
   log?: (line: string) => void;
-  /** Extra files put into the container before it starts (e.g. the host CA bundle). */
-  files?: Array<{ path: string; content: string | Buffer; mode?: number }>;
+  /** Extra files put into the container before it starts (e.g. the host CA bundle, a chain's carried home). */
+  files?: ContainerFile[];
+  /**
+   * The scenario's bytes to deliver instead of the file's (a universe chain's next scenario with
+   * the carried app states in it); the planned facts still describe it.
+   */
+  content?: Buffer;
+  /** Called with the finished unit after its artifacts are collected, before it is removed (a chain takes its carry). */
+  beforeRemove?: (unit: ContainerHandle) => Promise<void>;
   /** Container port of the adapter (host networking needs a distinct one per container). */
   adapterPort?: number;
   /**

@@ -52,8 +52,11 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     let content: ContainerFile['content'];
     if (o.scenario) {
       facts = o.scenario;
-      content = scenarioContent(facts);
-    } else ({ entry: facts, bytes: content } = readScenarioFile(o.scenarioFile, null)!);
+      content = o.content ?? scenarioContent(facts);
+    } else {
+      ({ entry: facts, bytes: content } = readScenarioFile(o.scenarioFile, null)!);
+      if (o.content) content = o.content;
+    }
     delivery = splitDelivery(content, o.files ?? [], late);
   } catch (e) {
     const result: ScenarioResult = {
@@ -153,6 +156,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
         if (logs) artifacts.set('container.log', Buffer.from(logs));
       }
       lap('collect_ms');
+      if (o.beforeRemove) await o.beforeRemove(container).catch((e: unknown) => log(`${id}: ${(e as Error).message}`));
       const c = container;
       const cl = client;
       const cleanup = async () => {

@@ -79,6 +79,16 @@ describe('codex agent-serve', () => {
     }
   });
 
+  it('[agent].context_window is its model_context_window; unset leaves Codex its own', async () => {
+    for (const [value, line] of [['100000', 'model_context_window = 100000'], ['', null]] as const) {
+      const s = standinLayer({ GAIA2_AGENT_CONTEXT_WINDOW: value });
+      await s.start().next('ready');
+      const config = readFileSync(join(s.layer.user, '.codex/config.toml'), 'utf8');
+      if (line) expect(config).toContain(line);
+      else expect(config).not.toContain('model_context_window');
+    }
+  });
+
   it('starts codex through the clock helper when the image has it (a static binary reads the simulated clock only that way)', async () => {
     const s = standinLayer();
     const helper = join(s.root, 'simclock-exec');

@@ -58,6 +58,10 @@ describe('providers: the reference definitions', () => {
     }
   });
 
+  it('[agent].context_window, when the run sets it, is the context window of the model', () => {
+    expect(setup({ PROVIDER: 'openai', BASE_URL: 'http://gw:1', GAIA2_AGENT_CONTEXT_WINDOW: '64000' }).custom.models[0]).toMatchObject({ contextWindow: 64_000, maxTokens: 128_000 });
+  });
+
   it('MAX_TOKENS, when the run sets it, is the max tokens of the model', () => {
     expect(setup({ PROVIDER: 'anthropic', BASE_URL: 'http://gw:1', MAX_TOKENS: '4096' }).custom.models[0]).toMatchObject({ maxTokens: 4096, contextWindow: 200_000 });
   });

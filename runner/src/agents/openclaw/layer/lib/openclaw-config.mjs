@@ -66,7 +66,12 @@ export function providerSetup(env) {
   const model = first(env.MODEL);
   if (!model) throw new Error('openclaw: MODEL is not set');
   const base = trimSlash(env.BASE_URL);
-  const limits = (l) => (Number(env.MAX_TOKENS) > 0 ? { ...l, maxTokens: Number(env.MAX_TOKENS) } : l);
+  // MAX_TOKENS and [agent].context_window (GAIA2_AGENT_CONTEXT_WINDOW) over the reference's limits.
+  const limits = (l) => ({
+    ...l,
+    ...(Number(env.MAX_TOKENS) > 0 ? { maxTokens: Number(env.MAX_TOKENS) } : {}),
+    ...(Number(env.GAIA2_AGENT_CONTEXT_WINDOW) > 0 ? { contextWindow: Number(env.GAIA2_AGENT_CONTEXT_WINDOW) } : {}),
+  });
   const key = { ref: `\${${KEY_VAR}}` };
   let custom = null;
   let value = '';

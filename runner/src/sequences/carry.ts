@@ -1,0 +1,106 @@
+// What one scenario of a universe chain leaves for the next, carried through the runner and the
+// engine interface (so every backend that can read and write a unit's files carries it alike):
+// the apps' states as the world persisted them at the end of the run, less the run's own logs,
+// and the agent's home, less its credentials and the runtimes' per-run plumbing. The next run
+// gets the states as its scenario's initial app states (the world seeds from the scenario, as
+// always) and the home as files written before its unit starts.
+import { posix } from 'node:path';
+import { AGENT_USER, CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
+import { parsePyJson, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
+import { scenarioApps, stateNameFor } from '../../../agent-image/src/apps/registry.js';
+import { stateFilePath } from '../../../agent-image/src/apps/framework/state.js';
+import type { ContainerFile, ContainerHandle, TreeEntry } from '../engine/index.js';
+
+export interface CarriedState {
+  /** App state file name (`<state name>.json`) → its text as the world wrote it. */
+  states: Map<string, Buffer>;
+  /** The agent's home, relative to it. */
+  home: TreeEntry[];
+}
+
+/** The carry could not be taken or given: recorded as the next result's carry_error. */
+export class CarryError extends Error {}
+
+/**
+ * Files of the state dir that are the run's own record, not an app's state: they are the run's
+ * artifacts (contract ARTIFACT_FILES) or its bookkeeping, and the next world writes its own.
+ */
+const RUN_OWN = new Set(['daemon_status.json', 'user_details.json', 'app_class_map.json']);
+
+/**
+ * Paths of the home never carried: keys and tokens an agent's runtime or its tools may have
+ * written (the next unit gets its own), and the runner's per-run session and turn files.
+ */
+const NOT_CARRIED: readonly RegExp[] = [
+  /^\.gaia2(\/|$)/,
+  // the image's links to the app CLIs, made by the image for every unit
+  /^bin(\/|$)/,
+  /(^|\/)\.env(\.[^/]*)?$/,
+  /(^|\/)\.netrc$/,
+  /(^|\/)\.npmrc$/,
+  /(^|\/)\.ssh(\/|$)/,
+  /(^|\/)\.git-credentials$/,
+  /(^|\/)\.docker\/config\.json$/,
+  /(^|\/)auth(-profiles)?\.json$/,
+  /(^|\/)[^/]*credentials[^/]*$/i,
+  /(^|\/)oauth_creds\.json$/,
+  /(^|\/)[^/]*\.(key|pem)$/,
+];
+
+export const isCarriedHomePath = (rel: string): boolean => !NOT_CARRIED.some((re) => re.test(rel));
+
+/** Reads what a finished unit leaves for the next scenario of its chain. */
+export async function takeCarry(unit: ContainerHandle): Promise<CarriedState> {
+  if (!unit.readTree) throw new CarryError("this backend cannot read a unit's files, so the state cannot be carried");
+  const [stateTree, homeTree] = await Promise.all([unit.readTree(CONTAINER_PATHS.stateDir), unit.readTree(CONTAINER_PATHS.agentHome)]);
+  const states = new Map<string, Buffer>();
+  for (const e of stateTree) {
+    if (e.type === 'file' && !e.path.includes('/') && e.path.endsWith('.json') && !RUN_OWN.has(e.path)) states.set(e.path, e.content!);
+  }
+  if (states.size === 0) throw new CarryError(`the unit left no app state in ${CONTAINER_PATHS.stateDir}`);
+  return { states, home: homeTree.filter((e) => isCarriedHomePath(e.path)) };
+}
+
+/**
+ * The next scenario with the carried states as its apps' initial states (an app the carry has
+ * no state for keeps the scenario's own); its text is Python-style JSON like the dataset's.
+ */
+export function carryIntoScenario(scenario: Buffer | string, carried: CarriedState, file: string): Buffer {
+  let value: unknown;
+  try {
+    value = parsePyJson(typeof scenario === 'string' ? scenario : scenario.toString('utf8'));
+  } catch (e) {
+    throw new CarryError(`${file}: cannot read the scenario to carry the state into it: ${(e as Error).message}`);
+  }
+  for (const app of scenarioApps(value)) {
+    if (typeof app.name !== 'string' || !app.name) continue;
+    const name = posix.basename(stateFilePath('/', stateNameFor(app.name)));
+    const text = carried.states.get(name);
+    if (!text) continue;
+    try {
+      app.app_state = parsePyJson(text.toString('utf8'));
+    } catch (e) {
+      throw new CarryError(`the carried state ${name} is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  return Buffer.from(pyDumps(value));
+}
+
+/** The carried home as files written into the next unit before it starts, the agent's own. */
+export function homeFiles(carried: CarriedState): ContainerFile[] {
+  // Parents before children (a directory's owner and mode are set as it is made).
+  const sorted = [...carried.home].sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
+  return sorted.map((e) => ({ path: posix.join(CONTAINER_PATHS.agentHome, e.path), ...asWritten({ ...e, ...AGENT_USER }) }));
+}
+
+/** A tree entry as a file, directory or symlink to write (a unit's files, a checkpoint's tar). */
+export function asWritten(e: TreeEntry): { content: Buffer | string; mode: number; uid: number; gid: number; dir?: boolean; linkname?: string } {
+  return {
+    content: e.content ?? '',
+    mode: e.mode,
+    uid: e.uid,
+    gid: e.gid,
+    ...(e.type === 'dir' ? { dir: true } : {}),
+    ...(e.type === 'symlink' ? { linkname: e.linkname ?? '' } : {}),
+  };
+}
