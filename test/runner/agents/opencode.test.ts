@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { opencode } from '../../../runner/src/agents/opencode.js';
 // @ts-expect-error the layer's helpers are plain JavaScript
-import { baseUrl, opencodeConfig, thinkingOptions } from '../../../runner/src/agents/opencode/layer/lib/opencode-config.mjs';
+import { baseUrl, opencodeConfig, opencodeEnv, thinkingOptions } from '../../../runner/src/agents/opencode/layer/lib/opencode-config.mjs';
 import { diesInTurn2, failuresThenReply, notes, resumedTurn3, standinLayer, twoTurnsOneStart, type Started } from './acp-bridge-cases.js';
 
 const BASE = { PROVIDER: 'openai-compat', MODEL: 'gaia2-model', API_KEY: 'sk-test', OPENAI_API_KEY: 'sk-test', BASE_URL: 'http://gw.example:8080/v1' };
@@ -68,6 +68,9 @@ describe('opencode bin/agent-serve (stand-in program)', () => {
     expect(thinkingOptions('google', 'low')).toEqual({ thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } });
     expect(thinkingOptions('openai-compat', '')).toEqual({});
     expect(() => opencodeConfig({ PROVIDER: 'bedrock' })).toThrow(/PROVIDER bedrock is none of them/);
+    // with Agent2Agent's app agents, a command of bash may run 30 min
+    expect(opencodeEnv({ GAIA2_APP_AGENTS: 'shopping' }, {}).OPENCODE_EXPERIMENTAL_BASH_DEFAULT_TIMEOUT_MS).toBe('1800000');
+    expect(opencodeEnv({}, {}).OPENCODE_EXPERIMENTAL_BASH_DEFAULT_TIMEOUT_MS).toBeUndefined();
   });
 
   it("the program's own failures fail the turn with its text; the program stays up", async () => {

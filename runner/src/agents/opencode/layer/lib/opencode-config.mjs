@@ -92,5 +92,9 @@ export function opencodeEnv(env, config) {
     OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
     OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: '1',
     NO_COLOR: '1',
+    // Agent2Agent: one expert-agent command runs a whole app-agent conversation and prints only at
+    // its end; OpenCode's bash tool ends a command after its default timeout (minutes), so with
+    // app agents a command may run 30 min.
+    ...(env.GAIA2_APP_AGENTS ? { OPENCODE_EXPERIMENTAL_BASH_DEFAULT_TIMEOUT_MS: String(30 * 60_000) } : {}),
   };
 }
