@@ -6,9 +6,10 @@ import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
 import { openclaw } from './openclaw.js';
+import { opencode } from './opencode.js';
 import { EXTERNAL_AGENT, OWN_AGENTS } from './runtimes.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli, openclaw];
+const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli, openclaw, opencode];
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 

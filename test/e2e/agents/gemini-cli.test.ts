@@ -4,13 +4,14 @@
 // full clock speed (its start-up is off the clock), and beside them two runs of its own: one
 // whose model repeats the same call until Gemini CLI stops the turn (its own failure, judged),
 // and the multi-turn sample with Gemini CLI killed by its first command (restarted, resumed).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { lastReply, parseEventsJsonl, type EventLine } from '../../../agent-image/src/contract/index.js';
+import { lastReply, parseEventsJsonl } from '../../../agent-image/src/contract/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { call, readRequest, shellExchanges, type RecordedRequest } from '../../helpers/fake-llm/index.js';
 import { onlyFile, traffic } from '../helpers/run-dir.js';
+import { acpTraces as acpTracesOf, events, note, replies, scenarioDirs, sent } from './helpers/acp-traces.js';
 import { AGENTS } from './helpers/agents-under-test.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 import { samplePlay, SAMPLES, scenarioFile, WAIT_FOR_EMAIL } from './helpers/agent-samples.js';
@@ -23,31 +24,8 @@ const KILL = 'kill -9 $PPID';
 /** What the model calls again and again in the looping run. */
 const SAME = 'shopping --help';
 
-type TraceLine = { dir: string; msg: Record<string, any> };
+const acpTraces = (dir: string) => acpTracesOf(dir, 'gemini');
 
-/** The directory of each scenario of a run: its id → the directory holding its result.json. */
-function scenarioDirs(out: string): Map<string, string> {
-  const dirs = new Map<string, string>();
-  for (const f of readdirSync(out, { recursive: true, encoding: 'utf8' })) {
-    if (f.endsWith('/result.json') && !f.includes('.attempts')) dirs.set(f.split('/').at(-2)!, join(out, f, '..'));
-  }
-  return dirs;
-}
-
-/** The program's ACP stream files of a scenario (agent-trace/serve-N.gemini.jsonl, turn-N.gemini.jsonl), by name. */
-function acpTraces(dir: string): Map<string, TraceLine[]> {
-  const out = new Map<string, TraceLine[]>();
-  for (const f of readdirSync(join(dir, 'agent-trace')).filter((f) => f.endsWith('.gemini.jsonl'))) {
-    out.set(f, readFileSync(join(dir, 'agent-trace', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as TraceLine));
-  }
-  return out;
-}
-
-/** agent-serve's note at the head of a trace file: start, the program's pid, its session. */
-const note = (lines: TraceLine[]): Record<string, any> => lines.find((l) => l.dir === 'note')!.msg;
-const sent = (lines: TraceLine[], method: string): TraceLine[] => lines.filter((l) => l.dir === 'out' && l.msg.method === method);
-const events = (dir: string): EventLine[] => parseEventsJsonl(readFileSync(join(dir, 'events.jsonl'), 'utf8'));
-const replies = (dir: string): string[] => events(dir).filter((e) => e.fn === 'send_message_to_user').map((e) => String((e.args as { content?: unknown }).content));
 /** Everything said to the model as the user in a request. */
 const userText = (q: RecordedRequest): string => readRequest('gemini', q.body).items.map((i) => (i.kind === 'user' ? i.text : '')).join('\n');
 

@@ -1,6 +1,6 @@
 // The shell tool of each third-party agent, as its model must call it: names and argument
 // shapes read from the `tools` list each program sent (Claude Code 2.1.332, Codex 0.169.0,
-// Gemini CLI 0.61.0, OpenClaw; docs/agents.md).
+// Gemini CLI 0.61.0, OpenClaw, OpenCode 1.18.33; docs/agents.md).
 import type { AgentShell } from './shell-driver.js';
 import type { FakeFormat } from './script.js';
 
@@ -28,6 +28,9 @@ export const GEMINI_CLI_SHELL: AgentShell = {
   tool: 'run_shell_command',
   args: (command) => ({ command }),
 };
+
+/** OpenCode: `bash {command, description, timeout?, workdir?}`, in whichever wire format its provider speaks. */
+export const opencodeShell = (format: FakeFormat): AgentShell => ({ format, tool: 'bash', args: (command) => ({ command, description: 'Run a command of the Gaia2 apps' }) });
 
 /**
  * OpenClaw: `exec {command, yieldMs?, background?, timeout?, …}`, in whichever wire format its

@@ -8,33 +8,15 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { geminiCli } from '../../../runner/src/agents/gemini-cli.js';
-import { serveHost, type ServeHost, type ServeRun } from './serve-host.js';
+import { diesInTurn2, failuresThenReply, notes, resumedTurn3, standinLayer, twoTurnsOneStart } from './acp-bridge-cases.js';
+import type { ServeHost, ServeRun } from './serve-host.js';
 
 const BASE = { PROVIDER: 'google', MODEL: 'gemini-2.5-flash', API_KEY: 'gk-test', GOOGLE_API_KEY: 'gk-test', BASE_URL: 'http://gw.example:8080/v1beta' };
 
-interface Started {
-  argv: string[];
-  cwd: string;
-  env: Record<string, string>;
-  pid: number;
-}
-
-/** The layer with the stand-in as pkg/bundle/gemini.js; `starts()` lists how the program was started. */
-function layer(env: Record<string, string> = {}): { host: ServeHost; starts: () => Started[] } {
-  const pkg = mkdtempSync(join(tmpdir(), 'gemini-standin-'));
-  mkdirSync(join(pkg, 'bundle'));
-  writeFileSync(join(pkg, 'package.json'), '{"type":"module"}\n');
-  copyFileSync(join(import.meta.dirname, 'acp-standin.mjs'), join(pkg, 'bundle', 'gemini.js'));
-  const record = join(pkg, 'starts.jsonl');
-  const host = serveHost(geminiCli, pkg, { ...BASE, STANDIN_RECORD: record, ...env });
-  const starts = () => (existsSync(record) ? readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Started) : []);
-  return { host, starts };
-}
+/** The layer with the stand-in as pkg/bundle/gemini.js (Gemini CLI is started by Node). */
+const layer = (env: Record<string, string> = {}) => standinLayer(geminiCli, 'bundle/gemini.js', { ...BASE, ...env });
 
 const settingsOf = (host: ServeHost) => JSON.parse(readFileSync(join(host.dirs.user, '.gemini', 'settings.json'), 'utf8'));
-const notes = (host: ServeHost, file: string) =>
-  readFileSync(join(host.dirs.trace, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { dir: string; msg: Record<string, unknown> }).filter((l) => l.dir === 'note').map((l) => l.msg);
-
 async function readyThenDown(host: ServeHost, env: Record<string, string> = {}): Promise<ServeRun> {
   const s = host.start(env);
   await s.next('ready');
@@ -46,17 +28,8 @@ async function readyThenDown(host: ServeHost, env: Record<string, string> = {}):
 describe('gemini-cli bin/agent-serve (stand-in program)', () => {
   it('starts Gemini CLI once in ACP mode (YOLO, the model) with the launcher settings; every turn is a prompt of one session', async () => {
     const { host, starts } = layer({ THINKING: 'low' });
-    const s = host.start();
-    expect(await s.next('ready')).toEqual({ type: 'ready', steer: false });
-    expect(await s.turn(1, 'Book the cheapest ride')).toEqual({ type: 'reply', turn: 1, text: 'You said: Book the cheapest ride (turn 1)' });
-    expect(await s.turn(2, 'And now?')).toEqual({ type: 'reply', turn: 2, text: 'You said: And now? (turn 2)' });
-    s.send({ type: 'shutdown', reason: 'done' });
-    expect(await s.exited).toEqual({ code: 0, signal: null });
-
-    const [only, ...more] = starts();
-    expect(more).toEqual([]);
+    const only = await twoTurnsOneStart(host, starts);
     expect(only!.argv).toEqual(['--acp', '--yolo', '-m', 'gemini-2.5-flash']);
-    expect(only!.cwd).toBe(host.dirs.work);
     expect(only!.env).toMatchObject({ GEMINI_API_KEY: 'gk-test', GOOGLE_GEMINI_BASE_URL: 'http://gw.example:8080', GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' });
     expect(only!.env.GOOGLE_API_KEY).toBeUndefined();
     expect(settingsOf(host)).toMatchObject({
@@ -93,37 +66,17 @@ describe('gemini-cli bin/agent-serve (stand-in program)', () => {
 
   it("the program's own failures fail the turn with its text: an error answer, a turn it stopped itself; the program stays up", async () => {
     const { host, starts } = layer();
-    const s = host.start();
-    await s.next('ready');
-    expect(await s.turn(1, 'error')).toMatchObject({ type: 'failed', turn: 1, text: 'Rate limit exceeded. Try again later.', detail: expect.stringContaining('429') });
-    expect(await s.turn(2, 'loop')).toMatchObject({ type: 'failed', turn: 2, text: 'Gemini CLI stopped the turn: it detected a loop in its own calls, or reached its limit of turns (stopReason max_turn_requests)' });
-    expect(await s.turn(3, 'fine')).toMatchObject({ type: 'reply', turn: 3 });
-    expect(starts()).toHaveLength(1);
-    s.send({ type: 'shutdown', reason: 'done' });
-    await s.exited;
+    await failuresThenReply(host, starts, 'Gemini CLI stopped the turn: it detected a loop in its own calls, or reached its limit of turns (stopReason max_turn_requests)');
   });
 
   it('the program dying mid-turn ends agent-serve with it, its last stderr line saying how (the runtime fails the turn with that); the next start resumes the session', async () => {
     const { host, starts } = layer();
-    const s = host.start();
-    await s.next('ready');
-    expect(await s.turn(1, 'remember me')).toMatchObject({ type: 'reply' });
-    await expect(s.turn(2, 'die')).rejects.toThrow(/exited before saying reply/);
-    expect((await s.exited).code).toBe(1);
-    expect(s.said.filter((m) => m.type === 'failed' || m.type === 'reply')).toHaveLength(1);
-    expect(s.stderr().trim().split('\n').at(-1)).toBe('agent-serve: Gemini CLI exited (code 7): standin: fatal: out of memory');
-    const session = readFileSync(join(host.dirs.session, 'gemini-session-id'), 'utf8').trim();
+    const session = await diesInTurn2(host, 'Gemini CLI', 'gemini-session-id');
     // Gemini CLI's own record of the session, as 0.61 names it: set aside before the new process starts.
     const chats = join(host.dirs.user, '.gemini', 'tmp', 'work', 'chats');
     mkdirSync(chats, { recursive: true });
     writeFileSync(join(chats, `session-2025-10-09T09-00-${session.slice(0, 8)}.jsonl`), '{}\n');
-
-    const again = host.start();
-    expect(await again.next('ready')).toEqual({ type: 'ready', steer: false });
-    // The stand-in counts the session's user messages: 'remember me', 'die', then this one.
-    expect(await again.turn(3, 'back?')).toEqual({ type: 'reply', turn: 3, text: 'You said: back? (turn 3)' });
-    again.send({ type: 'shutdown', reason: 'done' });
-    await again.exited;
+    await resumedTurn3(host);
     expect(starts()).toHaveLength(2);
     expect(notes(host, 'serve-2.gemini.jsonl')[0]).toEqual({ start: 2, pid: starts()[1]!.pid, sessionId: session, resumed: true });
     expect(readdirSync(chats)).toEqual([`session-2025-10-09T09-00-resumed2-${session.slice(0, 8)}.jsonl`]);
