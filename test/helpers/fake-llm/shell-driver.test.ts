@@ -132,6 +132,18 @@ describe('shell driver: a message that came in during a turn', () => {
     expect(driver.unplaced).toEqual([]);
   });
 
+  // As OpenClaw 2026.9.6 sent it in a CI run: the message steered in while the next call was
+  // pending, that call answered "Skipped…" and never run. A model calls it again.
+  it('a call the program skipped for the incoming message is made again, then the turn goes on', () => {
+    const driver = shellDriver(shell, turns);
+    const skipped = [callOf('c3', 'emails list-emails'), { role: 'tool', tool_call_id: 'c3', content: 'Skipped to process an incoming message.' }];
+    const notice = { role: 'user', content: '[Thu 2025-10-09 09:00 UTC] [Notification] emails: New email received from Lucia' };
+    expect(driver.respond(asRequest(body(...skipped, notice)))).toEqual({ toolCalls: [{ name: 'exec', args: shell.args('emails list-emails') }] });
+    const ran = [callOf('c4', 'emails list-emails'), { role: 'tool', tool_call_id: 'c4', content: '[]' }];
+    expect(driver.respond(asRequest(body(...skipped, notice, ...ran)))).toEqual({ text: 'replied' });
+    expect(driver.midTurn.map((m) => m.text)).toEqual([notice.content]);
+  });
+
   it('after the turn\'s answer (a turn of its own): not placed, as before', () => {
     const driver = shellDriver(shell, turns);
     const r = driver.respond(asRequest(body({ role: 'assistant', content: 'replied' }, { role: 'user', content: '[Notification] later' })));

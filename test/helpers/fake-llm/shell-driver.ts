@@ -4,7 +4,8 @@
 // turn's commands already ran, and the answer is the next command as a call of the agent's
 // shell tool, or the turn's reply once all ran. A message that came in during a turn (right
 // after a tool result: a program that takes input mid-turn put it there) does not start a turn:
-// the turn goes on, and the request is kept in `midTurn`. Requests it cannot place (a
+// the turn goes on, and the request is kept in `midTurn`. A call the program answered as not run
+// (skipped for an incoming message) is made again, as a model would. Requests it cannot place (a
 // notification it has no turn for, a side request of the agent) get `otherwise` and are kept
 // in `unplaced`.
 import { readRequest, type ConversationItem } from './conversation.js';
@@ -44,6 +45,9 @@ const spoken = (item: ConversationItem): boolean => item.kind === 'user' && spok
 // A world notification, also behind the envelope some programs put before a message (OpenClaw:
 // sender metadata and a time stamp, "[Thu 2025-10-09 09:00 UTC] [Notification] …").
 const NOTIFICATION = /(?:^|\] )\[Notifications?\]/;
+// A tool result saying the program did not run the call (OpenClaw 2026.9 in steer mode skips the
+// turn's pending calls when a message comes in): a model calls it again, so it does not count as run.
+const NOT_RUN = /^\s*Skipped to process an incoming message\.?\s*$/;
 
 /**
  * The user message that started the turn a request belongs to: the last one spoken, unless that
@@ -84,7 +88,7 @@ export function shellDriver(shell: AgentShell, turns: readonly DriverTurn[], oth
         unplaced.push(req);
         return otherwise;
       }
-      const ran = items.slice(last + 1).filter((i) => i.kind === 'result').length;
+      const ran = items.slice(last + 1).filter((i) => i.kind === 'result' && !NOT_RUN.test(i.text)).length;
       const next = turn.commands[ran];
       return next === undefined ? say(turn.reply) : call(shell.tool, shell.args(next));
     },

@@ -112,7 +112,9 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
     it('run-dataset judges all three samples (single turn, multi-turn, time) PASS', () => {
       expect(run.good.err).not.toMatch(/not run/);
       const results = readResults(run.good.dir);
-      expect(results.map((r) => [r.scenario_id, r.status, r.error ?? null]).sort()).toEqual(
+      // a failure shows the judge's reasons and where the run's files are kept
+      const why = results.filter((r) => r.status !== 'pass').map((r) => `${r.scenario_id}: ${(r.failure_reasons ?? []).join('; ')} (${run.good.dir})`);
+      expect(results.map((r) => [r.scenario_id, r.status, r.error ?? null]).sort(), why.join('\n')).toEqual(
         Object.values(SAMPLES).map((s) => [id(s), 'pass', null]).sort(),
       );
       expect(run.good.code).toBe(0);
