@@ -35,6 +35,16 @@ function results(dir: string): Map<string, { status: string; mtime: number }> {
   return out;
 }
 
+/** A private copy of three samples (two execution, one search), so a test's runs are its own. */
+function threeSamples(prefix: string): string {
+  const data = mkdtempSync(join(tmpdir(), prefix));
+  for (const f of ['execution/exec_shopping_bottle_order.json', 'execution/exec_messages_hike_group.json', 'search/search_email_flight_code.json']) {
+    mkdirSync(join(data, f.split('/')[0]!), { recursive: true });
+    writeFileSync(join(data, f), readFileSync(join(samples, f)));
+  }
+  return data;
+}
+
 function cli(e2e: E2eEngine, args: string[]): { wait: Promise<number | null>; pid: number } {
   const p = spawn(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), ...args], { cwd: root, env: { ...engineEnv(e2e), GAIA2_RUNNER_FROM_SOURCE: '1' }, stdio: 'ignore' });
   return { pid: p.pid!, wait: new Promise((r) => p.on('close', (code) => r(code))) };
@@ -90,11 +100,7 @@ describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, 
 
   it('kill -9 right after a result is recorded: the next start on that output dir (no --retry) removes what was left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'gaia2-kill9-cleanup-'));
-    const data = mkdtempSync(join(tmpdir(), 'gaia2-kill9-data-'));
-    for (const f of ['execution/exec_shopping_bottle_order.json', 'execution/exec_messages_hike_group.json', 'search/search_email_flight_code.json']) {
-      mkdirSync(join(data, f.split('/')[0]!), { recursive: true });
-      writeFileSync(join(data, f), readFileSync(join(samples, f)));
-    }
+    const data = threeSamples('gaia2-kill9-data-');
     const args = ['run-dataset', '-d', data, '--agent', 'oracle', '-i', image, '-j', '2', '--output-dir', out, '--timeout', '300'];
     const first = cli(e2e, args);
     const deadline = Date.now() + 240_000;
@@ -114,6 +120,35 @@ describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, 
     expect(secondId).not.toBe(runId);
     expect(await engine.listByLabels({ [LABELS.runId]: secondId })).toEqual([]); // its own removals drained before exit
     expect([...results(out).values()].map((r) => r.status)).toEqual(['pass', 'pass', 'pass']);
+  }, 600_000);
+
+  it('SIGTERM mid-run: a clean stop (exit 130, its containers removed, finished results kept); a torn results.jsonl line is replaced by --retry, which completes the rest', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'gaia2-sigterm-'));
+    const args = ['run-dataset', '-d', threeSamples('gaia2-sigterm-data-'), '--agent', 'oracle', '-i', image, '-j', '2', '--output-dir', out, '--timeout', '300'];
+    const first = cli(e2e, args);
+    const deadline = Date.now() + 240_000;
+    while (results(out).size < 1) {
+      if (Date.now() > deadline) throw new Error('no run finished within 240 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    process.kill(first.pid, 'SIGTERM');
+    expect(await first.wait).toBe(130);
+    const runId = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_id as string;
+    expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]); // stopped and removed before the exit
+    const finished = [...results(out)].filter(([, r]) => r.status === 'pass');
+    expect(finished.length).toBeGreaterThanOrEqual(1);
+    expect(finished.length).toBeLessThan(3);
+    // a crash in the middle of a line (a disk fault, a copy cut short): half a record at the end
+    const jsonl = join(out, 'results.jsonl');
+    writeFileSync(jsonl, `${readFileSync(jsonl, 'utf8')}{"scenario_id": "exec_shopping_bo`);
+
+    const second = cli(e2e, [...args, '--retry']);
+    expect(await second.wait).toBe(0);
+    const after = results(out);
+    expect([...after.values()].map((r) => r.status)).toEqual(['pass', 'pass', 'pass']);
+    for (const [k, r] of finished) expect(after.get(k)!.mtime).toBe(r.mtime); // not rerun
+    const lines = readFileSync(jsonl, 'utf8').trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l).status)).toEqual(['pass', 'pass', 'pass']);
   }, 600_000);
 
   it('a container killed mid-run is a typed error; a retry passes', async () => {
