@@ -14,6 +14,7 @@ export function exitCodeFor(err: unknown): number {
   const n = (err as { name?: string } | null)?.name;
   if (n === 'ConfigError' || n === 'ScenarioError' || n === 'DatasetError') return 2;
   if (n === 'EngineError') return 3;
+  if (n === 'OutputWriteError') return 3; // the output disk failed: what was written is kept, --retry resumes
   if (n === 'UploadError') return 3; // the Hub failed: infrastructure, the export on disk is kept
   return 1;
 }

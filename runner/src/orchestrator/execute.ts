@@ -36,6 +36,7 @@ import { weighAgentFailures } from '../run/agent-failures.js';
 import { sleep } from '../run/sleep.js';
 import { OutageGate } from '../engine/outage/index.js';
 import { MAX_OUTAGE_RESTARTS, withOutageRestarts } from './outage-restart.js';
+import { RunStop } from './output-stop.js';
 
 
 export interface ExecuteDeps {
@@ -190,7 +191,9 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // A chain's runs start from carried state the cache's key does not hold: never from the cache.
   if (chains && plan.run.enableCaching) log('Result cache off: a universe chain carries state from run to run');
   // One gate for the run's engine: lanes wait on it, outage victims start again (outage-restart.ts).
-  const gate = new OutageGate({ ping: () => deps.engine.ping(), limitSeconds: plan.run.engineOutageWait, log, sleep, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.outageBackoff ? { backoff: deps.outageBackoff } : {}) });
+  // The user's stop, or the output disk's (output-stop.ts): every run and wait below follows it.
+  const stop = new RunStop(deps.signal, log, plan.run.concurrency);
+  const gate = new OutageGate({ ping: () => deps.engine.ping(), limitSeconds: plan.run.engineOutageWait, log, sleep, signal: stop.signal, ...(deps.outageBackoff ? { backoff: deps.outageBackoff } : {}) });
   const runOne = withOutageRestarts(plan.run.enableCaching && !chains ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario, { gate, maxRestarts: MAX_OUTAGE_RESTARTS, log, archive: archiveAttempt });
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
@@ -228,7 +231,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         ...(t.entry.split ? { split: t.entry.split } : {}),
         ...(port ? { adapterPort: port } : {}),
         ...(deps.pollIntervalMs ? { pollIntervalMs: deps.pollIntervalMs } : {}),
-        ...(deps.signal ? { signal: deps.signal } : {}),
+        signal: stop.signal,
         onCleanup: (c) => {
           cleanup = c;
         },
@@ -246,12 +249,13 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
       await gw?.finish(t.label, t.dir).catch(() => null);
       result = { ...crashResult(t, e, plan, a.agent), ...step?.fields };
       log(`${t.label} crashed: ${result.error}`);
-      if (t.dir) await writeJsonAtomic(join(t.dir, 'result.json'), result);
+      const file = t.dir && join(t.dir, 'result.json');
+      if (file) await writeJsonAtomic(file, result).catch((w: unknown) => { if (!stop.takeOutputFault(w, file)) throw w; });
     }
     ran++;
     try {
       book.set(resultKey(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
-      await book.flush();
+      await book.flush().catch((w: unknown) => { if (!stop.takeOutputFault(w, out ? join(out, 'results.jsonl') : 'results.jsonl')) throw w; });
     } finally {
       // Recorded (result.json by the run, results.jsonl here): now the container may go. A
       // host-network port is free for the next run only once its container is gone: with one
@@ -275,17 +279,17 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
     plan.run.concurrency,
     async (u) => {
       if (!('steps' in u)) await runTask(u);
-      else await runChain(u, { runTask, engine: deps.engine, signal: deps.signal, log });
+      else await runChain(u, { runTask, engine: deps.engine, signal: stop.signal, log });
     },
-    deps.signal,
+    stop.signal,
   ).finally(async () => {
     await removals.drain();
     await watch?.stop();
   });
   deps.progress.stop();
   await scope.close();
-  const interrupted = Boolean(deps.signal?.aborted);
-  if (interrupted) {
+  const interrupted = stop.interrupted;
+  if (stop.signal.aborted) {
     log(`Interrupted: ${planned - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
     await removeLabelled(deps.engine, runId, log);
   } else if (gate.seen) {
@@ -293,6 +297,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
     // removal an outage dropped.
     await removeLabelled(deps.engine, runId, log);
   }
+  stop.throwIfOutputFault(out);
   await book.flush();
 
   let records: RunRecord[];
