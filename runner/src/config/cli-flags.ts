@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { isHfId } from '../dataset/index.js';
 import { ConfigError } from '../plan/errors.js';
 import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from '../plan/plan.js';
-import { checkLanguage, checkMin, checkSequences, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, checkSequences, checkStuckLoopMin, checkBudget, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
 import { normaliseSplits } from '../plan/splits.js';
 import { checkShard, shardOutputDir } from '../plan/shard.js';
@@ -107,6 +107,10 @@ function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omi
       activityTimeout: intFlag(f.activityTimeout, '--activity-timeout')!,
       idleTimeout,
       stuckLoopMinToolCalls: checkStuckLoopMin(intFlag(f.stuckLoopMinToolCalls, '--stuck-loop-min-tool-calls', 0), '--stuck-loop-min-tool-calls'),
+      budget: checkBudget(
+        { maxCostUsd: num(f.maxCostUsd, '--max-cost-usd'), maxTokens: num(f.maxRunTokens, '--max-run-tokens'), totalMaxCostUsd: num(f.totalMaxCostUsd, '--total-max-cost-usd'), totalMaxTokens: num(f.totalMaxTokens, '--total-max-tokens') },
+        { maxCostUsd: '--max-cost-usd', maxTokens: '--max-run-tokens', totalMaxCostUsd: '--total-max-cost-usd', totalMaxTokens: '--total-max-tokens' },
+      ),
       engineOutageWait: intFlag(f.engineOutageWait, '--engine-outage-wait', 0) ?? RUN_DEFAULTS.engineOutageWait,
       adapterPort: intFlag(f.adapterPort, '--adapter-port')!,
       outputDir: f.outputDir ? resolve(f.outputDir) : null,

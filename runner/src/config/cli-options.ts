@@ -35,6 +35,10 @@ export interface AgentFlags extends NoiseFlags, GatewayFlags {
   judgeExtraBody?: string;
   idleTimeout?: string;
   stuckLoopMinToolCalls?: string;
+  maxCostUsd?: string;
+  maxRunTokens?: string;
+  totalMaxCostUsd?: string;
+  totalMaxTokens?: string;
   engineOutageWait?: string;
   volume?: string[];
   outputDir?: string;
@@ -103,6 +107,10 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--judge-extra-body <json>', 'JSON object merged into every judge request, e.g. \'{"reasoning_effort":"low"}\' (default $GAIA2_JUDGE_EXTRA_BODY)')
     .option('--idle-timeout <seconds>', "the world daemon's idle timeout (> 0; default: the daemon's 300 s)")
     .option('--stuck-loop-min-tool-calls <n>', 'end a run as a failure once the agent made the same tool call with the same result N times in a row (N >= 2; default 0: never)')
+    .option('--max-cost-usd <usd>', "budget of each scenario run: the agent's model calls through the gateway stop at this many dollars and the run ends as a failure (budget)")
+    .option('--max-run-tokens <n>', "budget of each scenario run in tokens (input + output of the agent's model calls)")
+    .option('--total-max-cost-usd <usd>', 'budget of the whole run in dollars: once spent, no new scenario run starts')
+    .option('--total-max-tokens <n>', 'budget of the whole run in tokens')
     .option('--engine-outage-wait <seconds>', `wait out a container engine outage this long: queued runs wait, runs it failed start again from scratch (0: never wait; default ${RUN_DEFAULTS.engineOutageWait})`)
     .option('--volume <spec>', 'recorded for compatibility; the engine API copies files instead of bind mounts', collect)
     .option('--output-dir <dir>', 'artifact root (result.json, events, traces, reports)')

@@ -106,6 +106,7 @@ export function planFromRunRecord(rec: RunRecord, file: string, env: Record<stri
       activityTimeout: r.activity_timeout,
       idleTimeout: r.idle_timeout,
       stuckLoopMinToolCalls: r.stuck_loop_min_tool_calls ?? 0,
+      budget: r.budget ? { maxCostUsd: r.budget.max_cost_usd, maxTokens: r.budget.max_tokens, totalMaxCostUsd: r.budget.total_max_cost_usd, totalMaxTokens: r.budget.total_max_tokens } : RUN_DEFAULTS.budget,
       engineOutageWait: r.engine_outage_wait_s ?? RUN_DEFAULTS.engineOutageWait,
       concurrency: r.concurrency,
       passAt: r.pass_at,

@@ -1,6 +1,7 @@
 // Validation shared by the TOML loader and the command-line flags: agent choice, judge,
 // secrets by name, numeric ranges. `where` names the option for messages, e.g.
 // `[agent].provider` for TOML or `--provider` for flags.
+import { NO_BUDGET, type RunBudget } from '../plan/budget.js';
 import { detectProfile } from '../env/profiles.js';
 import { registerSecret } from '../secrets/redact.js';
 import { ConfigError } from '../plan/errors.js';
@@ -165,6 +166,21 @@ export function checkSequences(
   if (given.subset) throw new ConfigError(`${names.sequences} cannot be used with ${names.subset}: the sequences file is the selection`);
   if (given.sharded) throw new ConfigError(`${names.sequences} cannot be used with ${names.shard}: a shard would cut chains`);
   if (!given.outputDir) throw new ConfigError(`${names.sequences} requires ${names.outputDir} (checkpoints go to <output-dir>/sequential_state/)`);
+}
+
+/**
+ * The run's budget ([run] max_cost_usd … or the matching flags): each cap, when given, > 0
+ * (tokens a whole number). `names` are the settings as the user wrote them, in RunBudget order.
+ */
+export function checkBudget(given: Partial<Record<keyof RunBudget, number | undefined>>, names: Record<keyof RunBudget, string>): RunBudget {
+  const out = { ...NO_BUDGET };
+  for (const k of Object.keys(names) as Array<keyof RunBudget>) {
+    const v = given[k];
+    if (v === undefined) continue;
+    if (!Number.isFinite(v) || v <= 0 || (k.endsWith('Tokens') && !Number.isInteger(v))) throw new ConfigError(`${names[k]} must be ${k.endsWith('Tokens') ? 'a whole number of tokens' : 'a dollar amount'} > 0 (got ${v})`);
+    out[k] = v;
+  }
+  return out;
 }
 
 export function checkMin(value: number | undefined, min: number, name: string, strict = false): void {

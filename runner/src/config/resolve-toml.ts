@@ -9,7 +9,7 @@ import { readConfigFile } from './load-toml.js';
 import type { ConfigFileData } from './toml-schema.js';
 import { resolveConfigPath } from './paths.js';
 import { RUN_DEFAULTS, type RunPlan, type Target } from '../plan/plan.js';
-import { checkLanguage, checkMin, checkSequences, checkStuckLoopMin, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
+import { checkLanguage, checkMin, checkSequences, checkStuckLoopMin, checkBudget, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
 import { normaliseSplits } from '../plan/splits.js';
 import { resolveAgentToAgent, TOML_A2A_NAMES } from './agent2agent.js';
 import { noiseFromTable } from './noise.js';
@@ -141,6 +141,10 @@ function toPlan(data: ReturnType<typeof readConfigFile>, file: string, env: Reco
     activityTimeout: r.activity_timeout ?? RUN_DEFAULTS.activityTimeout,
     idleTimeout: r.idle_timeout ?? null,
     stuckLoopMinToolCalls: checkStuckLoopMin(r.stuck_loop_min_tool_calls, '[run].stuck_loop_min_tool_calls'),
+    budget: checkBudget(
+      { maxCostUsd: r.max_cost_usd, maxTokens: r.max_tokens, totalMaxCostUsd: r.total_max_cost_usd, totalMaxTokens: r.total_max_tokens },
+      { maxCostUsd: '[run].max_cost_usd', maxTokens: '[run].max_tokens', totalMaxCostUsd: '[run].total_max_cost_usd', totalMaxTokens: '[run].total_max_tokens' },
+    ),
     engineOutageWait: r.engine_outage_wait_s ?? RUN_DEFAULTS.engineOutageWait,
     adapterPort: r.adapter_port ?? RUN_DEFAULTS.adapterPort,
     concurrency: r.concurrency ?? 1,

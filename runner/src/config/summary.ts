@@ -79,6 +79,12 @@ export function formatRecordSummary(rec: RecordedOptions, ctx: SummaryContext): 
   const idle = r.idle_timeout != null ? `idle ${r.idle_timeout}s` : "idle the daemon's default (300s)";
   const activity = hostActivityTimeout({ activityTimeout: r.activity_timeout, idleTimeout: r.idle_timeout });
   lines.push(`Timeouts: scenario ${r.timeout}s, health ${r.health_timeout}s, ${idle}, host activity ${activity}s${activity !== r.activity_timeout ? ' (raised above the idle timeout)' : ''}`);
+  const b = r.budget;
+  if (b) {
+    const caps = [b.max_cost_usd != null && `$${b.max_cost_usd}`, b.max_tokens != null && `${b.max_tokens} tokens`].filter(Boolean).join(', ');
+    const total = [b.total_max_cost_usd != null && `$${b.total_max_cost_usd}`, b.total_max_tokens != null && `${b.total_max_tokens} tokens`].filter(Boolean).join(', ');
+    lines.push(`Budget (the agent's model calls, through the gateway): ${[caps && `${caps} per scenario run`, total && `${total} for the whole run`].filter(Boolean).join('; ')}`);
+  }
   if (r.stuck_loop_min_tool_calls) lines.push(`Stuck loops: a run fails after ${r.stuck_loop_min_tool_calls} identical tool calls with identical results in a row`);
   const n = rec.noise as RunPlan['noise'];
   if (n) {

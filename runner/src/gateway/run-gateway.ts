@@ -5,6 +5,8 @@
 // host-loopback service (a relay on the bridge gateway for a local engine, on the routed
 // address for a remote one). It points every model route's base-URL variables at it and hands
 // each container its own tokens. The real keys stay in this process (or the cluster's Secret).
+import { hasBudget } from '../plan/budget.js';
+import { SpendBook } from './spend.js';
 import { ConfigError } from '../plan/errors.js';
 import { GATEWAY_DEFAULTS, type GatewayPlan } from '../config/gateway.js';
 import type { RunPlan } from '../plan/plan.js';
@@ -69,11 +71,14 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
   const replay = g.replay ? replayFrom(g.replay) : null;
   /** container → its record's key, so its replayed record leaves memory when it ends */
   const recordKeys = new Map<string, string>();
+  const prices = recordPrices();
+  const spend = hasBudget(plan.run.budget) ? new SpendBook(plan.run.budget) : null;
   const gateway = await startGateway({
     upstreams,
     plan: g,
-    prices: recordPrices(),
+    prices,
     replay,
+    spend,
     ...(o.backoff ? { backoff: o.backoff } : {}),
     ...(o.log ? { log: o.log } : {}),
   });
@@ -104,9 +109,11 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
       recordKeys.delete(container);
       if (key !== undefined) replay?.forget(key);
       await gateway.recorder.flush();
+      spend?.forget(container);
       return gateway.failureOf(container);
     },
     stats: () => gateway.stats(),
+    ...(spend ? { overBudget: (c: string) => spend.over(c), runOverBudget: () => spend.runOver() } : {}),
     close: () => gateway.close(),
   };
 }

@@ -1,6 +1,7 @@
 // What the run's gateway is to the orchestrator, wherever it runs (on the runner's machine:
 // run-gateway.ts; in the cluster: cluster/run-gateway.ts): its record in run_config.json, the
 // per-container tokens and results, and the routes' upstreams and variables pointing at it.
+import type { BudgetBreach } from '../plan/budget.js';
 import { ConfigError } from '../plan/errors.js';
 import type { ContainerEnvBase, ModelRoute } from '../env/container-env.js';
 import { kindOf } from './api-kinds.js';
@@ -36,6 +37,12 @@ export interface RunGateway {
    */
   finish(container: string, dir: string | null): Promise<GatewayFailure | null>;
   stats(): GatewayStats;
+  /**
+   * The budget cap a container's agent side has met (its own or the whole run's), and the
+   * whole run's alone; absent on a gateway that keeps no budget (plan/budget.ts).
+   */
+  overBudget?(container: string): BudgetBreach | null;
+  runOverBudget?(): BudgetBreach | null;
   close(): Promise<void>;
 }
 

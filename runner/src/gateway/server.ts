@@ -4,6 +4,8 @@
 // must be one of the provider's API paths. The real key replaces the token, the request goes to
 // the provider (forward.ts) or, replaying, is answered from a finished run's record; every
 // exchange is recorded.
+import { budgetReason } from '../plan/budget.js';
+import type { SpendBook } from './spend.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
@@ -33,6 +35,8 @@ export interface GatewayOptions {
   plan: Pick<GatewayPlan, 'limits' | 'retryAttempts' | 'retryBudgetSeconds'>;
   prices: PriceTable | null;
   replay?: ReplaySource | null;
+  /** The run's budget (plan/budget.ts): spend counted per container, calls past a cap refused. */
+  spend?: SpendBook | null;
   listenHost?: string;
   port?: number;
   /** Backoff without retry-after (tests shorten it). */
@@ -59,6 +63,10 @@ export interface GatewayStats {
   broken: number;
   refused: number;
   replayed: number;
+  /** Calls refused because a cap of the run's budget was met (also in `refused`). */
+  over_budget: number;
+  /** The agent side's spend through the gateway so far (tokens in + out, dollars priced). */
+  spent: { tokens: number; usd: number };
   /** Per limiter (provider, or provider/model), now. */
   providers: Record<string, LimiterStats>;
 }
@@ -133,7 +141,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const limiters = new Map<string, Limiter>();
   const failures = new Map<string, GatewayFailure>();
   const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: null, headersTimeout: 600_000, bodyTimeout: 600_000 });
-  const counts = { requests: 0, refused: 0, replayed: 0, by_role: { agent: 0, app_agent: 0, judge: 0 } as Record<Role, number> };
+  const counts = { requests: 0, refused: 0, replayed: 0, over_budget: 0, by_role: { agent: 0, app_agent: 0, judge: 0 } as Record<Role, number> };
   /** Requests being answered, per container: each one's abort and its line written. */
   const inflight = new Map<string, Set<{ abort: AbortController; res: ServerResponse; done: Promise<void> }>>();
   const budget = { attempts: o.plan.retryAttempts, seconds: o.plan.retryBudgetSeconds, backoff: o.backoff ?? { baseDelayMs: 1000, maxDelayMs: 30_000 } };
@@ -159,6 +167,12 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const grant = tokens.check(presentedToken(req.headers, reqUrl));
     if (!grant || grant.upstream !== r.upstream.id)
       return refuse(res, r.upstream.spec, 401, 'model gateway: this credential is not a token of this run for this provider endpoint (tokens are per container and end with its run)');
+    const over = o.spend?.over(grant.container, grant.role);
+    if (over) {
+      // not a rate limit (429 would be retried): the call is not made, and the runner ends the run
+      counts.over_budget++;
+      return refuse(res, r.upstream.spec, 402, `model gateway: ${budgetReason(over)}; no more model calls for this run`);
+    }
     const abort = new AbortController();
     let recorded!: () => void;
     const entry = { abort, res, done: new Promise<void>((r) => (recorded = r)) };
@@ -239,12 +253,15 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
         ex = { ...base, endedAt: Date.now(), queuedMs: 0, status: 0, attempts: [], responseText: '', error, ...(ended ? { abandoned: true } : {}) };
       }
       const line = recorder.line(seq, ex);
+      o.spend?.add(grant.container, grant.role, line.usage, line.cost_usd);
       // The estimate it was admitted with becomes the provider's own count.
       if (line.usage) settle?.(line.usage.input_tokens + line.usage.output_tokens);
       await recorder.write(line, grant.dir).catch((e: unknown) => o.log?.(`model gateway: cannot write the traffic record: ${(e as Error).message}`));
       return;
     }
-    await recorder.write(recorder.line(seq, ex), grant.dir).catch((e: unknown) => o.log?.(`model gateway: cannot write the traffic record: ${(e as Error).message}`));
+    const line = recorder.line(seq, ex);
+    o.spend?.add(grant.container, grant.role, line.usage, line.cost_usd);
+    await recorder.write(line, grant.dir).catch((e: unknown) => o.log?.(`model gateway: cannot write the traffic record: ${(e as Error).message}`));
   };
 
   const server: Server = createServer((req, res) => {
@@ -290,7 +307,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
         resumed += s.resumed;
         broken += s.broken;
       }
-      return { requests: counts.requests, by_role: { ...counts.by_role }, queued_total, throttled, retried, gave_up, resumed, broken, refused: counts.refused, replayed: counts.replayed, providers };
+      return { requests: counts.requests, by_role: { ...counts.by_role }, queued_total, throttled, retried, gave_up, resumed, broken, refused: counts.refused, replayed: counts.replayed, over_budget: counts.over_budget, spent: o.spend?.totals() ?? { tokens: 0, usd: 0 }, providers };
     },
     failureOf: (c) => failures.get(c) ?? null,
     async endRun(container) {

@@ -37,6 +37,7 @@ import { sleep } from '../run/sleep.js';
 import { OutageGate } from '../engine/outage/index.js';
 import { MAX_OUTAGE_RESTARTS, withOutageRestarts } from './outage-restart.js';
 import { RunStop } from './output-stop.js';
+import { budgetReason } from '../plan/budget.js';
 
 
 export interface ExecuteDeps {
@@ -62,6 +63,8 @@ export interface ExecuteOutcome {
   ran: number;
   kept: number;
   interrupted: boolean;
+  /** Why runs of the plan were not started while the others finished (the whole run's budget spent). */
+  notStarted?: string;
 }
 
 export function newRunId(): string {
@@ -226,6 +229,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         network: plan.run.network,
         timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
         ...(plan.run.stuckLoopMinToolCalls ? { stuckLoopMinToolCalls: plan.run.stuckLoopMinToolCalls } : {}),
+        ...(gw?.overBudget ? { overBudget: () => gw.overBudget!(t.label) } : {}),
         labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
         ...(t.runIndex ? { runIndex: t.runIndex } : {}),
         ...(t.entry.split ? { split: t.entry.split } : {}),
@@ -253,6 +257,8 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
       if (file) await writeJsonAtomic(file, result).catch((w: unknown) => { if (!stop.takeOutputFault(w, file)) throw w; });
     }
     ran++;
+    const spent = gw?.runOverBudget?.();
+    if (spent) stop.stopStarting(budgetReason(spent));
     try {
       book.set(resultKey(t.runIndex, join(t.entry.relDir, t.entry.id)), t.runIndex, result);
       await book.flush().catch((w: unknown) => { if (!stop.takeOutputFault(w, out ? join(out, 'results.jsonl') : 'results.jsonl')) throw w; });
@@ -281,7 +287,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
       if (!('steps' in u)) await runTask(u);
       else await runChain(u, { runTask, engine: deps.engine, signal: stop.signal, log });
     },
-    stop.signal,
+    stop.startSignal,
   ).finally(async () => {
     await removals.drain();
     await watch?.stop();
@@ -314,7 +320,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null, errorsAsFailures: plan.run.errorsAsFailures });
   if (gw) report.model_gateway = { ...a.gatewayRecord, ...gatewayTotals(gw.stats()) };
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
-  return { runId, results: book.all(), report, reportText, ran, kept, interrupted };
+  return { runId, results: book.all(), report, reportText, ran, kept, interrupted, ...(stop.startsStopped ? { notStarted: stop.startsStopped } : {}) };
 }
 
 /** Removes containers that carry a run id (leftovers of a killed runner, or Ctrl-C). */

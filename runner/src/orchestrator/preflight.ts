@@ -10,6 +10,8 @@ import type { UnitBackend } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
 import { gatewayDecision } from '../gateway/index.js';
 import type { RunPlan } from '../plan/plan.js';
+import { hasBudget } from '../plan/budget.js';
+import { ConfigError } from '../plan/errors.js';
 import { requireImageFeature } from '../run/image-features.js';
 import { prepareAgentImage } from './agent-image.js';
 
@@ -28,6 +30,7 @@ export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv:
   let base = buildBaseEnv(given, hostEnv, { withholdKeys: true });
   const gateway = gatewayDecision(given, base.routes);
   if (!gateway.on) base = buildBaseEnv(given, hostEnv);
+  checkBudgetEnforced(given, gateway, engine);
   for (const n of base.notices) log(n);
   // The backend's refusal costs a request; an agent layer's build costs minutes: refusal first.
   await engine.preflight({ network: given.run.network, env: base.env, files: base.files.map((f) => ({ path: f.path, setting: f.setting })) });
@@ -40,4 +43,15 @@ export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv:
       await requireImageFeature(engine, plan.agent.image, feature, `the ${engine.name} backend (it copies no files into its units: the scenario goes in through the adapter)`);
   if (plan.noise) await requireImageFeature(engine, plan.agent.image, IMAGE_FEATURES.noise, 'the Noise phase (--noise / [noise])');
   return { plan, agent: who.agent, base, gateway };
+}
+
+/** A budget is counted by the model gateway on this machine: without it nothing could hold it. */
+function checkBudgetEnforced(plan: RunPlan, gateway: { on: boolean; reason?: string }, engine: UnitBackend): void {
+  if (!hasBudget(plan.run.budget)) return;
+  const why = !gateway.on
+    ? `the model gateway is off for this run (${gateway.reason ?? 'no model route'})`
+    : engine.capabilities.gatewayBesideUnits
+      ? `the ${engine.name} backend runs the gateway in its cluster, which keeps no budget yet`
+      : null;
+  if (why) throw new ConfigError(`[run] budget (max_cost_usd, max_tokens, total_max_cost_usd, total_max_tokens): the model gateway counts and enforces it, but ${why}`);
 }

@@ -95,6 +95,7 @@ export async function runSession(plan: RunPlan, ds: ResolvedDataset, io: Session
 
 function exitCodeOf(plan: RunPlan, o: ExecuteOutcome): number {
   if (o.interrupted) return EXIT.interrupted;
+  if (o.notStarted) return EXIT.errors; // runs of the plan never ran: --retry runs them
   const g = o.report.overall;
   if (g.errors > 0) return EXIT.errors;
   if (plan.command === 'run' || (plan.command === 'run-config' && plan.target.kind === 'scenario')) return g.failed > 0 ? EXIT.failed : EXIT.ok;

@@ -3,6 +3,7 @@
 import type { BackendSettings } from './backend.js';
 import type { GatewayPlan } from './gateway.js';
 import type { ShardSpec } from './shard.js';
+import { NO_BUDGET, type RunBudget } from './budget.js';
 
 import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
 
@@ -110,6 +111,8 @@ export interface RunSettings {
   idleTimeout: number | null;
   /** Ours: a run ends as a failure after this many identical tool calls with identical results in a row; 0 = never. */
   stuckLoopMinToolCalls: number;
+  /** Ours: spend caps of the agent's model calls, enforced by the model gateway (plan/budget.ts). */
+  budget: RunBudget;
   /** Ours: how long an engine outage is waited out (queued runs wait, its victims restart) before runs end engine_unavailable; 0 = never wait. */
   engineOutageWait: number;
   concurrency: number;
@@ -154,6 +157,7 @@ export const RUN_DEFAULTS: RunSettings = {
   activityTimeout: 600,
   idleTimeout: null,
   stuckLoopMinToolCalls: 0,
+  budget: NO_BUDGET,
   engineOutageWait: 60,
   concurrency: 1,
   passAt: 1,

@@ -70,6 +70,10 @@ export const RunOptionsRecord = z.object({
   idle_timeout: z.number().nullable().default(null),
   /** Stuck-loop threshold; absent when off (and in older records). */
   stuck_loop_min_tool_calls: z.number().int().optional(),
+  /** The run's spend caps ([run] max_cost_usd, …; null = no cap); absent when none is set (and in older records). */
+  budget: z
+    .object({ max_cost_usd: z.number().nullable(), max_tokens: z.number().int().nullable(), total_max_cost_usd: z.number().nullable(), total_max_tokens: z.number().int().nullable() })
+    .optional(),
   /** How long an engine outage is waited out; absent in older records (the default then). */
   engine_outage_wait_s: z.number().int().optional(),
   concurrency: z.number().int().default(1),

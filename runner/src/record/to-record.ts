@@ -1,4 +1,5 @@
 // RunPlan → the options part of run_config.json (schema.ts): every setting, no secret.
+import { hasBudget } from '../plan/budget.js';
 import { existsSync } from 'node:fs';
 import { sha256File } from '../fsutil/hash.js';
 import type { RunPlan, SecretRef } from '../plan/plan.js';
@@ -39,6 +40,7 @@ export function toRecord(plan: RunPlan): RecordedOptions {
       // runs made before it existed still match.
       ...(r.clockCpuWait ? { clock_cpu_wait: r.clockCpuWait } : {}),
       ...(r.stuckLoopMinToolCalls ? { stuck_loop_min_tool_calls: r.stuckLoopMinToolCalls } : {}),
+      ...(hasBudget(r.budget) ? { budget: { max_cost_usd: r.budget.maxCostUsd, max_tokens: r.budget.maxTokens, total_max_cost_usd: r.budget.totalMaxCostUsd, total_max_tokens: r.budget.totalMaxTokens } } : {}),
       engine_outage_wait_s: r.engineOutageWait,
       pass_at: r.passAt, log_level: r.logLevel, notification_mode: r.notificationMode, time_speed: r.timeSpeed, network: r.network,
       adapter_port: r.adapterPort, enable_caching: r.enableCaching, errors_as_failures: r.errorsAsFailures,

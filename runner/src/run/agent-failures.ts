@@ -170,12 +170,12 @@ export function providerFailureMessage(failures: readonly AgentFailure[], calls:
 /**
  * Weighs a finished run's failed turns. A run without `agent_failures`, one that ended in an
  * error anyway, or one ended by a stuck loop (the agent's own repetition, read from the world's
- * log: ./stuck-loop.ts), is returned as it is. A judged run either becomes `provider_error` (the record
+ * log: ./stuck-loop.ts) or by its budget (plan/budget.ts), is returned as it is. A judged run either becomes `provider_error` (the record
  * shows the provider failing in a failed turn) or keeps its verdict with `agent_failed`.
  */
 export function weighAgentFailures(result: ScenarioResult, evidence: FailureEvidence): ScenarioResult {
   const failures = agentFailuresOf(result);
-  if (failures.length === 0 || result.status === 'error' || result.success === null || result.stuck_loop) return result;
+  if (failures.length === 0 || result.status === 'error' || result.success === null || result.stuck_loop || result.budget_exceeded) return result;
   const turns = failures.map((f) => f.turn);
   const text = failures[0]!.text;
   if ('none' in evidence) {

@@ -1,4 +1,5 @@
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { BudgetBreach } from '../plan/budget.js';
 import type { ContainerFile, ContainerHandle, UnitBackend } from '../engine/index.js';
 
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
@@ -61,6 +62,11 @@ export interface ScenarioRunOptions {
    * call with the same result this many times in a row (./stuck-loop.ts); 0 or absent = never.
    */
   stuckLoopMinToolCalls?: number;
+  /**
+   * The run's budget (plan/budget.ts): the cap the run's agent side has met, asked at every
+   * status poll; once one is met the run ends as a judged failure. Absent: no budget.
+   */
+  overBudget?: () => BudgetBreach | null;
   /** Status poll interval in ms (default 300). */
   pollIntervalMs?: number;
   /**

@@ -2,6 +2,7 @@
 // (docs/runner.md, "result.json") and adding status / error_kind (docs/runner.md).
 import { ERROR_KINDS, type DaemonStatus, type ErrorKind, type ScenarioResult } from '../../../agent-image/src/contract/index.js';
 import { stuckLoopReason, type StuckLoopRecord } from './stuck-loop.js';
+import { budgetReason, type BudgetBreach } from '../plan/budget.js';
 
 export interface Observed {
   scenarioId: string;
@@ -16,6 +17,8 @@ export interface Observed {
   failure?: { kind: ErrorKind; message: string };
   /** The agent repeated a call without progress ([run].stuck_loop_min_tool_calls): a judged failure. */
   stuckLoop?: StuckLoopRecord | null;
+  /** A cap of the run's budget was met (plan/budget.ts): a judged failure. */
+  budget?: BudgetBreach | null;
 }
 
 export function buildResult(o: Observed): ScenarioResult {
@@ -32,6 +35,20 @@ export function buildResult(o: Observed): ScenarioResult {
     scenario_file: o.scenarioFile,
     ...(ds?.judge_mode ? { judge_mode: ds.judge_mode } : {}),
   };
+
+  if (o.budget) {
+    // As a stuck loop: the agent spent what it was given, whatever came after.
+    return {
+      ...common,
+      success: false,
+      reward: 0.0,
+      num_oracle_events: 0,
+      failure_reasons: [budgetReason(o.budget)],
+      budget_exceeded: o.budget,
+      ...tail,
+      status: 'fail',
+    };
+  }
 
   if (o.stuckLoop) {
     // Whatever else happened after it (a verdict, a timeout, an error): the loop came first, and

@@ -5,6 +5,7 @@
 // per-scenario failure becomes a typed result; only programming errors escape. The container
 // is removed in a finally, whatever happens, or (onCleanup) its removal is handed to the
 // caller, who runs it once the result is recorded: removal is then off the critical path.
+import { budgetReason } from '../plan/budget.js';
 import { randomBytes } from 'node:crypto';
 import { basename, join } from 'node:path';
 import {
@@ -182,6 +183,8 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   // it counts the whole streak; the live record stands when no log came back.
   const loopAt = o.stuckLoopMinToolCalls ?? 0;
   observed.stuckLoop = findStuckLoop(artifacts.get('events.jsonl'), loopAt) ?? observed.stuckLoop ?? null;
+  // the last calls' answers may have come in after the last poll
+  observed.budget = observed.budget ?? o.overBudget?.() ?? null;
   const s = collected.statusFile;
   if (s && (!observed.status || !isTerminal(observed.status)) && (!observed.status || isTerminal(s))) observed.status = s;
   const usage = usageOfRun(artifacts, observed.status, o.env);
@@ -240,6 +243,12 @@ async function pollUntilDone(client: AdapterClient, c: ContainerHandle, o: Scena
         lastActivity = Date.now();
       }
       if (isTerminal(s)) return;
+      const over = o.overBudget?.();
+      if (over) {
+        obs.budget = over;
+        log(`${obs.scenarioId}: ${budgetReason(over)}; stopping the run`);
+        return;
+      }
       const loop = await watch?.check(s.num_events);
       if (loop) {
         obs.stuckLoop = loop;

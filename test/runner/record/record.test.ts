@@ -25,7 +25,7 @@ const env = { AGENT_KEY: 'sk-agent-0123456789', JUDGE_KEY: 'sk-judge-0123456789'
 // Every setting differs from its default, so a setting the rerun drops (and so falls back to
 // its default) shows up as a difference.
 const run: Required<RunSettings> = {
-  timeout: 301, healthTimeout: 47, activityTimeout: 203, idleTimeout: 400, stuckLoopMinToolCalls: 6, engineOutageWait: 17, concurrency: 3, passAt: 2,
+  timeout: 301, healthTimeout: 47, activityTimeout: 203, idleTimeout: 400, stuckLoopMinToolCalls: 6, budget: { maxCostUsd: 0.25, maxTokens: 50_000, totalMaxCostUsd: 12.5, totalMaxTokens: 2_000_000 }, engineOutageWait: 17, concurrency: 3, passAt: 2,
   retry: false, outputDir: join(dir, 'out'), output: null,
   logLevel: 'DEBUG', notificationMode: 'native', timeSpeed: 2.5, clockCpuWait: 'count', network: 'host', adapterPort: 8091,
   enableCaching: true, errorsAsFailures: true,

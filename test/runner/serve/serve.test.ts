@@ -92,7 +92,7 @@ describe('the model gateway counts on the live dashboard', () => {
     // The run's own writer (orchestrator/gateway-live.ts) against the served directory.
     let now = { queued: 2, throttled: 1, retried: 3, requests: 7 };
     const stats = (): GatewayStats => ({
-      requests: now.requests, by_role: { agent: now.requests, app_agent: 0, judge: 0 }, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, refused: 0, replayed: 0,
+      requests: now.requests, by_role: { agent: now.requests, app_agent: 0, judge: 0 }, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, refused: 0, replayed: 0, over_budget: 0, spent: { tokens: 0, usd: 0 },
       providers: { anthropic: { queued: now.queued, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, in_flight: 1, concurrency_cap: 1 } },
     });
     const lines: string[] = [];

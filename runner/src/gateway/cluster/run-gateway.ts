@@ -39,7 +39,7 @@ export interface ClusterGatewayOptions {
   prices: PriceTable | null;
 }
 
-const EMPTY_STATS: GatewayStats = { requests: 0, by_role: { agent: 0, app_agent: 0, judge: 0 }, queued_total: 0, throttled: 0, retried: 0, gave_up: 0, refused: 0, replayed: 0, resumed: 0, broken: 0, providers: {} };
+const EMPTY_STATS: GatewayStats = { requests: 0, by_role: { agent: 0, app_agent: 0, judge: 0 }, queued_total: 0, throttled: 0, retried: 0, gave_up: 0, refused: 0, replayed: 0, over_budget: 0, spent: { tokens: 0, usd: 0 }, resumed: 0, broken: 0, providers: {} };
 const STATS_EVERY_MS = 2000;
 
 export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase, ups: RunUpstreams, o: ClusterGatewayOptions): Promise<RunGateway> {
