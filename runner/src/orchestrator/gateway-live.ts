@@ -15,7 +15,7 @@ export interface GatewayWatch {
 
 export function gatewayCounts(s: GatewayStats, running: boolean): GatewayCounts {
   const t = trafficCounts(s);
-  return { queued: t.queued, throttled: t.throttled, retried: t.retried, gave_up: s.gave_up, requests: s.requests, running };
+  return { queued: t.queued, throttled: t.throttled, retried: t.retried, gave_up: s.gave_up, requests: s.requests, spent_tokens: s.spent.tokens, spent_usd: s.spent.usd, over_budget: s.over_budget, running };
 }
 
 export function watchGateway(stats: () => GatewayStats, o: { outputDir: string | null; progress: Progress; everyMs?: number; log?: (l: string) => void }): GatewayWatch {

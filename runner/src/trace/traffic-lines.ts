@@ -33,6 +33,11 @@ export interface GatewayCounts {
   gave_up: number;
   /** Requests so far. */
   requests: number;
+  /** The agent side's spend so far (tokens in + out, priced dollars; docs/runner.md "Budgets"); 0 in older files. */
+  spent_tokens: number;
+  spent_usd: number;
+  /** Calls refused because a budget cap was met; 0 in older files. */
+  over_budget: number;
   /** False once the run's gateway closed. */
   running: boolean;
 }

@@ -90,9 +90,9 @@ describe('serve', () => {
 describe('the model gateway counts on the live dashboard', () => {
   it('shows queued, throttled and retried as the run gateway writes them, and their final values', async () => {
     // The run's own writer (orchestrator/gateway-live.ts) against the served directory.
-    let now = { queued: 2, throttled: 1, retried: 3, requests: 7 };
+    let now = { queued: 2, throttled: 1, retried: 3, requests: 7, tokens: 0, usd: 0 };
     const stats = (): GatewayStats => ({
-      requests: now.requests, by_role: { agent: now.requests, app_agent: 0, judge: 0 }, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, refused: 0, replayed: 0, over_budget: 0, spent: { tokens: 0, usd: 0 },
+      requests: now.requests, by_role: { agent: now.requests, app_agent: 0, judge: 0 }, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, refused: 0, replayed: 0, over_budget: 0, spent: { tokens: now.tokens, usd: now.usd },
       providers: { anthropic: { queued: now.queued, queued_total: 4, throttled: now.throttled, retried: now.retried, gave_up: 0, resumed: 0, broken: 0, in_flight: 1, concurrency_cap: 1 } },
     });
     const lines: string[] = [];
@@ -104,8 +104,9 @@ describe('the model gateway counts on the live dashboard', () => {
     const watch = watchGateway(stats, { outputDir: dir, progress, everyMs: 100 });
     try {
       await page.waitForFunction(() => document.getElementById('gateway-counts')?.textContent?.includes('queued 2 · throttled 1 · retried 3'), null, { timeout: 5000 });
-      now = { queued: 0, throttled: 4, retried: 9, requests: 12 };
-      await page.waitForFunction(() => document.getElementById('gateway-counts')?.textContent?.includes('queued 0 · throttled 4 · retried 9'), null, { timeout: 5000 });
+      // with a budget the gateway counts the agent side's spend: shown beside the counts
+      now = { queued: 0, throttled: 4, retried: 9, requests: 12, tokens: 23456, usd: 0.0712 };
+      await page.waitForFunction(() => document.getElementById('gateway-counts')?.textContent?.includes('queued 0 · throttled 4 · retried 9 · spent 23,456 tokens ($0.07)'), null, { timeout: 5000 });
       expect(await page.textContent('#gateway-counts')).not.toContain('run ended');
     } finally {
       await watch.stop();

@@ -26,9 +26,11 @@ export function card(label: string, value: string, cls?: string): HTMLDivElement
 /** The model gateway's counts (as the progress line shows them), while the run runs and after. */
 export function gatewayCard(g: GatewayCounts | null): HTMLDivElement | null {
   if (!g) return null;
-  const node = card('Model gateway' + (g.running ? '' : ' (run ended)'), 'queued ' + fmtInt(g.queued) + ' · throttled ' + fmtInt(g.throttled) + ' · retried ' + fmtInt(g.retried));
+  // the agent side's spend, when the run counts it (a budget; docs/runner.md "Budgets")
+  const spent = g.spent_tokens ? ' · spent ' + fmtInt(g.spent_tokens) + ' tokens' + (g.spent_usd ? ' ($' + g.spent_usd.toFixed(2) + ')' : '') : '';
+  const node = card('Model gateway' + (g.running ? '' : ' (run ended)'), 'queued ' + fmtInt(g.queued) + ' · throttled ' + fmtInt(g.throttled) + ' · retried ' + fmtInt(g.retried) + spent);
   node.id = 'gateway-counts';
-  node.title = fmtInt(g.requests) + ' requests, ' + fmtInt(g.gave_up) + ' given up';
+  node.title = fmtInt(g.requests) + ' requests, ' + fmtInt(g.gave_up) + ' given up' + (g.over_budget ? ', ' + fmtInt(g.over_budget) + ' refused over budget' : '');
   return node;
 }
 
