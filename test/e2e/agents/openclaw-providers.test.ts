@@ -7,7 +7,7 @@
 // Node 22); the four providers of one release at once. Each provider gets the reference's
 // definition (its own id, its context window and max tokens). The containers' connections are
 // watched too (helpers/connection-watch.ts): OpenClaw — plugins on, as the reference runs it —
-// reaches nothing but the model endpoint, whichever provider and release.
+// reaches nothing but the model endpoint, whichever provider and release, and asks no resolver.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
@@ -37,10 +37,15 @@ interface ProviderCase {
 const VERSIONS = [openclaw.package.version, OPENCLAW_REFERENCE_VERSION];
 /**
  * The providers run on each release. The newest release is proven here with anthropic, google
- * and openai; with openrouter its start-up fails on a lookup outside the container's reach
- * (docs/agents.md, OpenClaw's known limits); the reference's pin runs all four.
+ * and openai; with openrouter its gateway does not start in the world's container (docs/agents.md,
+ * "OpenClaw 2026.9 with openrouter"); the reference's pin runs all four. GAIA2_TEST_OPENCLAW_CASES
+ * (e.g. "2026.9.6:openrouter,2026.4.1:google") runs the cases it names instead, any of the four
+ * on either release, for a look at one (each gateway takes minutes to start on a busy machine).
  */
-const PROVIDERS: Record<string, string[]> = { [openclaw.package.version]: ['anthropic', 'google', 'openai'], [OPENCLAW_REFERENCE_VERSION]: ['anthropic', 'google', 'openai', 'openrouter'] };
+const DEFAULT_PROVIDERS: Record<string, string[]> = { [openclaw.package.version]: ['anthropic', 'google', 'openai'], [OPENCLAW_REFERENCE_VERSION]: ['anthropic', 'google', 'openai', 'openrouter'] };
+const only = (process.env.GAIA2_TEST_OPENCLAW_CASES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const PROVIDERS: Record<string, string[]> = only.length === 0 ? DEFAULT_PROVIDERS : Object.fromEntries(VERSIONS.map((v) => [v, ['anthropic', 'google', 'openai', 'openrouter'].filter((p) => only.includes(`${v}:${p}`))]));
+const RUN_VERSIONS = VERSIONS.filter((v) => PROVIDERS[v]!.length > 0);
 /**
  * The provider's id in OpenClaw's config: the reference's (the provider's own), except where the
  * newer release would rewrite the model it deems retired (anthropic, openai): gaia2-<id> there.
@@ -93,7 +98,7 @@ beforeAll(async () => {
   engine = await connectEngine();
   const adapter = findAdapter('openclaw')!;
   const play = samplePlay(SAMPLES.single);
-  for (const version of VERSIONS) {
+  for (const version of RUN_VERSIONS) {
     const layer = version === adapter.package.version ? await agentLayer(engine, image, 'openclaw') : await ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version });
     const watch = watchConnections((await engine.describe()).endpoint.replace(/^unix:\/\//, ''), layer.tag);
     try {
@@ -113,7 +118,7 @@ afterAll(async () => {
   await engine?.close();
 });
 
-describe.each(VERSIONS.flatMap((v) => PROVIDERS[v]!.map((p) => [v, p] as const)))('openclaw %s with the %s provider (real container, streaming double)', (version, provider) => {
+describe.each(RUN_VERSIONS.flatMap((v) => PROVIDERS[v]!.map((p) => [v, p] as const)))('openclaw %s with the %s provider (real container, streaming double)', (version, provider) => {
   const c = CASES[provider]!;
 
   it('the sample is judged PASS', () => {
@@ -168,15 +173,15 @@ describe.each(VERSIONS.flatMap((v) => PROVIDERS[v]!.map((p) => [v, p] as const))
 
 });
 
-describe('openclaw reaches nothing but the model endpoint and, known limit, the resolver (connection tracking, every provider)', () => {
-  it("each run's container reached its gateway for its model calls, and no other host", () => {
-    expect(containers).toHaveLength(VERSIONS.reduce((n, v) => n + PROVIDERS[v]!.length, 0));
+describe('openclaw reaches nothing but the model endpoint (connection tracking, every provider)', () => {
+  it("each run's container reached its gateway for its model calls, and no other host, not even the resolver", () => {
+    expect(containers).toHaveLength(RUN_VERSIONS.reduce((n, v) => n + PROVIDERS[v]!.length, 0));
     for (const c of containers) {
       expect(flowsTo(c, 'BASE_URL').length).toBeGreaterThan(0);
-      // Known limit (docs/agents.md): with plugins on, as the reference runs it, one of the runs makes
-      // a DNS query to the container network's resolver (which name is not yet known); it reaches no
-      // other host. Every other flow is refused here.
-      expect(strayFlows(c).filter((f) => !(f.proto === 'udp' && f.dport === 53)), `${c.id} ${c.ip}`).toEqual([]);
+      // 2026.9 looks up clawhub.ai once idle after start-up (its plugin list's catalog feed); the
+      // gateway process's lookups answer for loopback only (lib/openclaw-offline.mjs), so no DNS
+      // query leaves the container either.
+      expect(strayFlows(c), `${c.id} ${c.ip}`).toEqual([]);
     }
   });
 });

@@ -86,3 +86,25 @@ describe("the gateway process's fetch (lib/openclaw-offline.mjs)", () => {
     }
   });
 });
+
+describe("the gateway process's name lookups (lib/openclaw-offline.mjs, with a base URL)", () => {
+  it("answer for this machine only: OpenClaw 2026.9's plugin-catalog host fails at once as offline, localhost still resolves", async () => {
+    // @ts-expect-error a plain .mjs of the layer, no types
+    const { isLoopbackName, loopbackOnlyLookups } = await import('../../../runner/src/agents/openclaw/layer/lib/openclaw-offline.mjs');
+    expect(isLoopbackName('localhost')).toBe(true);
+    expect(isLoopbackName('127.0.0.1')).toBe(true);
+    expect(isLoopbackName('clawhub.ai')).toBe(false);
+    // a stand-in for node:dns whose lookups would reach a resolver: the patched ones must not call it for clawhub.ai
+    const asked: string[] = [];
+    const fake = {
+      lookup: (name: string, _o: unknown, cb: (e: Error | null, a?: string, f?: number) => void) => (asked.push(name), cb(null, '127.0.0.1', 4)),
+      promises: { lookup: async (name: string, _o?: unknown) => (asked.push(name), [{ address: '127.0.0.1', family: 4 }]) },
+    };
+    loopbackOnlyLookups(fake);
+    await expect(fake.promises.lookup('clawhub.ai', { all: true })).rejects.toMatchObject({ code: 'ENOTFOUND' });
+    const err = await new Promise<Error | null>((resolve) => fake.lookup('clawhub.ai', {}, (e: Error | null) => resolve(e)));
+    expect(err).toMatchObject({ code: 'ENOTFOUND' });
+    await expect(fake.promises.lookup('localhost', {})).resolves.toEqual([{ address: '127.0.0.1', family: 4 }]);
+    expect(asked).toEqual(['localhost']);
+  });
+});
