@@ -70,8 +70,8 @@ describe('qwen-code bin/agent-serve (stand-in program)', () => {
     // the key of the provider, else API_KEY; with Agent2Agent's app agents a shell command may run 30 min
     expect(qwenEnv({ PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'a', API_KEY: 'b' }).GAIA2_QWEN_KEY).toBe('a');
     expect(qwenEnv({ PROVIDER: 'google', API_KEY: 'b' }).GAIA2_QWEN_KEY).toBe('b');
-    expect(qwenSettings({ GAIA2_APP_AGENTS: 'shopping' }).tools.shell).toEqual({ defaultTimeoutMs: 1_800_000 });
-    expect(qwenSettings({}).tools.shell).toBeUndefined();
+    expect(qwenSettings({ GAIA2_APP_AGENTS: 'shopping' }).tools.shell).toEqual({ enableInteractiveShell: false, defaultTimeoutMs: 1_800_000 });
+    expect(qwenSettings({}).tools.shell).toEqual({ enableInteractiveShell: false });
   });
 
   it("the program's own failures fail the turn with its text; the program stays up", async () => {

@@ -82,7 +82,9 @@ export function qwenSettings(env) {
       webSearch: { enabled: false },
       todoWrite: { enabled: false },
       listDirectory: { enabled: false },
-      ...(shellTimeout ? { shell: { defaultTimeoutMs: shellTimeout } } : {}),
+      // Plain pipes, not a PTY: in ACP mode it would try node-pty (an optional package the layer
+      // does not have) and fall back; a run through that fallback once got `date`'s output empty.
+      shell: { enableInteractiveShell: false, ...(shellTimeout ? { defaultTimeoutMs: shellTimeout } : {}) },
     },
     // No request of its own beside the agent's turns: no tool-batch labels, follow-up
     // suggestions, memory extraction or dreaming, session recaps.
