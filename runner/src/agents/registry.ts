@@ -7,9 +7,10 @@ import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
 import { openclaw } from './openclaw.js';
 import { opencode } from './opencode.js';
+import { qwenCode } from './qwen-code.js';
 import { EXTERNAL_AGENT, OWN_AGENTS } from './runtimes.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli, openclaw, opencode];
+const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli, openclaw, opencode, qwenCode];
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 

@@ -8,17 +8,16 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { opencodeShell, readRequest, type RecordedRequest } from '../../helpers/fake-llm/index.js';
-import { acpTraces as acpTracesOf, note, replies, scenarioDirs, sent } from './helpers/acp-traces.js';
+import { scenarioDirs } from './helpers/acp-traces.js';
+import { expectKilledAndResumed, expectOneStartPerSample } from './helpers/acp-suite-checks.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
-import { readResults, runAgentOnce, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
+import { runAgentOnce, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const opencode: AgentUnderTest = { name: 'opencode', shell: opencodeShell('openai-chat'), provider: 'openai-compat', model: 'gaia2-double-model', flags: ['--thinking', 'low'] };
 /** Kills OpenCode from its own bash tool (the command's shell is its child). */
 const KILL = 'kill -9 $PPID';
-
-const acpTraces = (dir: string) => acpTracesOf(dir, 'opencode');
 
 /** Everything said to the model as the user in a request. */
 const userText = (q: RecordedRequest): string => readRequest('openai-chat', q.body).items.map((i) => (i.kind === 'user' ? i.text : '')).join('\n');
@@ -40,18 +39,7 @@ describeAgentSuite(
     },
     tests: (suite) => {
       it('one OpenCode process and one ACP session played each sample, whatever its turns', () => {
-        const dirs = scenarioDirs(suite().good.dir);
-        for (const [sample, turns] of [[SAMPLES.single, 1], [SAMPLES.multi, 2], [SAMPLES.time, 2]] as const) {
-          const traces = acpTraces(dirs.get(sample.split('/')[1]!)!);
-          const start = traces.get('serve-1.opencode.jsonl')!;
-          expect([...traces.keys()].filter((f) => f.startsWith('serve-')), sample).toEqual(['serve-1.opencode.jsonl']);
-          expect([sent(start, 'initialize').length, sent(start, 'session/new').length, sent(start, 'session/load').length], sample).toEqual([1, 1, 0]);
-          for (let n = 1; n <= turns; n++) {
-            const turn = traces.get(`turn-${n}.opencode.jsonl`)!;
-            expect(note(turn), `${sample} turn ${n}`).toEqual({ turn: n, start: 1, pid: note(start).pid, sessionId: note(start).sessionId });
-            expect(sent(turn, 'session/prompt'), `${sample} turn ${n}`).toHaveLength(1);
-          }
-        }
+        expectOneStartPerSample(suite().good.dir, 'opencode');
       });
 
       it("OpenCode's system prompt carries the scenario's date (its own clock reads the simulated time) and our instructions", () => {
@@ -78,22 +66,7 @@ describeAgentSuite(
       });
 
       it('OpenCode killed mid-turn: the turn ends with its failure as the reply, the program is started again and resumes its session', () => {
-        const run = suite().extra.killed!;
-        const [r] = readResults(run.dir);
-        expect([r!.status, r!.error ?? null], run.err).toEqual([expect.stringMatching(/^(pass|fail)$/), null]);
-        const dir = scenarioDirs(run.dir).values().next().value!;
-        const traces = acpTraces(dir);
-        expect([...traces.keys()].filter((f) => f.startsWith('serve-')).sort()).toEqual(['serve-1.opencode.jsonl', 'serve-2.opencode.jsonl']);
-        expect(readFileSync(join(dir, 'agent-trace', 'serve.stderr.log'), 'utf8')).toContain('agent-serve: OpenCode exited (signal SIGKILL)');
-        expect(replies(dir)[0]).toMatch(/^Error: the agent program ended during the turn \(exit code 1: agent-serve: OpenCode exited \(signal SIGKILL\)/);
-        expect(r!.agent_failed).toMatchObject({ turns: [1], evidence: 'gateway_record' });
-        const [first, second] = [note(traces.get('serve-1.opencode.jsonl')!), note(traces.get('serve-2.opencode.jsonl')!)];
-        expect(second).toMatchObject({ start: 2, resumed: true, sessionId: first.sessionId });
-        expect(second.pid).not.toBe(first.pid);
-        expect(sent(traces.get('serve-2.opencode.jsonl')!, 'session/load')).toHaveLength(1);
-        // turn 2's first request holds turn 1's message: the conversation went on
-        const turn2 = run.fake.requests.find((q) => userText(q).includes(forward!.when))!;
-        expect(userText(turn2)).toContain(askWhich!.when);
+        expectKilledAndResumed(suite().extra.killed!, 'opencode', 'OpenCode', userText, askWhich!.when, forward!.when);
       });
     },
   },

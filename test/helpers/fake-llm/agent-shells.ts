@@ -38,3 +38,6 @@ export const opencodeShell = (format: FakeFormat): AgentShell => ({ format, tool
  * background, so a waiting command asks for a long one.
  */
 export const openclawShell = (format: FakeFormat): AgentShell => ({ format, tool: 'exec', args: (command) => ({ command, yieldMs: 240_000 }) });
+
+/** Qwen Code: `run_shell_command {command, is_background, description?, …}`, in whichever wire format its provider speaks. */
+export const qwenCodeShell = (format: FakeFormat): AgentShell => ({ format, tool: 'run_shell_command', args: (command) => ({ command, is_background: false }) });
