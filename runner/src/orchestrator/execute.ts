@@ -36,7 +36,7 @@ import { weighAgentFailures } from '../run/agent-failures.js';
 import { sleep } from '../run/sleep.js';
 import { OutageGate } from '../engine/outage/index.js';
 import { MAX_OUTAGE_RESTARTS, withOutageRestarts } from './outage-restart.js';
-import { RunStop } from './output-stop.js';
+import { RunStop } from './run-stop.js';
 import { budgetReason } from '../plan/budget.js';
 
 
@@ -194,7 +194,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // A chain's runs start from carried state the cache's key does not hold: never from the cache.
   if (chains && plan.run.enableCaching) log('Result cache off: a universe chain carries state from run to run');
   // One gate for the run's engine: lanes wait on it, outage victims start again (outage-restart.ts).
-  // The user's stop, or the output disk's (output-stop.ts): every run and wait below follows it.
+  // The user's stop, or the output disk's (run-stop.ts): every run and wait below follows it.
   const stop = new RunStop(deps.signal, log, plan.run.concurrency);
   const gate = new OutageGate({ ping: () => deps.engine.ping(), limitSeconds: plan.run.engineOutageWait, log, sleep, signal: stop.signal, ...(deps.outageBackoff ? { backoff: deps.outageBackoff } : {}) });
   const runOne = withOutageRestarts(plan.run.enableCaching && !chains ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario, { gate, maxRestarts: MAX_OUTAGE_RESTARTS, log, archive: archiveAttempt });
