@@ -296,7 +296,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   await scope.close();
   const interrupted = stop.interrupted;
   if (stop.signal.aborted) {
-    log(`Interrupted: ${planned - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
+    log(`${interrupted ? 'Interrupted' : 'Stopped'}: ${planned - ran} run(s) not started; stopping this run's containers. Resume with --retry.`);
     await removeLabelled(deps.engine, runId, log);
   } else if (gate.seen) {
     // Every run is recorded: whatever of this run the engine still holds is a unit whose

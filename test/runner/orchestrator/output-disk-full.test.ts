@@ -55,6 +55,7 @@ it('the disk fills during a run: one clear error naming the file, nothing new st
   expect(exitCodeFor(err)).toBe(3);
   expect(err?.message).toMatch(/cannot write .*search\/s_b\/.*no space left on the device \(ENOSPC\).*--retry/);
   expect(progress.lines.filter((l) => l.includes('No new run starts'))).toHaveLength(1); // said once
+  expect(progress.lines.some((l) => l.startsWith('Stopped: ') && l.includes('Resume with --retry'))).toBe(true); // not 'Interrupted': nobody pressed Ctrl-C
   expect(runs.calls.map((c) => c.scenarioFile.replace(/^.*\//, ''))).toEqual(['s_a.json', 's_b.json']); // t_a never started
   expect(engine.containers).toHaveLength(0);
   expect(JSON.parse(readFileSync(join(out, 'search/s_a/result.json'), 'utf8')).status).toBe('pass');
