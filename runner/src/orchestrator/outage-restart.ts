@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { isOutageResult, type OutageGate } from '../engine/outage/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
-import type { RunScenarioFn } from '../run/index.js';
+import { NEVER_ACCEPTED, type RunScenarioFn } from '../run/index.js';
 
 export interface OutageRestartOptions {
   gate: OutageGate;
@@ -22,11 +22,20 @@ export interface OutageRestartOptions {
 
 export const MAX_OUTAGE_RESTARTS = 2;
 
+/**
+ * A unit that ran but never took a connection on its published port (its health timeout says
+ * so): the engine's port forward or the world's boot failed, not the agent, whose program had not
+ * been given the scenario yet. Started again once in a new unit, engine up or not; a second such
+ * failure stands (an image whose world never starts fails the same way every time).
+ */
+const isUnreachableUnit = (r: ScenarioResult): boolean => r.status === 'error' && r.error_kind === 'health_timeout' && NEVER_ACCEPTED.test(r.error ?? '');
+
 export function withOutageRestarts(run: RunScenarioFn, c: OutageRestartOptions): RunScenarioFn {
   const now = c.now ?? Date.now;
   return async (o) => {
     const label = `${o.scenario?.id ?? basename(o.scenarioFile)}${o.runIndex ? ` (run ${o.runIndex})` : ''}`;
     let restarts = 0;
+    let unreachable = 0;
     for (;;) {
       // Queued runs wait while an outage is waited out. After the gate gave up the run goes
       // ahead and ends engine_unavailable from its own engine call, as without the gate.
@@ -41,6 +50,14 @@ export function withOutageRestarts(run: RunScenarioFn, c: OutageRestartOptions):
         c.log(`${label}: ${result.error_kind} while the engine was away; starting it again from scratch (restart ${restarts} of at most ${c.maxRestarts})`);
         // The lost unit goes (an engine that dropped the call may still hold it); if this
         // removal fails too, the end-of-run sweep of the run id's units takes it.
+        await lost?.().catch(() => {});
+        if (o.outputDir) c.archive(o.outputDir);
+        continue;
+      }
+      if (unreachable === 0 && !o.signal?.aborted && isUnreachableUnit(result)) {
+        unreachable++;
+        restarts++;
+        c.log(`${label}: its unit never took a connection on its published port; starting it again in a new unit (once)`);
         await lost?.().catch(() => {});
         if (o.outputDir) c.archive(o.outputDir);
         continue;

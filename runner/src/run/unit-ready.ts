@@ -79,7 +79,7 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
     if (o.signal?.aborted) throw new RunFailure('interrupted', 'interrupted before the agent was ready');
     if (!accepting) {
       accepting = await ep.accepting!();
-      if (!accepting) lastErr = `nothing accepts connections on ${ep.url} yet`;
+      if (!accepting) lastErr = neverAccepted(ep.url);
     }
     if (accepting) {
       const lookedAt = Date.now();
@@ -130,13 +130,30 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
     }
     if (Date.now() > deadline) {
       const what = answeredAt === null && o.lateFiles.length ? 'the scenario could not be delivered and the agent was not ready' : 'agent not ready';
-      throw new RunFailure('health_timeout', `${what} within ${Math.round((deadline - since) / 1000)}s (${lastErr})`);
+      // A unit that runs but never took a connection: its own log says whether its world started.
+      const tail = accepting ? '' : await logTail(o.container);
+      throw new RunFailure('health_timeout', `${what} within ${Math.round((deadline - since) / 1000)}s (${lastErr})${tail ? `; its log ends: ${tail}` : ''}`);
     }
     // Short polls while a boot on an idle machine would end (~0.1–0.3 s), then backing off:
     // with dozens of containers booting on a busy machine, fast polls only add load and memory.
     if (Date.now() - since > 500) pause = Math.max(25, Math.min(250, pause * 1.25));
     await sleep(pause, o.signal);
   }
+}
+
+/**
+ * A unit that runs but whose published port never took a connection: its world never came up, or
+ * the engine's port forward to it is gone (podman can lose one when another container's start
+ * fails on the same host port). Not the agent's doing: the orchestrator starts such a unit again
+ * once (outage-restart.ts).
+ */
+const neverAccepted = (url: string) => `nothing accepts connections on ${url} yet`;
+export const NEVER_ACCEPTED = /\bnothing accepts connections on \S+ yet\b/;
+
+/** The last lines of a unit's log on one line (empty when the backend has none to give). */
+async function logTail(c: ContainerHandle): Promise<string> {
+  const text = await c.logs(20).catch(() => '');
+  return text.trim().split('\n').slice(-3).join(' | ');
 }
 
 /** Throws a typed failure when the unit is no longer running (or the backend knows why). */

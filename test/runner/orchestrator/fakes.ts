@@ -14,7 +14,7 @@ import type { Progress } from '../../../runner/src/progress/index.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
 import { RUN_DEFAULTS, type RunPlan } from '../../../runner/src/plan/plan.js';
 
-export type Outcome = RunStatus | { status: 'error'; kind: string } | 'throw';
+export type Outcome = RunStatus | { status: 'error'; kind: string; message?: string } | 'throw';
 
 export interface FakeRuns {
   fn: (o: ScenarioRunOptions) => Promise<ScenarioResult>;
@@ -76,7 +76,7 @@ export function fakeRuns(decide: (id: string, run: number, attempt: number) => O
           status: daemon,
           numAgentEvents: daemon.num_events,
           agentResponse: daemon.last_response ?? null,
-          ...(typeof out === 'object' ? { failure: { kind: out.kind as ErrorKind, message: `boom ${out.kind}` } } : {}),
+          ...(typeof out === 'object' ? { failure: { kind: out.kind as ErrorKind, message: ('message' in out && out.message) || `boom ${out.kind}` } } : {}),
         });
         const startedAt = new Date(Date.now() - 1500);
         const result: ScenarioResult = {

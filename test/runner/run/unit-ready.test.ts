@@ -17,7 +17,7 @@ import type { UploadRequest } from '../../../agent-image/src/contract/routes.js'
 import type { AdapterEndpoint, ContainerHandle, UnitState } from '../../../runner/src/engine/index.js';
 import { acceptsConnections } from '../../../runner/src/net/accepts-connections.js';
 import { AdapterClient } from '../../../runner/src/run/adapter-client.js';
-import { waitUnitReady } from '../../../runner/src/run/unit-ready.js';
+import { NEVER_ACCEPTED, waitUnitReady } from '../../../runner/src/run/unit-ready.js';
 
 const TOKEN = 'tok-unit-ready-1';
 const closers: Array<() => void> = [];
@@ -169,6 +169,20 @@ describe('waitUnitReady', () => {
       kind: 'health_timeout',
       message: expect.stringMatching(/scenario could not be delivered.*within 1s.*HTTP 503/),
     });
+    await client.close();
+  });
+
+  it('a running unit whose port never takes a connection: the timeout says so and quotes its log', async () => {
+    // A port nothing listens on (bound, then closed): every bare connect is refused.
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const ep: AdapterEndpoint = { url: `http://127.0.0.1:${port}`, accepting: () => acceptsConnections('127.0.0.1', port) };
+    const client = new AdapterClient(ep, TOKEN);
+    const err = await waitUnitReady({ client, endpoint: ep, container: unit(), lateFiles: scenario, kind: 't-closed', healthSeconds: 1 }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'health_timeout', message: expect.stringMatching(/within 1s \(nothing accepts connections on http:\/\/127\.0\.0\.1:\d+ yet\); its log ends: boom$/) });
+    expect(NEVER_ACCEPTED.test((err as Error).message)).toBe(true);
     await client.close();
   });
 
