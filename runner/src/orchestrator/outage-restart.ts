@@ -23,19 +23,27 @@ export interface OutageRestartOptions {
 export const MAX_OUTAGE_RESTARTS = 2;
 
 /**
- * A unit that ran but never took a connection on its published port (its health timeout says
- * so): the engine's port forward or the world's boot failed, not the agent, whose program had not
- * been given the scenario yet. Started again once in a new unit, engine up or not; a second such
- * failure stands (an image whose world never starts fails the same way every time).
+ * A unit's host port went wrong, not the agent: it ran but never took a connection on its
+ * published port (its health timeout says so: the world did not boot, or the engine lost the
+ * port's forward), or the engine could not bind the port it had picked itself at create (podman
+ * picks it then and binds it only at start, so another process's container or listener can take it
+ * meanwhile, and that failed start also drops the other container's forward). Either run starts
+ * again once in a new unit, engine up or not; a second such failure stands (an image whose world
+ * never starts fails the same way every time).
  */
-const isUnreachableUnit = (r: ScenarioResult): boolean => r.status === 'error' && r.error_kind === 'health_timeout' && NEVER_ACCEPTED.test(r.error ?? '');
+function portFault(r: ScenarioResult): string | null {
+  if (r.status !== 'error') return null;
+  if (r.error_kind === 'health_timeout' && NEVER_ACCEPTED.test(r.error ?? '')) return 'its unit never took a connection on its published port';
+  if (r.error_kind === 'container_start_failed' && /address already in use|port is already allocated/i.test(r.error ?? '')) return 'the engine could not bind the host port it gave its unit';
+  return null;
+}
 
 export function withOutageRestarts(run: RunScenarioFn, c: OutageRestartOptions): RunScenarioFn {
   const now = c.now ?? Date.now;
   return async (o) => {
     const label = `${o.scenario?.id ?? basename(o.scenarioFile)}${o.runIndex ? ` (run ${o.runIndex})` : ''}`;
     let restarts = 0;
-    let unreachable = 0;
+    let portRestarts = 0;
     for (;;) {
       // Queued runs wait while an outage is waited out. After the gate gave up the run goes
       // ahead and ends engine_unavailable from its own engine call, as without the gate.
@@ -54,10 +62,11 @@ export function withOutageRestarts(run: RunScenarioFn, c: OutageRestartOptions):
         if (o.outputDir) c.archive(o.outputDir);
         continue;
       }
-      if (unreachable === 0 && !o.signal?.aborted && isUnreachableUnit(result)) {
-        unreachable++;
+      const fault = portRestarts === 0 && !o.signal?.aborted ? portFault(result) : null;
+      if (fault) {
+        portRestarts++;
         restarts++;
-        c.log(`${label}: its unit never took a connection on its published port; starting it again in a new unit (once)`);
+        c.log(`${label}: ${fault}; starting it again in a new unit (once)`);
         await lost?.().catch(() => {});
         if (o.outputDir) c.archive(o.outputDir);
         continue;

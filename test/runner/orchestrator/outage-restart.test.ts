@@ -123,22 +123,25 @@ describe('an engine outage mid-run', () => {
     expect(runs.calls).toHaveLength(4);
   });
 
-  it('a unit that never took a connection (health_timeout, nothing accepts connections) starts again once, engine up; a second time it stands', async () => {
+  it('a unit whose host port went wrong (never took a connection; port taken at start) starts again once, engine up; a second time it stands', async () => {
     const unreachable = { status: 'error', kind: 'health_timeout', message: 'the scenario could not be delivered and the agent was not ready within 60s (nothing accepts connections on http://127.0.0.1:33103 yet)' } as const;
     const slow = { status: 'error', kind: 'health_timeout', message: 'agent not ready within 60s (adapter answers but the agent is not connected yet)' } as const;
+    const taken = { status: 'error', kind: 'container_start_failed', message: 'starting container g2-x: (HTTP 500) cannot listen on the TCP port: listen tcp4 127.0.0.1:41234: bind: address already in use' } as const;
     const { outcome, runs, progress } = await exec(
       plan(),
-      (id, _run, attempt) => (id === 's_a' && attempt === 1 ? unreachable : id === 's_b' ? unreachable : id === 's_c' ? slow : 'pass'),
+      (id, _run, attempt) => (id === 's_a' && attempt === 1 ? unreachable : id === 's_b' ? unreachable : id === 's_c' ? slow : id === 's_d' && attempt === 1 ? taken : 'pass'),
       null,
     );
     const calls = (id: string) => runs.calls.filter((c) => c.scenarioFile.endsWith(`${id}.json`)).length;
-    expect([calls('s_a'), calls('s_b'), calls('s_c'), calls('s_d')]).toEqual([2, 2, 1, 1]);
+    expect([calls('s_a'), calls('s_b'), calls('s_c'), calls('s_d')]).toEqual([2, 2, 1, 2]);
+    expect(result('s_d')).toMatchObject({ status: 'pass', infra_restarts: 1 });
     expect(result('s_a')).toMatchObject({ status: 'pass', infra_restarts: 1 });
     expect(result('s_b')).toMatchObject({ status: 'error', error_kind: 'health_timeout', infra_restarts: 1 });
     // an adapter that answered is the agent's own slowness: never restarted
     expect(result('s_c').infra_restarts).toBeUndefined();
     expect(outcome.report.overall).toMatchObject({ passed: 2, errors: 2 });
     expect(progress.lines.filter((l) => /never took a connection on its published port; starting it again/.test(l))).toHaveLength(2);
+    expect(progress.lines.filter((l) => /s_d: the engine could not bind the host port it gave its unit; starting it again in a new unit \(once\)/.test(l))).toHaveLength(1);
     expect(readdirSync(join(out(), 'search', '.attempts', 's_a'))).toHaveLength(1);
   });
 });
