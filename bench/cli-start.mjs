@@ -70,4 +70,7 @@ for (const k of Object.keys(cases)) {
   const limit = limits[k];
   console.log(`  ${k.padEnd(18)} ${(m / 1000).toFixed(3)} s  ${ratio.toFixed(1)}× node -e 0${limit ? `  (target ≤ ${limit}×: ${ratio <= limit ? 'met' : 'NOT met'})` : ''}`);
 }
+// Issue V's absolute target, beside the ratio (which is what holds on a loaded machine).
+const view = median(times['view, one change']) / 1000;
+console.log(`  view, one change on ${runs} runs: ${view.toFixed(3)} s as a whole process (target ≤ 0.3 s: ${view <= 0.3 ? 'met' : 'NOT met'}; read it on an idle machine, where node -e 0 takes ≈ 0.05 s)`);
 rmSync(dir, { recursive: true, force: true });
