@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTcpRelay, type TcpRelay } from '../../../runner/src/net/index.js';
@@ -56,5 +57,47 @@ describe('startTcpRelay', () => {
     await new Promise((r) => setTimeout(r, 50));
     await relay.close();
     expect(relay.bound).toBe(false);
+  });
+
+  it("keeps serving when the engine's bridge under its address is deleted and made again (a relay's address can go, the relay stays)", async () => {
+    // A real bridge interface (root, as CI runs): podman deletes its bridge with the last
+    // container on it and makes it again for the next; the relay's socket stays bound meanwhile.
+    const dev = `g2rl${process.pid % 10000}`;
+    const addr = `10.254.${process.pid % 250}.1`;
+    const ip = (...a: string[]) => execFileSync('ip', a, { stdio: 'pipe' });
+    const up = () => {
+      ip('link', 'add', dev, 'type', 'bridge');
+      ip('addr', 'add', `${addr}/32`, 'dev', dev);
+      ip('link', 'set', dev, 'up');
+    };
+    up();
+    try {
+      const target = await echoServer();
+      const relay = await startTcpRelay({ listenHost: addr, targetHost: '127.0.0.1', targetPort: target });
+      relays.push(relay);
+      // A new connection each time (no keep-alive): each proves the relay accepts.
+      const ask = () =>
+        new Promise<string>((resolve, reject) => {
+          const req = request({ host: addr, port: relay.port, path: '/m', method: 'POST', agent: false, timeout: 2000 }, (res) => {
+            let b = '';
+            res.on('data', (c) => (b += c)).on('end', () => resolve(b));
+          });
+          req.on('error', reject).on('timeout', () => req.destroy(new Error('timeout')));
+          req.end('x');
+        });
+      expect(await ask()).toBe('POST /m x');
+      ip('link', 'del', dev);
+      await expect(ask()).rejects.toThrow();
+      up();
+      expect(await ask()).toBe('POST /m x');
+      expect(relay.bound).toBe(true);
+      expect(relay.connections).toBe(2);
+    } finally {
+      try {
+        ip('link', 'del', dev);
+      } catch {
+        /* already gone */
+      }
+    }
   });
 });
