@@ -14,7 +14,7 @@ export const ACP_AGENT = 'acp';
 const OPTIONS: Readonly<Record<string, AgentOption>> = {
   package: { type: 'string', description: 'the npm package holding the program, with its exact version (e.g. "opencode-linux-x64@1.18.33"); required' },
   command: { type: 'string', description: 'the program\'s ACP command line, words split on spaces, ${NAME} filled in inside the container (e.g. "opencode acp --pure"); the first word is a bin of the package, a path in it, or a program on PATH; required' },
-  env: { type: 'string', description: 'variables for the program, one NAME=VALUE per line, ${NAME} filled in inside the container from the launcher\'s variables (BASE_URL, API_KEY, MODEL, PROVIDER, THINKING, …)' },
+  env: { type: 'string', description: 'variables for the program, one NAME=VALUE per line, ${NAME} (or ${NAME%SUFFIX}: without SUFFIX at its end) filled in inside the container from the launcher\'s variables (BASE_URL, API_KEY, MODEL, PROVIDER, THINKING, …)' },
   install: { type: 'string', description: '"pack" (the package alone, default) or "install" (with its production dependencies)' },
   auth_method: { type: 'string', description: 'the ACP authenticate method id to call after initialize, for a program that wants one (e.g. "gemini-api-key")' },
   context_file: { type: 'string', description: 'a file name in the working directory where the program reads extra instructions (e.g. AGENTS.md, GEMINI.md): the Gaia2 instructions are written there' },

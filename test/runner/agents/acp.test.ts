@@ -114,6 +114,7 @@ describe('acp bin/agent-serve (stand-in program)', () => {
 
   it('${NAME} is filled from the variables, unset ones empty; env lines skip comments and blanks', () => {
     expect(substitute('${A}-${B}-$C', { A: 'x' })).toBe('x--$C');
+    expect(substitute('${U%/v1beta}|${V%/v1beta}', { U: 'http://gw:1/p/v1beta', V: 'http://gw:1/p' })).toBe('http://gw:1/p|http://gw:1/p');
     expect(envOption('A=${K}\n\n# note\nB = two=2', { K: 'k' })).toEqual({ A: 'k', B: ' two=2' });
   });
 });

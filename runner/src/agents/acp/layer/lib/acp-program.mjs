@@ -6,9 +6,16 @@
 import { existsSync, openSync, readSync, closeSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
-/** ${NAME} → the variable's value ('' when unset); anything else as written. */
+/**
+ * ${NAME} → the variable's value ('' when unset); ${NAME%SUFFIX} → the value without SUFFIX at
+ * its end, as a shell does (e.g. ${BASE_URL%/v1beta} for a program that adds the version
+ * itself); anything else as written.
+ */
 export function substitute(text, vars) {
-  return String(text).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name) => vars[name] ?? '');
+  return String(text).replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:%([^}]*))?\}/g, (_, name, suffix) => {
+    const v = vars[name] ?? '';
+    return suffix && v.endsWith(suffix) ? v.slice(0, -suffix.length) : v;
+  });
 }
 
 /** The env option (NAME=VALUE lines, # comments) as an object, values filled in from `vars`. */
