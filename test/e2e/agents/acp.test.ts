@@ -16,25 +16,16 @@ import { describeAgentSuite } from './helpers/agent-suite.js';
 import { SAMPLES } from './helpers/agent-samples.js';
 import { readResults, runSingleSample, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
+// @ts-expect-error the layer's helpers are plain JavaScript
+import { KEY_VARIABLE, opencodeConfig } from '../../../runner/src/agents/opencode/layer/lib/opencode-config.mjs';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 
-/** OpenCode's whole configuration in one variable, the gateway's URL, model and key filled in inside the container. */
-const OPENCODE_CONFIG = JSON.stringify({
-  model: 'gaia2/${MODEL}',
-  small_model: 'gaia2/${MODEL}',
-  enabled_providers: ['gaia2'],
-  provider: { gaia2: { npm: '@ai-sdk/openai-compatible', name: 'gaia2', options: { baseURL: '${BASE_URL}', apiKey: '{env:API_KEY}' }, models: { '${MODEL}': { name: '${MODEL}', tool_call: true, limit: { context: 200000, output: 32000 } } } } },
-  permission: { '*': 'deny', bash: 'allow' },
-  tools: { '*': false, bash: true },
-  autoupdate: false,
-  share: 'disabled',
-  snapshot: false,
-  lsp: false,
-  formatter: false,
-  mcp: {},
-  plugin: [],
-});
+/**
+ * OpenCode's whole configuration in one variable: the one the opencode adapter writes, built with
+ * ${…} in place of the gateway's URL and the model, filled in inside the container.
+ */
+const OPENCODE_CONFIG = JSON.stringify(opencodeConfig({ PROVIDER: 'openai-compat', MODEL: '${MODEL}', BASE_URL: '${BASE_URL}' }));
 
 const opencodeAcp: AgentUnderTest = {
   name: 'acp',
@@ -44,7 +35,7 @@ const opencodeAcp: AgentUnderTest = {
   options: {
     package: `opencode-linux-x64@${opencode.package.version}`,
     command: 'opencode acp --pure',
-    env: [`OPENCODE_CONFIG_CONTENT=${OPENCODE_CONFIG}`, 'OPENCODE_DISABLE_MODELS_FETCH=1', 'OPENCODE_DISABLE_AUTOUPDATE=1', 'OPENCODE_DISABLE_LSP_DOWNLOAD=1', 'OPENCODE_DISABLE_DEFAULT_PLUGINS=1'].join('\n'),
+    env: [`OPENCODE_CONFIG_CONTENT=${OPENCODE_CONFIG}`, `${KEY_VARIABLE}=\${API_KEY}`, 'OPENCODE_DISABLE_MODELS_FETCH=1', 'OPENCODE_DISABLE_AUTOUPDATE=1', 'OPENCODE_DISABLE_LSP_DOWNLOAD=1', 'OPENCODE_DISABLE_DEFAULT_PLUGINS=1'].join('\n'),
     context_file: 'AGENTS.md',
     tool_name: 'bash',
   },
