@@ -104,6 +104,19 @@ describe('acp bin/agent-serve (stand-in program)', () => {
     ]);
   });
 
+  it('a shutdown mid-turn cancels the prompt (session/cancel) before the program is ended', async () => {
+    const options = { package: 'standin@1.0.0', command: 'standin' };
+    const { host } = standinLayer(choose(options).adapter!, 'bin/standin', { GAIA2_AGENT_OPTIONS: JSON.stringify(options) }, true);
+    const s = host.start();
+    await s.next('ready');
+    s.send({ type: 'turn', turn: 1, kind: 'user', text: 'wait for it', parts: [], sim_time: '2025-10-09 09:00:00' });
+    await new Promise((r) => setTimeout(r, 300));
+    s.send({ type: 'shutdown', reason: 'done' });
+    expect((await s.exited).code).toBe(0);
+    const sent = readFileSync(join(host.dirs.trace, 'turn-1.acp.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { dir: string; msg: { method?: string } });
+    expect(sent.filter((l) => l.dir === 'out').map((l) => l.msg.method)).toEqual(['session/prompt', 'session/cancel']);
+  });
+
   it('a program whose authentication fails does not start, saying why', async () => {
     const options = { package: 'standin@1.0.0', command: 'standin', env: 'STANDIN_AUTH=other', auth_method: 'key-method' };
     const { host } = standinLayer(choose(options).adapter!, 'bin/standin', { GAIA2_AGENT_OPTIONS: JSON.stringify(options) }, true);
