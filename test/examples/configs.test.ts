@@ -16,7 +16,11 @@ const keys = { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k',
 describe('examples/*.toml', () => {
   it('there is a config for each third-party agent', async () => {
     const { listAdapters } = await import('../../runner/src/agents/index.js');
-    for (const a of listAdapters()) expect(configs).toContain(join('third-party', `${a.name}.toml`));
+    for (const a of listAdapters()) {
+      // acp names its program in its options: a config per program, third-party/acp-<program>.toml
+      if (a.fromOptions) expect(configs.filter((f) => f.startsWith(join('third-party', `${a.name}-`))).length).toBeGreaterThanOrEqual(2);
+      else expect(configs).toContain(join('third-party', `${a.name}.toml`));
+    }
   });
 
   it.each(configs)('%s resolves with --dry-run to scenarios and the agent it names', async (file) => {
@@ -24,6 +28,7 @@ describe('examples/*.toml', () => {
     const r = await runCliInProcess(['run-config', join(examples, file), '--dry-run'], dir, keys);
     expect(r.code, `${relative(root, join(examples, file))}: ${r.err}`).toBe(0);
     expect(r.out).toMatch(/Resolved scenarios: [1-9]/);
-    if (file.startsWith('third-party/')) expect(r.out).toContain(`Agent: ${file.slice('third-party/'.length, -'.toml'.length)} `);
+    const agent = file.startsWith('third-party/acp-') ? 'acp' : file.slice('third-party/'.length, -'.toml'.length);
+    if (file.startsWith('third-party/')) expect(r.out).toContain(`Agent: ${agent} `);
   });
 });

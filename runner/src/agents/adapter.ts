@@ -60,6 +60,14 @@ export interface AgentAdapter {
   files?: Readonly<Record<string, string>>;
   /** The [agent.options] the launcher reads (as GAIA2_AGENT_OPT_<NAME>). */
   options?: Readonly<Record<string, AgentOption>>;
+  /**
+   * An adapter whose program its options name (`acp`): the adapter of that program (its
+   * package, its layer's name), or an Error naming the option at fault (`field`: how the
+   * user wrote the table). Every use of the adapter past the config goes through it.
+   */
+  fromOptions?: (options: Readonly<Record<string, unknown>>, field: string) => AgentAdapter;
+  /** The layer image's name when it is not the agent's (default: `name`). */
+  layerName?: string;
 }
 
 /** Exact versions only: the version is a label of the image and a field of every result. */

@@ -5,7 +5,8 @@
 //   serve-kit.mjs     the serve contract's side of a bridge (bin/agent-serve)
 //   json-rpc.mjs      JSON-RPC over a program's stdio (ACP, Codex's app-server)
 //   acp-client.mjs    the client side of the Agent Client Protocol on json-rpc.mjs (Gemini CLI's --acp)
-//   acp-bridge.mjs    a bridge's session, turns and exit on acp-client.mjs (gemini-cli, opencode)
+//   acp-bridge.mjs    a bridge's session, turns and exit on acp-client.mjs (gemini-cli, opencode, acp)
+//   acp-steps.mjs     an ACP program's session/update notifications as steps (acp-steps.jsonl)
 
 /** The kit's directory, relative to the gaia2-runner package directory. */
 export const KIT_DIR = 'runner/src/agents/kit';

@@ -1,6 +1,7 @@
 // Every agent the runner can evaluate, by name: our own runtimes, `external` (the agent layer
 // of --image) and one adapter per third-party agent. To add an agent: write
 // runner/src/agents/<name>.ts exporting an AgentAdapter and list it in ADAPTERS below.
+import { acp } from './acp.js';
 import type { AgentAdapter } from './adapter.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
@@ -10,7 +11,7 @@ import { opencode } from './opencode.js';
 import { qwenCode } from './qwen-code.js';
 import { EXTERNAL_AGENT, OWN_AGENTS } from './runtimes.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [claudeCode, codex, geminiCli, openclaw, opencode, qwenCode];
+const ADAPTERS: readonly AgentAdapter[] = [acp, claudeCode, codex, geminiCli, openclaw, opencode, qwenCode];
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -47,6 +48,15 @@ let registry: AgentRegistry | null = null;
 export const agentRegistry = (): AgentRegistry => (registry ??= createRegistry(ADAPTERS));
 
 export const findAdapter = (name: string): AgentAdapter | null => agentRegistry().find(name);
+
+/**
+ * The adapter that plays as `name` with these [agent.options]: the registry's, or for an agent
+ * whose options name its program (acp) that program's (an Error naming the option at fault).
+ */
+export function adapterFor(name: string, options: Readonly<Record<string, unknown>>, field = '[agent.options]'): AgentAdapter | null {
+  const a = findAdapter(name);
+  return a?.fromOptions ? a.fromOptions(options, field) : a;
+}
 export const listAdapters = (): AgentAdapter[] => agentRegistry().adapters();
 export const knownAgentNames = (): string[] => agentRegistry().names();
 

@@ -27,29 +27,43 @@ export function resolveAgentChoice(
   registry: AgentRegistry = agentRegistry(),
 ): AgentChoice {
   if (!registry.names().includes(name)) throw new ConfigError(unknownAgentMessage(name, n.name, registry));
-  const adapter = registry.find(name);
+  const registered = registry.find(name);
   const options = a.options ?? {};
-  if (!adapter) {
+  if (!registered) {
     if (a.version) throw new ConfigError(`${n.version} applies to third-party agents only (${n.name} = ${name})`);
     if (Object.keys(options).length && name !== 'external')
       throw new ConfigError(`${n.options} applies to agent layers only (${n.name} = ${name})`);
     return { adapter: null, version: null, options };
   }
+  checkOptions(registered, options, name, n.options);
+  // An agent whose options name its program (acp): from here on, that program's adapter.
+  let adapter = registered;
+  if (registered.fromOptions) {
+    try {
+      adapter = registered.fromOptions(options, n.options);
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+  }
   const version = a.version?.trim() || adapter.package.version;
   if (version !== LATEST_VERSION && !EXACT_VERSION.test(version))
     throw new ConfigError(`${n.version} must be an exact package version such as ${adapter.package.version}, or "${LATEST_VERSION}" (got "${version}")`);
+  if (a.provider && !adapter.providers.includes(a.provider))
+    throw new ConfigError(`${n.provider} = ${a.provider} is not a provider ${name} speaks; it speaks: ${adapter.providers.join(', ')}`);
+  return { adapter, version, options };
+}
+
+/** Every option one the adapter knows, of the type it says. */
+function checkOptions(adapter: AgentAdapter, options: Record<string, AgentOptionValue>, name: string, field: string): void {
   const known = adapter.options ?? {};
   for (const [k, v] of Object.entries(options)) {
     const spec = known[k];
     if (!spec) {
       const list = Object.keys(known);
-      throw new ConfigError(`${n.options}: ${name} has no option "${k}"${list.length ? `; its options: ${list.join(', ')}` : ' (it takes none)'}`);
+      throw new ConfigError(`${field}: ${name} has no option "${k}"${list.length ? `; its options: ${list.join(', ')}` : ' (it takes none)'}`);
     }
-    if (typeof v !== spec.type) throw new ConfigError(`${n.options}: ${name} option "${k}" must be a ${spec.type} (got ${JSON.stringify(v)})`);
+    if (typeof v !== spec.type) throw new ConfigError(`${field}: ${name} option "${k}" must be a ${spec.type} (got ${JSON.stringify(v)})`);
   }
-  if (a.provider && !adapter.providers.includes(a.provider))
-    throw new ConfigError(`${n.provider} = ${a.provider} is not a provider ${name} speaks; it speaks: ${adapter.providers.join(', ')}`);
-  return { adapter, version, options };
 }
 
 /** `--agent-option KEY=VALUE` → a value typed as the adapter's option says (strings otherwise). */

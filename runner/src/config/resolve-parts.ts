@@ -63,7 +63,7 @@ export function resolveAgent(
   if (!a.image) throw new ConfigError(`${opt.image} is required`);
   const profile = detectProfile(a.image);
   let name: AgentName = a.name ?? (profile.oracleOnly ? 'oracle' : 'default');
-  if (a.name) resolveAgentChoice(a.name, {}, opt); // an unknown name is named first, whatever the image
+  if (a.name) resolveAgentChoice(a.name, { options: a.options }, opt); // an unknown name is named first, whatever the image
   if (profile.oracleOnly && name !== 'oracle')
     throw new ConfigError(`${opt.name} = ${name} is not possible with image ${a.image}: it is an oracle image (rename the image or use ${opt.name} = oracle)`);
   if (profile.oracleOnly) name = 'oracle';

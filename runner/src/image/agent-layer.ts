@@ -133,7 +133,7 @@ export async function writeLayerContext(ctx: string, files: Map<string, Buffer>,
 export async function ensureAgentLayer(images: ImageStore, o: AgentLayerOptions): Promise<AgentLayer> {
   const log = o.log ?? (() => {});
   const a = o.adapter;
-  const tag = layerTag(o.worldTag, a.name, o.version);
+  const tag = layerTag(o.worldTag, a.layerName ?? a.name, o.version);
   let world = await images.labels(o.worldTag);
   if (!world || o.refreshWorld) {
     await ensureImage(images, { projectRoot: o.projectRoot, tag: o.worldTag, log });

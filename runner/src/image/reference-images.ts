@@ -69,7 +69,8 @@ function runHere(r: ReferenceImage): string {
   const toml = (name: string) => `in a TOML config: [agent] name = "${name}" and image = "${DEFAULT_IMAGE}", or no image line`;
   if (r.here === 'oracle') return `play the oracle here, on this runner's world image: --agent oracle --image ${DEFAULT_IMAGE} (${toml('oracle')})`;
   if (r.here) return `run ${r.agent} here, installed by this runner on its world image: --agent ${r.here} --image ${DEFAULT_IMAGE} (${toml(r.here)}; docs/agents.md)`;
-  const ours = listAdapters().map((a) => a.name);
+  // acp is left out: it runs a program named by options of its own, not a ready agent.
+  const ours = listAdapters().filter((a) => !a.fromOptions).map((a) => a.name);
   return `run another agent here (this runner has no ${r.agent}): --agent ${[...ours, 'default'].join(' | ')} --image ${DEFAULT_IMAGE} (docs/agents.md)`;
 }
 

@@ -4,7 +4,7 @@
 // Returns the plan with that image and the agent's {name, version} for the records.
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
-import { EXTERNAL_AGENT, findAdapter } from '../agents/index.js';
+import { adapterFor, EXTERNAL_AGENT } from '../agents/index.js';
 import { ConfigError } from '../plan/errors.js';
 import type { RunPlan } from '../plan/plan.js';
 import type { UnitBackend } from '../engine/index.js';
@@ -21,7 +21,12 @@ export interface AgentImage {
 
 export async function prepareAgentImage(plan: RunPlan, engine: UnitBackend, log: (line: string) => void): Promise<AgentImage> {
   const a = plan.agent;
-  const adapter = findAdapter(a.name);
+  let adapter;
+  try {
+    adapter = adapterFor(a.name, a.options ?? {});
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
   if (adapter) {
     // The layer is built on the world image under a.image (and that image built when missing):
     // under a reference image's name it would replace or pose as the reference's image.
@@ -32,7 +37,7 @@ export async function prepareAgentImage(plan: RunPlan, engine: UnitBackend, log:
     // A backend without an image store (a cluster) runs the layer pushed under the same tag.
     const tag = engine.images
       ? (await ensureAgentLayer(engine.images, { projectRoot: projectRoot(), worldTag: a.image, adapter, version, log })).tag
-      : layerTag(a.image, adapter.name, version);
+      : layerTag(a.image, adapter.layerName ?? adapter.name, version);
     return { plan: { ...plan, agent: { ...a, image: tag, version } }, agent: { name: a.name, version } };
   }
   if (a.name === EXTERNAL_AGENT) {

@@ -50,7 +50,7 @@ async function prompt(p) {
   if (/\btool\b/.test(text)) {
     reply('Let me look. ');
     update(id, { sessionUpdate: 'tool_call', toolCallId: 'call-1', title: 'ls', kind: 'execute', status: 'in_progress' });
-    update(id, { sessionUpdate: 'tool_call_update', toolCallId: 'call-1', status: 'completed' });
+    update(id, { sessionUpdate: 'tool_call_update', toolCallId: 'call-1', status: 'completed', rawInput: { command: 'ls' }, content: [{ type: 'content', content: { type: 'text', text: 'notes.txt' } }] });
     say(id, 'Found ');
     reply('it.');
   } else if (/\bsilent\b/.test(text)) {
@@ -108,6 +108,11 @@ const methods = {
     return {};
   },
   'session/prompt': prompt,
+  // A program that wants authentication takes the method it offers (STANDIN_AUTH) and no other.
+  authenticate: (p) => {
+    if (p.methodId !== process.env.STANDIN_AUTH) throw Object.assign(new Error(`unknown auth method ${p.methodId}`), { code: -32602 });
+    return {};
+  },
 };
 
 createInterface({ input: process.stdin }).on('line', async (line) => {

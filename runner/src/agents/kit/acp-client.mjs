@@ -65,7 +65,10 @@ export class TurnRecord {
 export class AcpClient {
   /**
    * @param {{ command: string, args?: string[], cwd?: string, env?: NodeJS.ProcessEnv, traceFile?: string,
-   *           clientInfo?: { name: string, version: string }, onExit?: (code: number|null, signal: string|null) => void }} o
+   *           clientInfo?: { name: string, version: string }, onExit?: (code: number|null, signal: string|null) => void,
+   *           authMethod?: string, onUpdate?: (update: object) => void }} o
+   * authMethod: the ACP authenticate method to call after initialize (a program that wants one);
+   * onUpdate: every session/update of the session, as it arrives (a bridge's own step log).
    */
   constructor(o) {
     this.o = o;
@@ -102,6 +105,7 @@ export class AcpClient {
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
       clientInfo: this.o.clientInfo ?? { name: 'gaia2-runner', version: '1' },
     });
+    if (this.o.authMethod) await this.peer.request('authenticate', { methodId: this.o.authMethod });
     return this.init;
   }
 
@@ -139,6 +143,7 @@ export class AcpClient {
     if (p?.sessionId !== this.sessionId) return;
     this.lastUpdateAt = performance.now();
     this.record?.add(p.update);
+    this.o.onUpdate?.(p.update);
   }
 
   async newSession(cwd, mcpServers = []) {

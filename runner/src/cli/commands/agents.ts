@@ -21,6 +21,8 @@ export async function listAgents(o: { offline?: boolean; env?: NodeJS.ProcessEnv
   return Promise.all(
     listAdapters().map(async (a: AgentAdapter): Promise<AgentListing> => {
       const base = { name: a.name, package: a.package.name, pinned: a.package.version, providers: [...a.providers], options: Object.keys(a.options ?? {}), summary: a.summary };
+      // acp: the program (package and version) is the user's, in its options; nothing to look up.
+      if (a.fromOptions) return { ...base, package: '(option package)', pinned: '-', newest: null };
       if (o.offline) return { ...base, newest: null };
       try {
         return { ...base, newest: await newestVersion(a.package.name, o.env) };

@@ -14,6 +14,8 @@ function requireAdapter(name: string) {
     const names = listAdapters().map((x) => x.name);
     throw new ConfigError(`--agent ${name}: not a third-party agent with a layer to build; ${names.length ? `those are: ${names.join(', ')}` : 'none is registered'} (oracle, default and scripted are part of the world image)`);
   }
+  // build-image takes no [agent.options]: such an agent's layer is built by the run that names its program.
+  if (a.fromOptions) throw new ConfigError(`--agent ${name}: its program is named by [agent.options]; its layer is built by run or run-dataset with those options`);
   return a;
 }
 

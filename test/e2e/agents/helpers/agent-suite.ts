@@ -8,11 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UnitBackend } from '../../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../../runner/src/image/index.js';
-import { findAdapter } from '../../../../runner/src/agents/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../../helpers/fake-llm/index.js';
 import { CLOCK_PROBE, goodPlays, SAMPLES, WAIT_FOR_EMAIL } from './agent-samples.js';
 import { dateRenderings } from '../../../helpers/real-date.js';
-import { readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest, type SuiteExtra } from './third-party-run.js';
+import { adapterUnderTest, readReport, readResults, runAgentSuite, type AgentSuiteRun, type AgentUnderTest, type SuiteExtra } from './third-party-run.js';
 import { connectE2eEngine, eachEngine, engineEnv, type E2eEngine } from '../../helpers/engines.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -98,7 +97,7 @@ export function describeAgentSuite(a: AgentUnderTest, expects: SuiteExpectations
   describe.each(eachEngine())(`${a.name} on %s: the real program in real containers, driven by a ${a.shell.format} double`, (kind, e) => {
     let engine: UnitBackend | undefined;
     let run: AgentSuiteRun;
-    const adapter = findAdapter(a.name)!;
+    const adapter = adapterUnderTest(a);
 
     beforeAll(async () => {
       runs ??= startOnEveryEngine(a, more.extra);

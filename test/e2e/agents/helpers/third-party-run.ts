@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ScenarioResult } from '../../../../agent-image/src/contract/index.js';
-import { findAdapter } from '../../../../runner/src/agents/index.js';
+import { adapterFor, type AgentAdapter } from '../../../../runner/src/agents/index.js';
 import { connectEngine, type UnitBackend } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';
 import type { Report } from '../../../../runner/src/report/index.js';
@@ -26,6 +26,8 @@ export interface AgentUnderTest {
   model: string;
   /** Extra CLI flags (e.g. --thinking). */
   flags?: string[];
+  /** [agent.options], given as --agent-option KEY=VALUE (acp: the program's package and command). */
+  options?: Record<string, string>;
   /**
    * Simulated seconds per wall second (--time-speed). An agent that takes many wall seconds to
    * start (a big JavaScript CLI on a busy 2-core machine) reaches the time sample's email late
@@ -77,11 +79,14 @@ export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<Omit<
 }
 
 /** The agent's layer on `image`, built (package fetched with npm on the host) when missing or stale. */
-export async function agentLayer(engine: UnitBackend, image: string, name: string, log: (l: string) => void = () => {}): Promise<AgentLayer> {
-  const adapter = findAdapter(name);
+export async function agentLayer(engine: UnitBackend, image: string, name: string, log: (l: string) => void = () => {}, options: Record<string, string> = {}): Promise<AgentLayer> {
+  const adapter = adapterFor(name, options);
   if (!adapter) throw new Error(`no adapter ${name}`);
   return ensureAgentLayer(engine.images!, { projectRoot: root, worldTag: image, adapter, version: adapter.package.version, log });
 }
+
+/** The adapter the agent plays with (acp: that of the program its options name). */
+export const adapterUnderTest = (a: AgentUnderTest): AgentAdapter => adapterFor(a.name, a.options ?? {})!;
 
 /**
  * What the double answers, given what the driver would: the driver's answer, or a failure in its
@@ -121,6 +126,7 @@ export const commonFlags = (a: AgentUnderTest, image: string, fake: FakeLlm, out
   '--image', image, '--agent', a.name, '--provider', a.provider, '--model', a.model,
   '--base-url', fake.url, '--api-key-env', KEY_VAR, '--output-dir', out, '--timeout', a.timeSpeed ? '900' : '400',
   ...(a.timeSpeed ? ['--time-speed', String(a.timeSpeed)] : []), ...(a.flags ?? []),
+  ...Object.entries(a.options ?? {}).flatMap(([k, v]) => ['--agent-option', `${k}=${v}`]),
 ];
 
 /** `gaia2-runner ARGS… <common flags> AFTER…` against a fresh double of the agent's provider playing `plays`. */
@@ -165,7 +171,7 @@ export async function runAgentSuite(engine: UnitBackend, image: string, a: Agent
   const log = o.log ?? (() => {});
   const t0 = Date.now();
   const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
-  const layer = await agentLayer(engine, image, a.name, log);
+  const layer = await agentLayer(engine, image, a.name, log, a.options);
   log(`layer ${layer.tag} ${layer.built ? 'built' : 'already current'} after ${secs()}`);
   const work = mkdtempSync(join(tmpdir(), `gaia2-e2e-${a.name}-`));
   const { key, env } = runEnv(a, {}, o.env);

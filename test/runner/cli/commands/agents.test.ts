@@ -14,7 +14,9 @@ const root = join(import.meta.dirname, '..', '..', '..', '..');
 const run = promisify(execFile);
 let reg: NpmRegistryDouble;
 let env: NodeJS.ProcessEnv;
-const adapters = listAdapters();
+const all = listAdapters();
+// acp's program is the user's (its package option): it has no pin and nothing to look up
+const adapters = all.filter((a) => a.name !== 'acp');
 // the registry has a newer release for all but the last adapter, which it does not know at all
 const known = adapters.slice(0, -1);
 const missing = adapters.at(-1)!;
@@ -28,7 +30,9 @@ afterAll(() => reg.close());
 describe('agents', () => {
   it("lists each adapter with its pin and the registry's newest; a failed lookup is named, not fatal", async () => {
     const rows = await listAgents({ env });
-    expect(rows.map((r) => r.name)).toEqual(adapters.map((a) => a.name));
+    expect(rows.map((r) => r.name)).toEqual(all.map((a) => a.name));
+    expect(rows.find((r) => r.name === 'acp')).toMatchObject({ package: '(option package)', pinned: '-', newest: null, options: expect.arrayContaining(['package', 'command', 'env']) });
+    expect(rows.find((r) => r.name === 'acp')!.lookup_error).toBeUndefined();
     for (const a of known) expect(rows.find((r) => r.name === a.name)).toMatchObject({ package: a.package.name, pinned: a.package.version, newest: '9999.1.0', providers: [...a.providers] });
     const m = rows.find((r) => r.name === missing.name)!;
     expect(m.newest).toBeNull();
@@ -50,6 +54,7 @@ describe('agents', () => {
     expect(stdout).toMatch(new RegExp(`^${missing.name}\\s.*\\sunknown\\s`, 'm'));
     expect(stderr).toContain(`${missing.name}: the npm registry did not say`);
     const json = JSON.parse((await run(process.execPath, [cli, 'agents', '--json', '--offline'], { env, cwd: root })).stdout) as Array<{ name: string; pinned: string }>;
-    expect(json.map((r) => [r.name, r.pinned])).toEqual(adapters.map((a) => [a.name, a.package.version]));
+    expect(json.map((r) => [r.name, r.pinned])).toEqual(all.map((a) => [a.name, a.name === 'acp' ? '-' : a.package.version]));
+    expect(stdout).toMatch(/^acp\s+\(option package\)\s+-\s+unknown\s/m);
   }, 60_000);
 });
