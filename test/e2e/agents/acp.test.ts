@@ -1,15 +1,16 @@
 // `--agent acp` end to end (docs/agents.md, "Any ACP program: --agent acp"): the generic ACP
-// adapter with two real programs named only by options — OpenCode (its linux-x64 build, the
+// adapter with three real programs named only by options — OpenCode (its linux-x64 build, the
 // version the opencode adapter pins, `opencode acp`) through the whole agent suite (three
 // samples PASS, a wrong play FAIL, the key kept out, trace.jsonl), and Gemini CLI (`gemini
-// --acp`, the version the gemini-cli adapter pins, ACP authenticate) on the single-turn sample,
-// its layer built by the CLI itself. Each program's ACP updates are its steps in acp-steps.jsonl.
+// --acp`, the version the gemini-cli adapter pins, ACP authenticate) and GitHub Copilot CLI
+// (`copilot --acp`, offline, its provider variables on the gateway) on the single-turn sample,
+// their layers built by the CLI itself. Each program's ACP updates are its steps in acp-steps.jsonl.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { geminiCli } from '../../../runner/src/agents/gemini-cli.js';
 import { opencode } from '../../../runner/src/agents/opencode.js';
-import { GEMINI_CLI_SHELL, opencodeShell } from '../../helpers/fake-llm/index.js';
+import { copilotShell, GEMINI_CLI_SHELL, opencodeShell } from '../../helpers/fake-llm/index.js';
 import { scenarioDirs } from './helpers/acp-traces.js';
 import { expectOneStartPerSample } from './helpers/acp-suite-checks.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
@@ -57,6 +58,26 @@ const geminiAcp: AgentUnderTest = {
   },
 };
 
+/**
+ * GitHub Copilot CLI (docs/agents.md: it reaches other models than GitHub's): its linux-x64
+ * program in ACP mode, offline (no GitHub sign-in), its own provider variables on the gateway,
+ * bash its only tool.
+ */
+const COPILOT_VERSION = '1.0.102';
+const copilotAcp: AgentUnderTest = {
+  name: 'acp',
+  shell: copilotShell('openai-chat'),
+  provider: 'openai-compat',
+  model: 'gaia2-double-model',
+  options: {
+    package: `@github/copilot-linux-x64@${COPILOT_VERSION}`,
+    command: 'copilot-linux-x64 --acp --allow-all-tools --available-tools bash --no-auto-update',
+    env: ['COPILOT_OFFLINE=1', 'COPILOT_PROVIDER_TYPE=openai', 'COPILOT_PROVIDER_BASE_URL=${BASE_URL}', 'COPILOT_PROVIDER_API_KEY=${API_KEY}', 'COPILOT_MODEL=${MODEL}'].join('\n'),
+    context_file: 'AGENTS.md',
+    tool_name: 'bash',
+  },
+};
+
 type Step = { turn: number; step: string; title?: string; input?: unknown; output?: string; status?: string; text?: string };
 const stepsOf = (dir: string): Step[] => readFileSync(join(dir, 'agent-trace', 'acp-steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Step);
 
@@ -64,7 +85,7 @@ describeAgentSuite(
   opencodeAcp,
   { tools: { exactly: ['bash'] }, keyHeader: 'authorization' },
   {
-    extra: async (env) => ({ gemini: await runSingleSample(image, geminiAcp, env) }) as Record<string, DrivenRun>,
+    extra: async (env) => ({ gemini: await runSingleSample(image, geminiAcp, env), copilot: await runSingleSample(image, copilotAcp, env) }) as Record<string, DrivenRun>,
     tests: (suite) => {
       it('OpenCode as acp: one program and one ACP session played each sample, every turn one prompt', () => {
         expectOneStartPerSample(suite().good.dir, 'acp');
@@ -90,6 +111,18 @@ describeAgentSuite(
         expect(r!.agent).toEqual({ name: 'acp', version: geminiCli.package.version });
         const dir = scenarioDirs(run.dir).values().next().value!;
         expect(readFileSync(join(dir, 'agent-trace', 'serve-1.acp.jsonl'), 'utf8')).toContain('"method":"authenticate","params":{"methodId":"gemini-api-key"}');
+        const checkout = stepsOf(dir).find((s) => s.step === 'tool' && JSON.stringify(s).includes('shopping checkout'));
+        expect(checkout, JSON.stringify(stepsOf(dir))).toMatchObject({ status: 'completed', output: expect.stringMatching(/order_id/) });
+      });
+
+      it('GitHub Copilot CLI as acp (offline, its provider variables on the gateway, bash only): the single-turn sample PASS, its commands in its steps', () => {
+        const run = suite().extra.copilot!;
+        const [r] = readResults(run.dir);
+        expect([r!.status, r!.error ?? null], `${run.err}\n${run.dir}`).toEqual(['pass', null]);
+        expect(r!.agent).toEqual({ name: 'acp', version: COPILOT_VERSION });
+        // every model request offered bash and nothing else
+        for (const q of run.fake.requests) expect((q.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name)).toEqual(['bash']);
+        const dir = scenarioDirs(run.dir).values().next().value!;
         const checkout = stepsOf(dir).find((s) => s.step === 'tool' && JSON.stringify(s).includes('shopping checkout'));
         expect(checkout, JSON.stringify(stepsOf(dir))).toMatchObject({ status: 'completed', output: expect.stringMatching(/order_id/) });
       });
