@@ -1,9 +1,10 @@
 // `--agent acp` end to end (docs/agents.md, "Any ACP program: --agent acp"): the generic ACP
-// adapter with three real programs named only by options — OpenCode (its linux-x64 build, the
+// adapter with four real programs named only by options — OpenCode (its linux-x64 build, the
 // version the opencode adapter pins, `opencode acp`) through the whole agent suite (three
 // samples PASS, a wrong play FAIL, the key kept out, trace.jsonl), and Gemini CLI (`gemini
-// --acp`, the version the gemini-cli adapter pins, ACP authenticate) and GitHub Copilot CLI
-// (`copilot --acp`, offline, its provider variables on the gateway) on the single-turn sample,
+// --acp`, the version the gemini-cli adapter pins, ACP authenticate), GitHub Copilot CLI
+// (`copilot --acp`, offline, its provider variables on the gateway) and Kilo Code CLI (`kilo acp`,
+// OpenCode's configuration under KILO_CONFIG_CONTENT) on the single-turn sample,
 // their layers built by the CLI itself. Each program's ACP updates are its steps in acp-steps.jsonl.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,30 @@ const copilotAcp: AgentUnderTest = {
   },
 };
 
+/**
+ * Kilo Code CLI (an OpenCode fork: the same configuration under KILO_* variables): its linux-x64
+ * program in ACP mode (`kilo acp`), the configuration the opencode adapter writes, its cloud
+ * features (session ingest, share, models fetch, update) off.
+ */
+const KILO_VERSION = '7.7.9';
+const kiloAcp: AgentUnderTest = {
+  name: 'acp',
+  shell: opencodeShell('openai-chat'),
+  provider: 'openai-compat',
+  model: 'gaia2-double-model',
+  options: {
+    package: `@kilocode/cli-linux-x64@${KILO_VERSION}`,
+    command: 'kilo acp --pure',
+    env: [
+      `KILO_CONFIG_CONTENT=${OPENCODE_CONFIG}`,
+      `${KEY_VARIABLE}=\${API_KEY}`,
+      ...['MODELS_FETCH', 'AUTOUPDATE', 'LSP_DOWNLOAD', 'DEFAULT_PLUGINS', 'SHARE', 'SESSION_INGEST', 'CODEBASE_INDEXING', 'CLAUDE_CODE', 'EXTERNAL_SKILLS', 'PROJECT_CONFIG'].map((k) => `KILO_DISABLE_${k}=1`),
+    ].join('\n'),
+    context_file: 'AGENTS.md',
+    tool_name: 'bash',
+  },
+};
+
 type Step = { turn: number; step: string; title?: string; input?: unknown; output?: string; status?: string; text?: string };
 const stepsOf = (dir: string): Step[] => readFileSync(join(dir, 'agent-trace', 'acp-steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Step);
 
@@ -85,7 +110,7 @@ describeAgentSuite(
   opencodeAcp,
   { tools: { exactly: ['bash'] }, keyHeader: 'authorization' },
   {
-    extra: async (env) => ({ gemini: await runSingleSample(image, geminiAcp, env), copilot: await runSingleSample(image, copilotAcp, env) }) as Record<string, DrivenRun>,
+    extra: async (env) => ({ gemini: await runSingleSample(image, geminiAcp, env), copilot: await runSingleSample(image, copilotAcp, env), kilo: await runSingleSample(image, kiloAcp, env) }) as Record<string, DrivenRun>,
     tests: (suite) => {
       it('OpenCode as acp: one program and one ACP session played each sample, every turn one prompt', () => {
         expectOneStartPerSample(suite().good.dir, 'acp');
@@ -122,6 +147,20 @@ describeAgentSuite(
         expect(r!.agent).toEqual({ name: 'acp', version: COPILOT_VERSION });
         // every model request offered bash and nothing else
         for (const q of run.fake.requests) expect((q.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name)).toEqual(['bash']);
+        const dir = scenarioDirs(run.dir).values().next().value!;
+        const checkout = stepsOf(dir).find((s) => s.step === 'tool' && JSON.stringify(s).includes('shopping checkout'));
+        expect(checkout, JSON.stringify(stepsOf(dir))).toMatchObject({ status: 'completed', output: expect.stringMatching(/order_id/) });
+      });
+
+      it('Kilo Code CLI as acp (the OpenCode configuration under KILO_CONFIG_CONTENT, bash only): the single-turn sample PASS, its commands in its steps', () => {
+        const run = suite().extra.kilo!;
+        const [r] = readResults(run.dir);
+        expect([r!.status, r!.error ?? null], `${run.err}\n${run.dir}`).toEqual(['pass', null]);
+        expect(r!.agent).toEqual({ name: 'acp', version: KILO_VERSION });
+        // every request that offered tools offered bash and nothing else (a session title request offers none)
+        const offered = run.fake.requests.map((q) => (q.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name)).filter((t) => t?.length);
+        expect(offered.length).toBeGreaterThan(0);
+        for (const t of offered) expect(t).toEqual(['bash']);
         const dir = scenarioDirs(run.dir).values().next().value!;
         const checkout = stepsOf(dir).find((s) => s.step === 'tool' && JSON.stringify(s).includes('shopping checkout'));
         expect(checkout, JSON.stringify(stepsOf(dir))).toMatchObject({ status: 'completed', output: expect.stringMatching(/order_id/) });
