@@ -29,19 +29,23 @@ const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
  */
 const OPENCODE_CONFIG = JSON.stringify(opencodeConfig({ PROVIDER: 'openai-compat', MODEL: '${MODEL}', BASE_URL: '${BASE_URL}' }));
 
-const opencodeAcp: AgentUnderTest = {
+/** A program on an OpenAI-compatible endpoint whose shell tool is `bash` with AGENTS.md as its instructions. */
+const bashProgram = (pkg: string, command: string, env: string[], shell = opencodeShell('openai-chat')): AgentUnderTest => ({
   name: 'acp',
-  shell: opencodeShell('openai-chat'),
+  shell,
   provider: 'openai-compat',
   model: 'gaia2-double-model',
-  options: {
-    package: `opencode-linux-x64@${opencode.package.version}`,
-    command: 'opencode acp --pure',
-    env: [`OPENCODE_CONFIG_CONTENT=${OPENCODE_CONFIG}`, `${KEY_VARIABLE}=\${API_KEY}`, 'OPENCODE_DISABLE_MODELS_FETCH=1', 'OPENCODE_DISABLE_AUTOUPDATE=1', 'OPENCODE_DISABLE_LSP_DOWNLOAD=1', 'OPENCODE_DISABLE_DEFAULT_PLUGINS=1'].join('\n'),
-    context_file: 'AGENTS.md',
-    tool_name: 'bash',
-  },
-};
+  options: { package: pkg, command, env: env.join('\n'), context_file: 'AGENTS.md', tool_name: 'bash' },
+});
+
+const opencodeAcp = bashProgram(`opencode-linux-x64@${opencode.package.version}`, 'opencode acp --pure', [
+  `OPENCODE_CONFIG_CONTENT=${OPENCODE_CONFIG}`,
+  `${KEY_VARIABLE}=\${API_KEY}`,
+  'OPENCODE_DISABLE_MODELS_FETCH=1',
+  'OPENCODE_DISABLE_AUTOUPDATE=1',
+  'OPENCODE_DISABLE_LSP_DOWNLOAD=1',
+  'OPENCODE_DISABLE_DEFAULT_PLUGINS=1',
+]);
 
 const geminiAcp: AgentUnderTest = {
   name: 'acp',
@@ -65,19 +69,12 @@ const geminiAcp: AgentUnderTest = {
  * bash its only tool.
  */
 const COPILOT_VERSION = '1.0.102';
-const copilotAcp: AgentUnderTest = {
-  name: 'acp',
-  shell: copilotShell('openai-chat'),
-  provider: 'openai-compat',
-  model: 'gaia2-double-model',
-  options: {
-    package: `@github/copilot-linux-x64@${COPILOT_VERSION}`,
-    command: 'copilot-linux-x64 --acp --allow-all-tools --available-tools bash --no-auto-update',
-    env: ['COPILOT_OFFLINE=1', 'COPILOT_PROVIDER_TYPE=openai', 'COPILOT_PROVIDER_BASE_URL=${BASE_URL}', 'COPILOT_PROVIDER_API_KEY=${API_KEY}', 'COPILOT_MODEL=${MODEL}'].join('\n'),
-    context_file: 'AGENTS.md',
-    tool_name: 'bash',
-  },
-};
+const copilotAcp = bashProgram(
+  `@github/copilot-linux-x64@${COPILOT_VERSION}`,
+  'copilot-linux-x64 --acp --allow-all-tools --available-tools bash --no-auto-update',
+  ['COPILOT_OFFLINE=1', 'COPILOT_PROVIDER_TYPE=openai', 'COPILOT_PROVIDER_BASE_URL=${BASE_URL}', 'COPILOT_PROVIDER_API_KEY=${API_KEY}', 'COPILOT_MODEL=${MODEL}'],
+  copilotShell('openai-chat'),
+);
 
 /**
  * Kilo Code CLI (an OpenCode fork: the same configuration under KILO_* variables): its linux-x64
@@ -85,26 +82,31 @@ const copilotAcp: AgentUnderTest = {
  * features (session ingest, share, models fetch, update) off.
  */
 const KILO_VERSION = '7.7.9';
-const kiloAcp: AgentUnderTest = {
-  name: 'acp',
-  shell: opencodeShell('openai-chat'),
-  provider: 'openai-compat',
-  model: 'gaia2-double-model',
-  options: {
-    package: `@kilocode/cli-linux-x64@${KILO_VERSION}`,
-    command: 'kilo acp --pure',
-    env: [
-      `KILO_CONFIG_CONTENT=${OPENCODE_CONFIG}`,
-      `${KEY_VARIABLE}=\${API_KEY}`,
-      ...['MODELS_FETCH', 'AUTOUPDATE', 'LSP_DOWNLOAD', 'DEFAULT_PLUGINS', 'SHARE', 'SESSION_INGEST', 'CODEBASE_INDEXING', 'CLAUDE_CODE', 'EXTERNAL_SKILLS', 'PROJECT_CONFIG'].map((k) => `KILO_DISABLE_${k}=1`),
-    ].join('\n'),
-    context_file: 'AGENTS.md',
-    tool_name: 'bash',
-  },
-};
+const kiloAcp = bashProgram(`@kilocode/cli-linux-x64@${KILO_VERSION}`, 'kilo acp --pure', [
+  `KILO_CONFIG_CONTENT=${OPENCODE_CONFIG}`,
+  `${KEY_VARIABLE}=\${API_KEY}`,
+  ...['MODELS_FETCH', 'AUTOUPDATE', 'LSP_DOWNLOAD', 'DEFAULT_PLUGINS', 'SHARE', 'SESSION_INGEST', 'CODEBASE_INDEXING', 'CLAUDE_CODE', 'EXTERNAL_SKILLS', 'PROJECT_CONFIG'].map((k) => `KILO_DISABLE_${k}=1`),
+]);
 
 type Step = { turn: number; step: string; title?: string; input?: unknown; output?: string; status?: string; text?: string };
 const stepsOf = (dir: string): Step[] => readFileSync(join(dir, 'agent-trace', 'acp-steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Step);
+
+/**
+ * A program's single-turn sample: PASS under its version, only `bash` offered (by every request,
+ * or by every request that offers tools at all), the checkout command and its output in its steps.
+ */
+function expectSingleSample(run: DrivenRun, version: string, bashOnly: 'every' | 'with-tools'): void {
+  const [r] = readResults(run.dir);
+  expect([r!.status, r!.error ?? null], `${run.err}\n${run.dir}`).toEqual(['pass', null]);
+  expect(r!.agent).toEqual({ name: 'acp', version });
+  const offered = run.fake.requests.map((q) => (q.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name));
+  const judged = bashOnly === 'every' ? offered : offered.filter((t) => t?.length);
+  expect(judged.length).toBeGreaterThan(0);
+  for (const t of judged) expect(t).toEqual(['bash']);
+  const dir = scenarioDirs(run.dir).values().next().value!;
+  const checkout = stepsOf(dir).find((s) => s.step === 'tool' && JSON.stringify(s).includes('shopping checkout'));
+  expect(checkout, JSON.stringify(stepsOf(dir))).toMatchObject({ status: 'completed', output: expect.stringMatching(/order_id/) });
+}
 
 describeAgentSuite(
   opencodeAcp,
@@ -141,29 +143,13 @@ describeAgentSuite(
       });
 
       it('GitHub Copilot CLI as acp (offline, its provider variables on the gateway, bash only): the single-turn sample PASS, its commands in its steps', () => {
-        const run = suite().extra.copilot!;
-        const [r] = readResults(run.dir);
-        expect([r!.status, r!.error ?? null], `${run.err}\n${run.dir}`).toEqual(['pass', null]);
-        expect(r!.agent).toEqual({ name: 'acp', version: COPILOT_VERSION });
         // every model request offered bash and nothing else
-        for (const q of run.fake.requests) expect((q.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name)).toEqual(['bash']);
-        const dir = scenarioDirs(run.dir).values().next().value!;
-        const checkout = stepsOf(dir).find((s) => s.step === 'tool' && JSON.stringify(s).includes('shopping checkout'));
-        expect(checkout, JSON.stringify(stepsOf(dir))).toMatchObject({ status: 'completed', output: expect.stringMatching(/order_id/) });
+        expectSingleSample(suite().extra.copilot!, COPILOT_VERSION, 'every');
       });
 
       it('Kilo Code CLI as acp (the OpenCode configuration under KILO_CONFIG_CONTENT, bash only): the single-turn sample PASS, its commands in its steps', () => {
-        const run = suite().extra.kilo!;
-        const [r] = readResults(run.dir);
-        expect([r!.status, r!.error ?? null], `${run.err}\n${run.dir}`).toEqual(['pass', null]);
-        expect(r!.agent).toEqual({ name: 'acp', version: KILO_VERSION });
         // every request that offered tools offered bash and nothing else (a session title request offers none)
-        const offered = run.fake.requests.map((q) => (q.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name)).filter((t) => t?.length);
-        expect(offered.length).toBeGreaterThan(0);
-        for (const t of offered) expect(t).toEqual(['bash']);
-        const dir = scenarioDirs(run.dir).values().next().value!;
-        const checkout = stepsOf(dir).find((s) => s.step === 'tool' && JSON.stringify(s).includes('shopping checkout'));
-        expect(checkout, JSON.stringify(stepsOf(dir))).toMatchObject({ status: 'completed', output: expect.stringMatching(/order_id/) });
+        expectSingleSample(suite().extra.kilo!, KILO_VERSION, 'with-tools');
       });
     },
   },
