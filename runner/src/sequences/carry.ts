@@ -8,6 +8,7 @@
 // written before its unit starts (the world's drive build keeps a file it finds there).
 import { posix } from 'node:path';
 import { AGENT_USER, CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
+import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
 import { parsePyJson, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
 import { scenarioApps, stateNameFor } from '../../../agent-image/src/apps/registry.js';
 import { stateFilePath } from '../../../agent-image/src/apps/framework/state.js';
@@ -22,39 +23,8 @@ export interface CarriedState {
   drive: TreeEntry[];
 }
 
-/** The cloud drive's folder in the state dir (the world's default drive root). */
-export const DRIVE_DIR = 'filesystem';
-
 /** The carry could not be taken or given: recorded as the next result's carry_error. */
 export class CarryError extends Error {}
-
-/**
- * Files of the state dir that are the run's own record, not an app's state: they are the run's
- * artifacts (contract ARTIFACT_FILES) or its bookkeeping, and the next world writes its own.
- */
-const RUN_OWN = new Set(['daemon_status.json', 'user_details.json', 'app_class_map.json']);
-
-/**
- * Paths of the home never carried: keys and tokens an agent's runtime or its tools may have
- * written (the next unit gets its own), and the runner's per-run session and turn files.
- */
-const NOT_CARRIED: readonly RegExp[] = [
-  /^\.gaia2(\/|$)/,
-  // the image's links to the app CLIs, made by the image for every unit
-  /^bin(\/|$)/,
-  /(^|\/)\.env(\.[^/]*)?$/,
-  /(^|\/)\.netrc$/,
-  /(^|\/)\.npmrc$/,
-  /(^|\/)\.ssh(\/|$)/,
-  /(^|\/)\.git-credentials$/,
-  /(^|\/)\.docker\/config\.json$/,
-  /(^|\/)auth(-profiles)?\.json$/,
-  /(^|\/)[^/]*credentials[^/]*$/i,
-  /(^|\/)oauth_creds\.json$/,
-  /(^|\/)[^/]*\.(key|pem)$/,
-];
-
-export const isCarriedHomePath = (rel: string): boolean => !NOT_CARRIED.some((re) => re.test(rel));
 
 /** Reads what a finished unit leaves for the next scenario of its chain. */
 export async function takeCarry(unit: ContainerHandle): Promise<CarriedState> {
@@ -63,8 +33,8 @@ export async function takeCarry(unit: ContainerHandle): Promise<CarriedState> {
   const states = new Map<string, Buffer>();
   const drive: TreeEntry[] = [];
   for (const e of stateTree) {
-    if (e.path === DRIVE_DIR || e.path.startsWith(`${DRIVE_DIR}/`)) drive.push({ ...e, path: e.path.slice(DRIVE_DIR.length + 1) });
-    if (e.type === 'file' && !e.path.includes('/') && e.path.endsWith('.json') && !RUN_OWN.has(e.path)) states.set(e.path, e.content!);
+    if (e.path === CARRIED_DRIVE_DIR || e.path.startsWith(`${CARRIED_DRIVE_DIR}/`)) drive.push({ ...e, path: e.path.slice(CARRIED_DRIVE_DIR.length + 1) });
+    else if (e.type === 'file' && isCarriedStateFile(e.path)) states.set(e.path, e.content!);
   }
   if (states.size === 0) throw new CarryError(`the unit left no app state in ${CONTAINER_PATHS.stateDir}`);
   return { states, home: homeTree.filter((e) => isCarriedHomePath(e.path)), drive };
@@ -102,7 +72,7 @@ export function carryIntoScenario(scenario: Buffer | string, carried: CarriedSta
 export function homeFiles(carried: CarriedState): ContainerFile[] {
   return [
     ...parentsFirst(carried.home).map((e) => ({ path: posix.join(CONTAINER_PATHS.agentHome, e.path), ...asWritten({ ...e, ...AGENT_USER }) })),
-    ...parentsFirst(carried.drive).map((e) => ({ path: posix.join(CONTAINER_PATHS.stateDir, DRIVE_DIR, e.path), ...asWritten(e) })),
+    ...parentsFirst(carried.drive).map((e) => ({ path: posix.join(CONTAINER_PATHS.stateDir, CARRIED_DRIVE_DIR, e.path), ...asWritten(e) })),
   ];
 }
 

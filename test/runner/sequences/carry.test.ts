@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { carryIntoScenario, homeFiles, isCarriedHomePath, takeCarry, type CarriedState } from '../../../runner/src/sequences/carry.js';
+import { carryIntoScenario, homeFiles, takeCarry, type CarriedState } from '../../../runner/src/sequences/carry.js';
+import { isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
 import { checkpointPath, readCheckpoint, writeCheckpoint } from '../../../runner/src/sequences/checkpoint.js';
 import type { ContainerHandle, TreeEntry } from '../../../runner/src/engine/index.js';
 
@@ -37,6 +38,8 @@ describe('takeCarry', () => {
   it('names the credential paths it leaves', () => {
     for (const p of ['.ssh/id_rsa', 'x/credentials.json', '.claude/.credentials.json', '.gemini/oauth_creds.json', 'a/server.pem']) expect(isCarriedHomePath(p)).toBe(false);
     for (const p of ['notes.txt', 'work/out.csv', '.codex/config.toml']) expect(isCarriedHomePath(p)).toBe(true);
+    for (const p of ['contacts.json', 'Files.json']) expect(isCarriedStateFile(p)).toBe(true);
+    for (const p of ['daemon_status.json', 'events.jsonl', 'filesystem/a.json']) expect(isCarriedStateFile(p)).toBe(false);
   });
 });
 
