@@ -1,7 +1,7 @@
 // Universe chains in real containers (docs/protocol.md, "Universe chains"): a probe agent layer
 // counts its visits in a file of its home and adds a contact each time, so each scenario's reply
-// says what the one before it left: the agent's home and the apps' states carried from unit to
-// unit, credentials left behind, checkpoints after each judged scenario, a chain resumed by
+// says what the one before it left: the agent's home, the apps' states and a file of the cloud
+// drive (in the chain of two Files scenarios) carried from unit to unit, credentials left behind, checkpoints after each judged scenario, a chain resumed by
 // --retry from its last checkpoint after the runner was killed, and pass@2 replaying chains.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,9 @@ const suffix = world.split(':').pop() ?? 'latest';
 const CAB = 'search/search_cab_cheapest_airport.json';
 const BOAT = 'time/time_calendar_boat_trip.json';
 const KENJI = 'adaptability/adapt_chats_kenji_sync.json';
-const BOTTLE = 'execution/exec_shopping_bottle_order.json';
+const TAX = 'execution/exec_files_tax_cleanup.json';
+// The one Files scenario of the examples again under another id: a chain holds a scenario once.
+const TAX2 = 'execution/exec_files_tax_cleanup_2.json';
 
 // Every turn: how often it was here before (its home), how many of its contacts the apps hold
 // (their state), whether a credential it left is still there; then one more of each.
@@ -32,16 +34,19 @@ netrc=no; [[ -f $h/.netrc ]] && netrc=yes
 n=$(contacts search-contacts --query Chainprobe 2>/dev/null | grep -o 'Visit[0-9]*' | sort -u | wc -l)
 echo visit >>"$h/visits.log"
 mkdir -p "$h/notes" && echo "visit $before" >"$h/notes/last.txt"
+drive=$(cloud-drive cat --path carried.txt 2>/dev/null | grep -o 'drive [0-9]*' | head -n1)
+cloud-drive open --path carried.txt --mode w --content "drive $before" >/dev/null 2>&1 || true
 echo "machine example.com password hunter2" >"$h/.netrc"
 contacts add-new-contact --first-name Chainprobe --last-name "Visit$before" >/dev/null 2>&1 || true
-echo "visits before: $before; contacts before: $n; netrc: $netrc"
+echo "visits before: $before; contacts before: $n; netrc: $netrc; drive: \${drive:-none}"
 `;
 
 function dataset(files: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'gaia2-e2e-seq-data-'));
   for (const f of files) {
     mkdirSync(join(dir, f.split('/')[0]!), { recursive: true });
-    cpSync(join(root, 'examples/scenarios', f), join(dir, f));
+    if (f === TAX2) writeFileSync(join(dir, f), readFileSync(join(root, 'examples/scenarios', TAX), 'utf8').replace('"scenario_id": "exec_files_tax_cleanup"', `"scenario_id": "${idOf(TAX2)}"`));
+    else cpSync(join(root, 'examples/scenarios', f), join(dir, f));
   }
   return dir;
 }
@@ -56,9 +61,9 @@ const idOf = (f: string) => f.split('/')[1]!.replace('.json', '');
 const dirOf = (out: string, f: string, k?: number) => join(out, ...(k ? [`run_${k}`] : []), f.split('/')[0]!, idOf(f));
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as Record<string, unknown>;
 const reply = (out: string, f: string, k?: number) => {
-  const m = /visits before: (\d+); contacts before: (\d+); netrc: (\w+)/.exec(readFileSync(join(dirOf(out, f, k), 'agent_response.txt'), 'utf8'));
+  const m = /visits before: (\d+); contacts before: (\d+); netrc: (\w+); drive: (none|drive \d+)/.exec(readFileSync(join(dirOf(out, f, k), 'agent_response.txt'), 'utf8'));
   expect(m, `reply of ${f}`).not.toBeNull();
-  return { visits: Number(m![1]), contacts: Number(m![2]), netrc: m![3] };
+  return { visits: Number(m![1]), contacts: Number(m![2]), netrc: m![3], drive: m![4] };
 };
 
 /** The names in a checkpoint (a gzipped tar: 512-byte headers, the name first). */
@@ -94,23 +99,30 @@ describe.each(eachEngine())('universe chains on %s (real containers)', (_kind, e
     await engine?.close();
   });
 
-  it('carries the home and the app state along a chain, chains in parallel, pass@2 replays them whole', async () => {
+  it('carries the home, the app state and the drive along a chain, chains in parallel, pass@2 replays them whole', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'gaia2-e2e-seq-')), 'run');
     const seq = sequences([
       ['u-contacts', [CAB, BOAT]],
-      ['u-shop', [BOTTLE]],
+      ['u-files', [TAX, TAX2]],
     ]);
-    const r = await cli(e, ['run-dataset', ...common, '-d', dataset([CAB, BOAT, BOTTLE]), '--sequences', seq, '--output-dir', out, '-j', '2', '--pass-at', '2']);
+    const r = await cli(e, ['run-dataset', ...common, '-d', dataset([CAB, BOAT, TAX, TAX2]), '--sequences', seq, '--output-dir', out, '-j', '2', '--pass-at', '2']);
     expect(r.code, r.err + r.out).toBe(0);
     for (const k of [1, 2]) {
       const first = reply(out, CAB, k);
       const second = reply(out, BOAT, k);
       // Each run_k starts from the scenarios' own states: nothing of run_1 reaches run_2.
-      expect(first).toEqual({ visits: 0, contacts: 0, netrc: 'no' });
+      expect(first).toEqual({ visits: 0, contacts: 0, netrc: 'no', drive: 'none' });
       expect(second.visits).toBeGreaterThanOrEqual(1);
       // every visit added one contact: the apps' state came along with the home
       expect(second.contacts).toBe(second.visits);
-      expect(reply(out, BOTTLE, k).visits).toBe(0);
+      // The other chain starts from nothing of this one; its second scenario reads in the drive
+      // what the turn before it wrote there (the last turn of the scenario before).
+      const [t1, t2] = [reply(out, TAX, k), reply(out, TAX2, k)];
+      expect(t1).toMatchObject({ visits: 0, drive: 'none' });
+      expect(t2.visits).toBeGreaterThanOrEqual(1);
+      expect(t2.drive).toBe(`drive ${t2.visits - 1}`);
+      expect(readJson(join(dirOf(out, TAX2, k), 'result.json')).carry_error).toBeUndefined();
+      expect(checkpointNames(join(out, `run_${k}`, 'sequential_state', 'u-files', `0_${idOf(TAX)}.tar.gz`))).toContain('carry/drive/carried.txt');
       const a = readJson(join(dirOf(out, CAB, k), 'result.json'));
       const b = readJson(join(dirOf(out, BOAT, k), 'result.json'));
       expect([a.universe_id, a.universe_position, b.universe_id, b.universe_position]).toEqual(['u-contacts', 0, 'u-contacts', 1]);

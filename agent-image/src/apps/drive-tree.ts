@@ -4,7 +4,7 @@
 // daemon does not build it before it answers: DriveBuild does the work in small slices
 // between other work, and whoever needs the tree complete (a command that reads or writes
 // the drive, the end of the run) calls finish(), which does the rest at once.
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { resolveDrivePath } from './framework/drive.js';
 import { undeferred } from '../contract/pyjson.js';
@@ -41,9 +41,22 @@ function* walk(node: DriveNode, dir: string, backingDir: string | undefined): Ge
     // The walk created this file's folder already, unless its name leads elsewhere ("~/x", "a/b").
     if (dirname(target.abs) !== resolve(dir)) mkdirSync(dirname(target.abs), { recursive: true });
     const src = backingDir && typeof child.real_path === 'string' ? join(backingDir, child.real_path) : undefined;
-    if (src && existsSync(src) && statSync(src).isFile()) copyFileSync(src, target.abs);
-    else writeFileSync(target.abs, '');
+    // A file already there is kept: a universe chain's runner wrote it before the unit started,
+    // with what the scenario before left in it (docs/protocol.md, "Universe chains"). The
+    // exclusive flags make that check part of the one call the file costs anyway.
+    keepExisting(() => {
+      if (src && existsSync(src) && statSync(src).isFile()) copyFileSync(src, target.abs, constants.COPYFILE_EXCL);
+      else writeFileSync(target.abs, '', { flag: 'wx' });
+    });
     yield;
+  }
+}
+
+function keepExisting(make: () => void): void {
+  try {
+    make();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
 }
 

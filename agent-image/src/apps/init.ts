@@ -2,6 +2,7 @@
 // cloud-drive tree, app_class_map.json and an empty events.jsonl.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CARRIED_DRIVE_DIR } from '../contract/carry.js';
 import { DeferredJson, parsePyJson, undeferred } from '../contract/pyjson.js';
 import { DriveBuild } from './drive-tree.js';
 import { APP_CLASS_MAP_FILE, stateFilePath, writeStateFile } from './framework/state.js';
@@ -58,7 +59,7 @@ export async function initWorld(scenario: unknown, stateDir: string, opts: InitO
     if (canonical !== className) classMap[canonical] = className;
     if (canonical === FILES_STATE) {
       drive?.finish(); // a second Files app (never in practice): the first one's tree first, as before
-      drive = new DriveBuild(join(stateDir, 'filesystem'), state, opts.fsBackingDir);
+      drive = new DriveBuild(join(stateDir, CARRIED_DRIVE_DIR), state, opts.fsBackingDir);
       if (!opts.states) drive.finish();
     }
     const file = stateFilePath(stateDir, canonical);

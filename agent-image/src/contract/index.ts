@@ -8,3 +8,4 @@ export * from './scenario.js';
 export * from './features.js';
 export * from './noise.js';
 export * from './agent-layer.js';
+export * from './carry.js';

@@ -96,7 +96,7 @@ export async function runChain(c: ChainTask, deps: ChainDeps): Promise<void> {
         files = homeFiles(carried);
         if (files.length && !deps.engine.capabilities.filesAtCreate) {
           files = [];
-          throw new CarryError("this backend cannot write files into a unit before it starts, so the agent's home was not carried");
+          throw new CarryError("this backend cannot write files into a unit before it starts, so the agent's home and the cloud drive's files were not carried");
         }
       } catch (e) {
         carryError = (e as Error).message;

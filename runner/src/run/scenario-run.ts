@@ -194,13 +194,17 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
 }
 
 /** The files of a run: at create, or (our image) through the adapter, the ready marker last. */
-function splitDelivery(scenario: ContainerFile['content'], extra: readonly ContainerFile[], late: boolean): { create: ContainerFile[]; late: ContainerFile[] } {
+export function splitDelivery(scenario: ContainerFile['content'], extra: readonly ContainerFile[], late: boolean): { create: ContainerFile[]; late: ContainerFile[] } {
   // 0644 like the reference's read-only mount; /var/gaia2 (700, gaia2) keeps the agent out.
   const files: ContainerFile[] = [{ path: CONTAINER_PATHS.scenario, content: scenario, mode: 0o644 }, ...extra];
-  const lateFiles = late ? files.filter((f) => f.path.startsWith(UPLOAD_ROOT)) : [];
+  const lateFiles = late ? files.filter((f) => f.path.startsWith(UPLOAD_ROOT) && !f.dir && f.linkname === undefined) : [];
   // The marker goes last: once the daemon sees it, every file before it is complete.
   if (late) lateFiles.push({ path: CONTAINER_PATHS.scenarioReady, content: '', mode: 0o644 });
-  return { create: files.filter((f) => !lateFiles.includes(f)), late: lateFiles };
+  // The adapter's uploads are plain files, their folders made as they are written: a folder or
+  // a link there (a carried drive's) is not sent (an empty folder the Files app's state names
+  // is made again by the world's drive build).
+  const notSent = (f: ContainerFile) => late && f.path.startsWith(UPLOAD_ROOT) && (f.dir || f.linkname !== undefined);
+  return { create: files.filter((f) => !lateFiles.includes(f) && !notSent(f)), late: lateFiles };
 }
 
 async function finish(o: ScenarioRunOptions, r: ScenarioResult, started: Date, dir: string | null): Promise<ScenarioResult> {

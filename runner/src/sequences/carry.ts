@@ -1,11 +1,14 @@
 // What one scenario of a universe chain leaves for the next, carried through the runner and the
 // engine interface (so every backend that can read and write a unit's files carries it alike):
 // the apps' states as the world persisted them at the end of the run, less the run's own logs,
-// and the agent's home, less its credentials and the runtimes' per-run plumbing. The next run
-// gets the states as its scenario's initial app states (the world seeds from the scenario, as
-// always) and the home as files written before its unit starts.
+// the cloud drive's files (the Files app's tree under the state dir: its state names the entries,
+// only the files hold what the agent wrote into them), and the agent's home, less its credentials
+// and the runtimes' per-run plumbing. The next run gets the states as its scenario's initial app
+// states (the world seeds from the scenario, as always), and the drive and the home as files
+// written before its unit starts (the world's drive build keeps a file it finds there).
 import { posix } from 'node:path';
 import { AGENT_USER, CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
+import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
 import { parsePyJson, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
 import { scenarioApps, stateNameFor } from '../../../agent-image/src/apps/registry.js';
 import { stateFilePath } from '../../../agent-image/src/apps/framework/state.js';
@@ -16,49 +19,25 @@ export interface CarriedState {
   states: Map<string, Buffer>;
   /** The agent's home, relative to it. */
   home: TreeEntry[];
+  /** The cloud drive's tree, relative to its root (the root itself is ''), owners as found. */
+  drive: TreeEntry[];
 }
 
 /** The carry could not be taken or given: recorded as the next result's carry_error. */
 export class CarryError extends Error {}
-
-/**
- * Files of the state dir that are the run's own record, not an app's state: they are the run's
- * artifacts (contract ARTIFACT_FILES) or its bookkeeping, and the next world writes its own.
- */
-const RUN_OWN = new Set(['daemon_status.json', 'user_details.json', 'app_class_map.json']);
-
-/**
- * Paths of the home never carried: keys and tokens an agent's runtime or its tools may have
- * written (the next unit gets its own), and the runner's per-run session and turn files.
- */
-const NOT_CARRIED: readonly RegExp[] = [
-  /^\.gaia2(\/|$)/,
-  // the image's links to the app CLIs, made by the image for every unit
-  /^bin(\/|$)/,
-  /(^|\/)\.env(\.[^/]*)?$/,
-  /(^|\/)\.netrc$/,
-  /(^|\/)\.npmrc$/,
-  /(^|\/)\.ssh(\/|$)/,
-  /(^|\/)\.git-credentials$/,
-  /(^|\/)\.docker\/config\.json$/,
-  /(^|\/)auth(-profiles)?\.json$/,
-  /(^|\/)[^/]*credentials[^/]*$/i,
-  /(^|\/)oauth_creds\.json$/,
-  /(^|\/)[^/]*\.(key|pem)$/,
-];
-
-export const isCarriedHomePath = (rel: string): boolean => !NOT_CARRIED.some((re) => re.test(rel));
 
 /** Reads what a finished unit leaves for the next scenario of its chain. */
 export async function takeCarry(unit: ContainerHandle): Promise<CarriedState> {
   if (!unit.readTree) throw new CarryError("this backend cannot read a unit's files, so the state cannot be carried");
   const [stateTree, homeTree] = await Promise.all([unit.readTree(CONTAINER_PATHS.stateDir), unit.readTree(CONTAINER_PATHS.agentHome)]);
   const states = new Map<string, Buffer>();
+  const drive: TreeEntry[] = [];
   for (const e of stateTree) {
-    if (e.type === 'file' && !e.path.includes('/') && e.path.endsWith('.json') && !RUN_OWN.has(e.path)) states.set(e.path, e.content!);
+    if (e.path === CARRIED_DRIVE_DIR || e.path.startsWith(`${CARRIED_DRIVE_DIR}/`)) drive.push({ ...e, path: e.path.slice(CARRIED_DRIVE_DIR.length + 1) });
+    else if (e.type === 'file' && isCarriedStateFile(e.path)) states.set(e.path, e.content!);
   }
   if (states.size === 0) throw new CarryError(`the unit left no app state in ${CONTAINER_PATHS.stateDir}`);
-  return { states, home: homeTree.filter((e) => isCarriedHomePath(e.path)) };
+  return { states, home: homeTree.filter((e) => isCarriedHomePath(e.path)), drive };
 }
 
 /**
@@ -86,12 +65,20 @@ export function carryIntoScenario(scenario: Buffer | string, carried: CarriedSta
   return Buffer.from(pyDumps(value));
 }
 
-/** The carried home as files written into the next unit before it starts, the agent's own. */
+/**
+ * The carried home (the agent's own) and drive (the world user's, as the image made it) as files
+ * written into the next unit before it starts.
+ */
 export function homeFiles(carried: CarriedState): ContainerFile[] {
-  // Parents before children (a directory's owner and mode are set as it is made).
-  const sorted = [...carried.home].sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
-  return sorted.map((e) => ({ path: posix.join(CONTAINER_PATHS.agentHome, e.path), ...asWritten({ ...e, ...AGENT_USER }) }));
+  return [
+    ...parentsFirst(carried.home).map((e) => ({ path: posix.join(CONTAINER_PATHS.agentHome, e.path), ...asWritten({ ...e, ...AGENT_USER }) })),
+    ...parentsFirst(carried.drive).map((e) => ({ path: posix.join(CONTAINER_PATHS.stateDir, CARRIED_DRIVE_DIR, e.path), ...asWritten(e) })),
+  ];
 }
+
+// Parents before children (a directory's owner and mode are set as it is made).
+const parentsFirst = (tree: readonly TreeEntry[]): TreeEntry[] =>
+  [...tree].sort((a, b) => (a.path === '' ? 0 : a.path.split('/').length) - (b.path === '' ? 0 : b.path.split('/').length) || (a.path < b.path ? -1 : 1));
 
 /** A tree entry as a file, directory or symlink to write (a unit's files, a checkpoint's tar). */
 export function asWritten(e: TreeEntry): { content: Buffer | string; mode: number; uid: number; gid: number; dir?: boolean; linkname?: string } {

@@ -16,13 +16,14 @@ export function checkpointPath(runDir: string, universeId: string, position: num
   return join(runDir, SEQUENTIAL_STATE_DIR, universeId, `${position}_${scenarioId.replace(/[^\w.-]/g, '_')}.tar.gz`);
 }
 
-// One top folder, so a reader of the archive sees state/ and home/ under it.
+// One top folder, so a reader of the archive sees state/, drive/ and home/ under it.
 const TOP = 'carry';
 
 export async function writeCheckpoint(file: string, carried: CarriedState): Promise<void> {
   const entries: TarEntry[] = [
     ...[...carried.states].map(([name, content]): TarEntry => ({ name: `${TOP}/state/${name}`, content })),
     ...carried.home.map((e): TarEntry => ({ name: `${TOP}/home/${e.path}`, ...asWritten(e) })),
+    ...carried.drive.map((e): TarEntry => ({ name: `${TOP}/drive/${e.path}`, ...asWritten(e) })),
   ];
   await writeFileAtomic(file, gzipSync(await packFiles(entries)));
 }
@@ -33,9 +34,12 @@ export async function readCheckpoint(file: string): Promise<CarriedState | null>
   const tree = await treeOf(Readable.from([gunzipSync(readFileSync(file))]));
   const states = new Map<string, Buffer>();
   const home: CarriedState['home'] = [];
+  const drive: CarriedState['drive'] = [];
   for (const e of tree) {
     if (e.path.startsWith('state/') && e.type === 'file') states.set(e.path.slice('state/'.length), e.content!);
     else if (e.path.startsWith('home/')) home.push({ ...e, path: e.path.slice('home/'.length) });
+    // the drive's root is the folder itself (its path in the tree may or may not end with '/')
+    else if (e.path === 'drive' || e.path.startsWith('drive/')) drive.push({ ...e, path: e.path.slice('drive/'.length) });
   }
-  return { states, home };
+  return { states, home, drive };
 }

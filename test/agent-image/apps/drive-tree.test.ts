@@ -1,7 +1,7 @@
 // The cloud drive's tree (apps/drive-tree.ts): built in slices by the daemon, the same tree as
 // the one-shot build, finished when a command reaches for the drive's files and at the end of a
 // run, and not waited for by commands that never touch the drive.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,16 @@ describe('the cloud drive tree', () => {
     const want = listing(join(once, 'filesystem'));
     expect(want).toHaveLength(50 * 5);
     expect(listing(join(lazy, 'filesystem'))).toEqual(want);
+  });
+
+  it('keeps a file already there (a universe chain carried it) and makes the missing ones empty', async () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'filesystem', 'folder_0'), { recursive: true });
+    writeFileSync(join(dir, 'filesystem', 'folder_0', 'a.txt'), 'written in the scenario before');
+    await initWorld(scenario(2), dir);
+    expect(readFileSync(join(dir, 'filesystem', 'folder_0', 'a.txt'), 'utf8')).toBe('written in the scenario before');
+    expect(readFileSync(join(dir, 'filesystem', 'folder_0', 'c.txt'), 'utf8')).toBe('');
+    expect(readFileSync(join(dir, 'filesystem', 'folder_1', 'sub', 'b.txt'), 'utf8')).toBe('');
   });
 
   it('finishes on its own between other work', async () => {

@@ -3,6 +3,7 @@
 // events.jsonl line the caller appends. Nothing here writes events.jsonl.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { CARRIED_DRIVE_DIR } from '../../contract/carry.js';
 import type { EventLine } from '../../contract/events.js';
 import { PyJsonText, compactFromIndented, pyDumps } from '../../contract/pyjson.js';
 import { commandHelp, groupHelp, parseCommandArgs, resolveCommand, usageError } from './click.js';
@@ -84,7 +85,7 @@ function serialised<T>(key: string, job: () => Promise<T>): Promise<T> {
 export function makeAppContext(app: AppDef, ctx: WorldContext, now: number): AppContext {
   const file = stateFilePath(ctx.stateDir, app.stateName);
   const states = ctx.states ?? FILE_STATES;
-  const fsRoot = ctx.fsRoot ?? join(ctx.stateDir, 'filesystem');
+  const fsRoot = ctx.fsRoot ?? join(ctx.stateDir, CARRIED_DRIVE_DIR);
   const beforeDrive = ctx.beforeDrive;
   return {
     now,
