@@ -1,6 +1,6 @@
 // `verify` on a real run: two oracle runs on the e2e engine, then `gaia2-runner verify` from the
 // CLI passes on the untouched directory and names the one run whose events.jsonl was edited.
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,14 @@ describe.each(eachEngine())('verify on %s (real containers)', (_kind, e) => {
     const run = await cli(e, ['run-dataset', '--image', image, '--agent', 'oracle', '--timeout', '120', '-d', data, '--output-dir', out, '-j', '2']);
     expect(run.code, run.out + run.err).toBe(0);
     expect(existsSync(join(out, 'digests.json'))).toBe(true);
+    // the seal pins the image the engine ran and the dataset the record names
+    const sealed = JSON.parse(readFileSync(join(out, 'digests.json'), 'utf8'));
+    const record = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8'));
+    expect(sealed.image_id).toMatch(/[0-9a-f]{12}/);
+    expect(sealed.image_id).toBe(record.image_id);
+    expect(sealed.dataset_sha256).toBe(record.dataset_sha256);
+    expect(Object.keys(sealed.runs).sort()).toEqual(['execution/exec_shopping_bottle_order', 'search/search_cab_cheapest_airport']);
+    expect(sealed.runs['search/search_cab_cheapest_airport']).toMatchObject({ verdict: 'pass', files: { 'events.jsonl': expect.stringMatching(/^[0-9a-f]{64}$/) } });
 
     const ok = await cli(e, ['verify', out]);
     expect(ok.code, ok.out + ok.err).toBe(0);

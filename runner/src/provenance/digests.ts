@@ -11,8 +11,8 @@ import { loadRunRecords } from '../report/index.js';
 
 export const DIGESTS_FILE = 'digests.json';
 
-/** What a scenario run's verdict rests on: its result, its event log, and the model traffic of the agent and the judge. */
-export const DIGESTED_ARTIFACTS = ['result.json', 'events.jsonl', 'scenario.json', 'model_traffic.jsonl', 'trace.jsonl', 'judge_trace.jsonl'] as const;
+/** What a scenario run's verdict rests on: its result, its event log and what it is judged with, the judge's own record, and the model traffic of the agent and the judge. */
+export const DIGESTED_ARTIFACTS = ['result.json', 'events.jsonl', 'scenario.json', 'user_details.json', 'daemon_judgments.jsonl', 'model_traffic.jsonl', 'trace.jsonl', 'judge_trace.jsonl'] as const;
 
 export type Verdict = 'pass' | 'fail' | 'error';
 
