@@ -58,7 +58,7 @@ function replayJudge(rec: RecordedRun | null, dir: string): { llm: JudgeLlm | nu
     provider: parseProvider(j.provider, 'judge_options.provider'),
     model: j.model,
     apiKey: 'replay',
-    ...(j.base_url ? { baseUrl: j.base_url } : {}),
+    ...(j.base_url ? { baseUrl: j.base_url } : replay.chatBaseUrl ? { baseUrl: replay.chatBaseUrl } : {}),
     ...(j.extra_body ? { extraBody: j.extra_body as ExtraBody } : {}),
     fetch: replay.fetch,
     retry: { maxRetries: 0, baseDelayMs: 0 },

@@ -4,6 +4,7 @@
 import { canonicalJson } from '../provenance/index.js';
 
 interface RecordedCall {
+  url: string;
   request: string;
   status: number;
   response: string;
@@ -12,6 +13,12 @@ interface RecordedCall {
 
 export interface ReplayFetch {
   fetch: typeof globalThis.fetch;
+  /**
+   * The base URL of recorded chat-completions calls, if any. A judge whose settings name no base
+   * URL still spoke chat completions when the model gateway stood in front of it (an OpenAI
+   * judge with a base URL does); the replay has to build the same requests.
+   */
+  chatBaseUrl: string | null;
   /** One line per request the record could not answer. */
   misses: string[];
 }
@@ -27,7 +34,7 @@ function recordedCalls(traceText: string): RecordedCall[] {
       continue; // a torn last line answers nothing
     }
     if (o.type !== 'llm_call') continue;
-    calls.push({ request: canonicalJson(o.request), status: typeof o.http_status === 'number' ? o.http_status : 0, response: typeof o.raw_response === 'string' ? o.raw_response : '', used: false });
+    calls.push({ url: typeof o.url === 'string' ? o.url : '', request: canonicalJson(o.request), status: typeof o.http_status === 'number' ? o.http_status : 0, response: typeof o.raw_response === 'string' ? o.raw_response : '', used: false });
   }
   return calls;
 }
@@ -60,5 +67,6 @@ export function replayFetch(traceText: string): ReplayFetch {
     hit.used = true;
     return new Response(hit.response, { status: hit.status || 200, headers: { 'content-type': 'application/json' } });
   }) as typeof globalThis.fetch;
-  return { fetch, misses };
+  const chat = calls.find((c) => c.url.includes('/chat/completions'));
+  return { fetch, misses, chatBaseUrl: chat ? chat.url.slice(0, chat.url.indexOf('/chat/completions')) : null };
 }
