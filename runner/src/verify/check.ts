@@ -1,7 +1,7 @@
 // `gaia2-runner verify RUN_DIR`: a run directory checked against its digests.json, and every
 // verdict recomputed offline from the artifacts (the judge's model calls answered from
 // judge_trace.jsonl). Each disagreement is an issue naming the scenario run and what differs.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createJudgeLlm, isTypesafeProvider, judgeEventLog, parsePromptVersion, type JudgeLlm } from '../../../agent-image/src/judge/index.js';
 import { parseProvider } from '../../../agent-image/src/llm/config.js';
@@ -86,7 +86,25 @@ async function rejudge(r: RunRecord, rec: RecordedRun | null, root: string, issu
   }
 }
 
+/**
+ * A sealed run directory, or a root whose folders are (a gaia2-run root's phases): each
+ * verified, its runs named by their path under the root.
+ */
 export async function verifyRunDir(root: string): Promise<VerifyOutcome> {
+  if (readDigests(root)) return verifySealed(root);
+  const sealed = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && readDigests(join(root, e.name))).map((e) => e.name).sort();
+  if (sealed.length === 0) return verifySealed(root);
+  const all: VerifyOutcome = { runs: 0, rejudged: 0, issues: [] };
+  for (const name of sealed) {
+    const one = await verifySealed(join(root, name));
+    all.runs += one.runs;
+    all.rejudged += one.rejudged;
+    all.issues.push(...one.issues.map((i) => ({ run: i.run === '.' ? name : join(name, i.run), what: i.what })));
+  }
+  return all;
+}
+
+async function verifySealed(root: string): Promise<VerifyOutcome> {
   const issues: VerifyIssue[] = [];
   const m = readDigests(root);
   if (!m) return { runs: 0, rejudged: 0, issues: [{ run: '.', what: `no ${DIGESTS_FILE}: the run was never sealed (or is unfinished)` }] };

@@ -94,6 +94,15 @@ describe('verifyRunDir', () => {
     expect(issues).toContainEqual({ run: RUN, what: expect.stringMatching(/^verdict differs: recorded pass, re-judged (fail|error)$/) });
   });
 
+  it("verifies a root whose folders are sealed (a gaia2-run root's phases), naming runs by their path", async () => {
+    const dir = runDir(['standard', 'noise']);
+    await writeDigests(join(dir, 'standard'));
+    await writeDigests(join(dir, 'noise'));
+    expect(await verifyRunDir(dir)).toEqual({ runs: 2, rejudged: 2, issues: [] });
+    writeFileSync(join(dir, 'noise', RUN, 'trace.jsonl'), '{}\n');
+    expect((await verifyRunDir(dir)).issues).toEqual([{ run: `noise/${RUN}`, what: 'artifact trace.jsonl changed' }]);
+  });
+
   it('covers every run_k of a pass@k directory and names the edited one', async () => {
     const dir = runDir(['run_1', 'run_2']);
     const m = await writeDigests(dir);
