@@ -21,7 +21,7 @@ export const LAYERS = {
     ['run', 'provenance', 'config', 'atif'],
     ['result-cache', 'viewer', 'gateway'],
     ['orchestrator', 'compare', 'serve'],
-    ['phases', 'shards', 'slurm'],
+    ['phases', 'shards', 'slurm', 'verify'],
     ['submission', 'leaderboard'],
     ['cli'],
   ],

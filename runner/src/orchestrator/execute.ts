@@ -22,7 +22,7 @@ import { runPool } from './pool.js';
 import { archiveAttempt } from './attempt-dir.js';
 import { allocatePort } from './ports.js';
 import { ResultsBook, resultKey } from './results-file.js';
-import { collectProvenance } from '../provenance/index.js';
+import { collectProvenance, writeDigests } from '../provenance/index.js';
 import { configKey, resultCacheRoot, withResultCache } from '../result-cache/index.js';
 import { judgeSettingsRecord, previousRunIds, readRunConfig, runConfigRecord, writeRunConfig } from './run-config-file.js';
 import { buildTasks, selectForRetry, type Task } from './tasks.js';
@@ -320,6 +320,8 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   const report = buildReport(records, out ?? '(not saved: no output dir)', passAt, { meta: out ? readReportMeta(out) : null, errorsAsFailures: plan.run.errorsAsFailures });
   if (gw) report.model_gateway = { ...a.gatewayRecord, ...gatewayTotals(gw.stats()) };
   const reportText = out ? await saveReport(out, report) : redact(renderText(report));
+  // Every run is judged and recorded: seal their artifacts' digests for `verify`.
+  if (out) await writeDigests(out);
   return { runId, results: book.all(), report, reportText, ran, kept, interrupted, ...(stop.startsStopped ? { notStarted: stop.startsStopped } : {}) };
 }
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunPlan } from '../plan/plan.js';
-import type { Provenance } from '../provenance/index.js';
+import { digestOf, type Provenance } from '../provenance/index.js';
 import { findRunRecord, RUN_RECORD_FILE, RUN_RECORD_SCHEMA_VERSION, toRecord, writeRunRecord, type RunRecord } from '../record/index.js';
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import type { ResolvedDataset } from '../dataset/index.js';
@@ -33,8 +33,11 @@ export function runConfigRecord(plan: RunPlan, ds: ResolvedDataset | null, x: Ru
   const t = plan.target;
   const retry = x.retryCount !== null;
   const dataset = t.kind !== 'scenario';
+  const options = toRecord(plan);
   return {
-    ...toRecord(plan),
+    ...options,
+    // The judge settings' digest, so a verdict can be tied to the exact judge (`verify`).
+    judge_sha256: digestOf(options.judge_options),
     schema_version: RUN_RECORD_SCHEMA_VERSION,
     run_id: x.runId,
     started_at: retry && previous?.started_at ? previous.started_at : x.now.toISOString(),

@@ -7,6 +7,7 @@ import type { ResolvedDataset } from '../dataset/index.js';
 import type { UnitBackend } from '../engine/index.js';
 import { HASH_LABEL } from '../image/build-image.js';
 import { projectRoot } from '../image/project-root.js';
+import { datasetDigest } from './digests.js';
 import pkg from '../../../package.json' with { type: 'json' };
 
 export interface Provenance {
@@ -19,6 +20,8 @@ export interface Provenance {
   dataset_revision_shas?: Record<string, string | null>;
   /** scenario key (artifact dir relative to the output dir) → sha256 of the scenario file. */
   scenario_hashes: Record<string, string>;
+  /** One digest over scenario_hashes: the dataset as run. */
+  dataset_sha256: string;
 }
 
 function git(args: string[], cwd: string): string | null {
@@ -65,6 +68,7 @@ export async function collectProvenance(engine: UnitBackend, image: string, ds: 
     engineInfo(engine),
   ]);
   const shas = ds.revisionShas;
+  const hashes = scenarioHashes(ds);
   const distinct = shas ? [...new Set(Object.values(shas))] : [];
   return {
     runner: runnerInfo(),
@@ -74,6 +78,9 @@ export async function collectProvenance(engine: UnitBackend, image: string, ds: 
     // One commit when every split came from the same one; per split otherwise.
     dataset_revision_sha: distinct.length === 1 ? distinct[0]! : null,
     ...(shas && distinct.length !== 1 ? { dataset_revision_shas: shas } : {}),
-    scenario_hashes: scenarioHashes(ds),
+    scenario_hashes: hashes,
+    dataset_sha256: datasetDigest(hashes),
   };
 }
+
+export { DIGESTS_FILE, DIGESTED_ARTIFACTS, buildDigests, writeDigests, readDigests, digestArtifacts, digestOf, datasetDigest, canonicalJson, verdictOf, type DigestsManifest, type RunDigests, type Verdict } from './digests.js';

@@ -57,6 +57,10 @@ export const RunRecord = RecordedOptions.extend({
   dataset_revision_sha: str.nullable().optional(),
   dataset_revision_shas: z.record(str, str.nullable()).optional(),
   scenario_hashes: z.record(str, str).optional(),
+  /** One sha256 over scenario_hashes (provenance/digests.ts); absent in records older than it. */
+  dataset_sha256: str.optional(),
+  /** sha256 of judge_options in canonical JSON; absent in records older than it. */
+  judge_sha256: str.optional(),
 });
 export type RunRecord = z.output<typeof RunRecord>;
 export type RunRecordInput = z.input<typeof RunRecord>;

@@ -6,6 +6,7 @@ import type { PhasesReport } from '../phases/overall-report.js';
 import { readPhasesReport, renderPhasesMarkdown } from '../phases/overall-report.js';
 import { ConfigError } from '../plan/errors.js';
 import { PHASE_NAMES } from '../plan/phases.js';
+import { integrityOf } from './integrity.js';
 import { findRunRecord, type RunRecord } from '../record/index.js';
 import { configName, dataFilePath, validateRows, type SubmissionRow } from './format.js';
 import { collectRows } from './rows.js';
@@ -88,6 +89,7 @@ export function buildSubmission(root: string, o: { split: string }): Submission 
       return [c, { rows: rows.length, success: ok, exceptions: rows.filter((r) => r.status === 'exception').length, success_rate: ok / rows.length }];
     })),
     phases: report.phases.map((p) => ({ phase: p.phase, status: p.status, success_rate: p.overall?.success_rate ?? null, success_rate_se: p.overall?.success_rate_se ?? null })),
+    integrity: integrityOf(root),
   };
   const enc = new TextEncoder();
   files.push({ path: 'README.md', content: enc.encode(readme) }, { path: 'computed_stats.json', content: enc.encode(JSON.stringify(stats, null, 2) + '\n') });

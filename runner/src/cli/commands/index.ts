@@ -22,10 +22,11 @@ import { register as exportCommand } from './export.js';
 import { register as gateway } from './gateway.js';
 import { register as aggregate } from './aggregate.js';
 import { register as slurm } from './slurm.js';
+import { register as verify } from './verify.js';
 
 type Registrar = (program: Command) => void;
 
-const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, aggregate, slurm, gaia2Run, submission, exportCommand, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway, agents];
+const registrars: Registrar[] = [buildImage, run, runDataset, runConfig, aggregate, slurm, gaia2Run, submission, exportCommand, rerun, report, clean, doctor, judge, world, view, serve, compare, leaderboard, gateway, agents, verify];
 
 export function registerCommands(program: Command): void {
   for (const register of registrars) register(program);

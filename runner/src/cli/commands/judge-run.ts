@@ -1,20 +1,18 @@
 // `judge`'s work, loaded when the command runs.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { parseEventsJsonl } from '../../../../agent-image/src/contract/events.js';
-import { parsePyJson } from '../../../../agent-image/src/contract/pyjson.js';
-import type { ScenarioResult } from '../../../../agent-image/src/contract/result.js';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createJudgeBackend, isTypesafeProvider, TYPESAFE_PROVIDER, judgeEventLog, parsePromptVersion, type EventLogVerdict, type JudgeLlm, type PromptVersion } from '../../../../agent-image/src/judge/index.js';
 import { parseExtraBody, type ExtraBody } from '../../../../agent-image/src/llm/extra-body.js';
 import { findRunRecord, runRecordFile } from '../../record/index.js';
 import { parseProvider } from '../../../../agent-image/src/llm/config.js';
-import { loadScenarioText, type UserDetails } from '../../../../agent-image/src/scenario/index.js';
+import { loadScenarioText } from '../../../../agent-image/src/scenario/index.js';
 import { loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { writeJsonAtomic } from '../../fsutil/atomic.js';
 import { classify, loadRunRecords } from '../../report/index.js';
 import { redact, redactValue, registerSecret } from '../../secrets/redact.js';
 import { UsageError } from '../errors.js';
 import { usageOfTrace } from '../../usage/run-usage.js';
+import { eventLogOf, readUserDetails, scenarioPath } from '../../verify/artifacts.js';
 
 export interface JudgeFlags {
   scenario?: string;
@@ -110,23 +108,7 @@ function readText(path: string, what: string): string {
   }
 }
 
-/** A finished log: its last line counts even without a trailing newline. */
-const readEventLog = (path: string) => {
-  const text = readText(path, 'events log');
-  return parseEventsJsonl(text.endsWith('\n') ? text : `${text}\n`, parsePyJson);
-};
-
-function readUserDetails(path: string): UserDetails | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    const d = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> | null;
-    if (!d || typeof d !== 'object') return undefined;
-    const s = (v: unknown) => (v == null ? '' : String(v));
-    return { first_name: s(d.first_name), last_name: s(d.last_name), address: s(d.address) };
-  } catch {
-    return undefined;
-  }
-}
+const readEventLog = (path: string) => eventLogOf(readText(path, 'events log'));
 
 const verdictWord = (success: boolean | null | undefined, status?: string): string =>
   success === true ? 'pass' : success === false ? 'fail' : `error${status ? ` (${status})` : ''}`;
@@ -149,13 +131,6 @@ async function judgeOne(f: JudgeFlags, setup: JudgeSetup): Promise<void> {
     if (v.error) process.stdout.write(`  ${v.error_kind}: ${redact(v.error)}\n`);
   }
   process.exitCode = v.success === true ? 0 : v.success === false ? 1 : 2;
-}
-
-function scenarioPath(result: ScenarioResult, runDir: string, root: string): string | null {
-  const candidates = [join(runDir, 'scenario.json')];
-  const file = result.scenario_file;
-  if (file) candidates.push(isAbsolute(file) ? file : resolve(file), resolve(root, file));
-  return candidates.find((p) => existsSync(p)) ?? null;
 }
 
 interface RejudgeRow {
