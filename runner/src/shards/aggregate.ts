@@ -10,6 +10,7 @@ import { checkNoDuplicates, checkSameSettings, checkShardSet, incompleteShards, 
 import { readShardFolders } from './folders.js';
 import { mergedRecord } from './merged-record.js';
 import { writeRunRecord } from '../record/index.js';
+import { writeDigests } from '../provenance/index.js';
 
 export interface AggregateOutcome {
   numShards: number;
@@ -38,6 +39,8 @@ export async function aggregateShards(root: string, o: { warn: (line: string) =>
   await book.flush();
   await writeRunRecord(root, mergedRecord(shards, incomplete, o.now ?? new Date()));
   const { report, text } = await writeReport(root, { records, numRuns: passAt, warn: o.warn });
+  // The merged run sealed like a single one: `verify` of the root covers every shard's runs.
+  await writeDigests(root);
   let viewer = true;
   try {
     await buildViewer(root);

@@ -2,12 +2,13 @@
 // so the report header and the viewer read it like any run's), the whole selection's size, and
 // an `aggregate` block that lists the merged shards. Its target has no shard, so `rerun` of the
 // root runs the whole selection again.
+import { datasetDigest } from '../provenance/index.js';
 import type { RunRecord } from '../record/index.js';
 import type { IncompleteShard } from './check.js';
 import type { ShardFolder } from './folders.js';
 
 /** Fields of a shard's record that describe that shard alone. */
-const PER_SHARD = ['shard', 'resumed_at', 'retry_num_scenarios', 'run_number', 'scenario_hashes'] as const;
+const PER_SHARD = ['shard', 'resumed_at', 'retry_num_scenarios', 'run_number', 'scenario_hashes', 'dataset_sha256'] as const;
 
 export function mergedRecord(shards: readonly ShardFolder[], incomplete: readonly IncompleteShard[], now: Date): RunRecord {
   const first = shards[0]!;
@@ -19,7 +20,10 @@ export function mergedRecord(shards: readonly ShardFolder[], incomplete: readonl
   rec.run_id = null;
   rec.num_scenarios = first.facts.dataset_num_scenarios;
   const hashes: Record<string, string> = Object.assign({}, ...shards.map((s) => s.record.scenario_hashes ?? {}));
-  if (Object.keys(hashes).length) rec.scenario_hashes = hashes;
+  if (Object.keys(hashes).length) {
+    rec.scenario_hashes = hashes;
+    rec.dataset_sha256 = datasetDigest(hashes); // the whole selection's, not the first shard's
+  }
   rec.aggregate = {
     aggregated_at: now.toISOString(),
     num_shards: first.spec.count,

@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { aggregateShards } from '../../../runner/src/shards/index.js';
 import { loadRunRecords } from '../../../runner/src/report/index.js';
+import { datasetDigest } from '../../../runner/src/provenance/index.js';
 import { IDS, keyOf, shardWorkspace } from './shard-runs.js';
 
 let root: string;
@@ -76,7 +77,13 @@ describe('aggregate of complete shards', () => {
     expect(dirs.map(snapshot)).toEqual(before);
     // `report` on the root reads the shards as one run (no shards/… in the scenario keys)
     expect(loadRunRecords(out).map((x) => x.key).sort()).toEqual(IDS.map(keyOf).sort());
-  });
+    // the root is sealed over every shard's runs, its dataset digest the whole selection's
+    const seal = readJson(join(out, 'digests.json')) as { dataset_sha256: string; runs: Record<string, unknown> };
+    expect(Object.keys(seal.runs)).toHaveLength(5);
+    for (const k of Object.keys(seal.runs)) expect(k).toMatch(/^shards\/[01]-of-2\//);
+    expect(readJson(join(out, 'run_config.json')).dataset_sha256).toBe(datasetDigest(readJson(join(out, 'run_config.json')).scenario_hashes as Record<string, string>));
+    expect(seal.dataset_sha256).toBe(readJson(join(out, 'run_config.json')).dataset_sha256);
+  }, 30_000);
 
   it('merges pass@N shards by scenario and run', async () => {
     await runShard(0, 2, { passAt: '2' });
