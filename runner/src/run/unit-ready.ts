@@ -151,9 +151,9 @@ const neverAccepted = (url: string) => `nothing accepts connections on ${url} ye
 export const NEVER_ACCEPTED = /\bnothing accepts connections on \S+ yet\b/;
 
 /** The last lines of a unit's log on one line (empty when the backend has none to give). */
-async function logTail(c: ContainerHandle): Promise<string> {
+async function logTail(c: ContainerHandle, lines = 3): Promise<string> {
   const text = await c.logs(20).catch(() => '');
-  return text.trim().split('\n').slice(-3).join(' | ');
+  return text.trim().split('\n').slice(-lines).join(' | ');
 }
 
 /** Throws a typed failure when the unit is no longer running (or the backend knows why). */
@@ -161,7 +161,7 @@ export async function assertRunning(c: ContainerHandle): Promise<void> {
   const s = await c.state();
   if (s.failure) throw new RunFailure(s.failure.kind, s.failure.message);
   if (!s.running) {
-    const tail = (await c.logs(20)).trim().split('\n').slice(-5).join(' | ');
+    const tail = await logTail(c, 5);
     throw new RunFailure(
       'container_exited',
       `container exited (code ${s.exitCode ?? '?'}${s.oomKilled ? ', out of memory' : ''})${tail ? `: ${tail}` : ''}`,

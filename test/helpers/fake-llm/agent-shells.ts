@@ -32,8 +32,8 @@ export const GEMINI_CLI_SHELL: AgentShell = {
 /** OpenCode: `bash {command, description, timeout?, workdir?}`, in whichever wire format its provider speaks. */
 export const opencodeShell = (format: FakeFormat): AgentShell => ({ format, tool: 'bash', args: (command) => ({ command, description: 'Run a command of the Gaia2 apps' }) });
 
-/** GitHub Copilot CLI: `bash {command, description, shellId?, …}` (1.0.102; its other tools are left out with --available-tools). */
-export const copilotShell = (format: FakeFormat): AgentShell => ({ format, tool: 'bash', args: (command) => ({ command, description: 'Run a command of the Gaia2 apps' }) });
+/** GitHub Copilot CLI: `bash {command, description, shellId?, …}` (1.0.102), called as OpenCode's is. */
+export const copilotShell = opencodeShell;
 
 /**
  * OpenClaw: `exec {command, yieldMs?, background?, timeout?, …}`, in whichever wire format its
