@@ -7,6 +7,10 @@
 #   scripts/setup-docker.sh stop     stops that dockerd by its PID, removes its bridge, restores
 #                                    the FORWARD policy it changed, deletes its data root
 #   scripts/setup-docker.sh status   exits 0 when the private dockerd answers
+#   scripts/setup-docker.sh restart  stops the running dockerd as a service manager does
+#                                    (SIGTERM: it stops its containers) and starts it again
+#                                    with the same command line, data root kept: the fault of
+#                                    test/e2e/dockerd-restart.test.ts (a routine upgrade)
 # Idempotent: `start` on a running instance first stops it (so every start is from nothing).
 # Settings (environment): GAIA2_DOCKER_RUN (socket, pid, exec root; default /run/gaia2-docker),
 # GAIA2_DOCKER_DATA (data root; default /var/lib/gaia2-docker), GAIA2_DOCKER_BRIDGE (default
@@ -120,10 +124,34 @@ start() {
   die "dockerd did not answer on $SOCK within 30 s (log above, full log in $LOG)"
 }
 
+# The same dockerd again, from its own command line: nothing of its data root is touched.
+restart() {
+  [ -f "$PIDFILE" ] || die "no dockerd of ours runs ($PIDFILE missing)"
+  local pid t0
+  pid=$(cat "$PIDFILE")
+  grep -q dockerd "/proc/$pid/cmdline" 2>/dev/null || die "process $pid ($PIDFILE) is not a dockerd"
+  local -a argv
+  mapfile -d '' -t argv <"/proc/$pid/cmdline"
+  t0=$(date +%s%N)
+  kill -TERM "$pid"
+  for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && die "dockerd $pid did not stop within 30 s"
+  nohup "${argv[@]}" >>"$LOG" 2>&1 </dev/null &
+  for _ in $(seq 1 300); do
+    if answers; then
+      say "dockerd restarted: $(cat "$PIDFILE") answers on unix://$SOCK after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+      return 0
+    fi
+    sleep 0.1
+  done
+  die "dockerd did not answer on $SOCK within 30 s of its restart (log: $LOG)"
+}
+
 [ "$(id -u)" = 0 ] || die "needs root (it starts dockerd and creates a bridge)"
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
   status) answers ;;
-  *) die "usage: $0 start|stop|status" ;;
+  restart) restart ;;
+  *) die "usage: $0 start|stop|status|restart" ;;
 esac

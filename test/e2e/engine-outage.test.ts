@@ -5,12 +5,13 @@
 // the machine's shared /run/podman/podman.sock serves other tests meanwhile. Containers outlive
 // the API service (conmon keeps them), so the machine's podman storage is shared with it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectEngine, LABELS } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
+import { passes, recordFaultFigure, resultLines, startCli } from './helpers/fault-run.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -39,21 +40,6 @@ async function stopService(svc: ChildProcess | null): Promise<void> {
   await closed;
 }
 
-/** Passing result.json files under an output dir (attempts moved aside are skipped). */
-function passes(dir: string): number {
-  let n = 0;
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      if (name.startsWith('.')) continue;
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name === 'result.json' && JSON.parse(readFileSync(p, 'utf8')).status === 'pass') n++;
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return n;
-}
-
 describe.skipIf(!hasPodman || !engines.includes('podman'))('engine outage (real containers, a private podman API service)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gaia2-outage-'));
   const sock = join(dir, 'podman.sock');
@@ -75,41 +61,33 @@ describe.skipIf(!hasPodman || !engines.includes('podman'))('engine outage (real 
     svc = await startService(sock);
     const out = join(dir, 'out');
     const args = ['run-dataset', '-d', join(root, 'examples/scenarios'), '--agent', 'oracle', '-i', image, '-j', '4', '--output-dir', out, '--timeout', '300'];
-    const cli = spawn(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), ...args], {
-      cwd: root,
-      env: { ...process.env, DOCKER_HOST: `unix://${sock}`, GAIA2_RUNNER_FROM_SOURCE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    cli.stdout!.on('data', (b: Buffer) => (output += b.toString()));
-    cli.stderr!.on('data', (b: Buffer) => (output += b.toString()));
-    const exited = new Promise<number | null>((r) => cli.once('close', (code) => r(code)));
-
+    const run = startCli(args, { ...process.env, DOCKER_HOST: `unix://${sock}`, GAIA2_RUNNER_FROM_SOURCE: '1' }, out);
     // Mid-run: the first runs are judged and the next ones are in flight or queued.
-    const deadline = Date.now() + 120_000;
-    while (passes(out) < 2) {
-      if (Date.now() > deadline || cli.exitCode !== null) throw new Error(`no run passed within 120 s:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await run.untilPasses(2, 120_000);
     runId = JSON.parse(readFileSync(join(out, 'run_config.json'), 'utf8')).run_id as string;
     const before = passes(out);
+    const away = Date.now();
     await stopService(svc);
     svc = null;
     await new Promise((r) => setTimeout(r, 5000));
     svc = await startService(sock);
+    const awayS = (Date.now() - away) / 1000;
 
-    const code = await exited;
+    const code = await run.exited;
+    const output = run.output();
     expect(before, 'the outage came before the end of the run').toBeLessThan(12);
     expect(code, output).toBe(0);
-    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string; infra_restarts?: number });
+    const lines = resultLines(out);
+    const restarts = lines.reduce((n, l) => n + (l.infra_restarts ?? 0), 0);
     // What the outage did this time (which runs it hit depends on timing): for the test's log.
-    console.log(`outage: ${before} run(s) judged before it; restarts: ${lines.reduce((n, l) => n + (l.infra_restarts ?? 0), 0)}\n${output.split('\n').filter((l) => /engine|again from scratch|Removed/.test(l)).join('\n')}`);
+    console.log(`outage: ${before} run(s) judged before it; restarts: ${restarts}\n${output.split('\n').filter((l) => /engine|again from scratch|Removed/.test(l)).join('\n')}`);
     expect(lines).toHaveLength(12);
     expect(lines.map((l) => l.status)).toEqual(Array(12).fill('pass'));
     // The user saw why nothing moved, and that it moved again.
     expect(output).toMatch(/engine unreachable, waiting/);
     expect(output).toMatch(/engine back after \d+s/);
     expect(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).toMatchObject({ overall: { runs: 12, passed: 12, errors: 0 } });
+    recordFaultFigure({ fault: 'podman API service stopped', engine: 'podman', runs: 12, passed: passes(out), restarts, fault_s: awayS, wall_s: run.elapsedMs() / 1000 });
     // Nothing of the run stays on the engine: units whose removal the outage dropped were swept.
     const engine = await connectEngine({ host: `unix://${sock}`, startPodman: false });
     expect(await engine.listByLabels({ [LABELS.runId]: runId })).toEqual([]);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, LABELS, type ContainerHandle, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
+import { recordFaultFigure } from './helpers/fault-run.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
 import { RUN_DEFAULTS, type RunPlan } from '../../runner/src/plan/plan.js';
 import { runScenario } from '../../runner/src/run/index.js';
@@ -82,12 +83,16 @@ describe.skipIf(!hasPodman || !engines.includes('podman'))("a unit's host port g
       run: { ...RUN_DEFAULTS, outputDir: join(work, 'out'), concurrency: 2, healthTimeout: 10, timeout: 300 },
     };
     const ds = await resolveDataset(plan.target, { env: {} });
+    const t0 = Date.now();
     outcome = await executePlan(plan, ds, {
       engine: hooked,
       hostEnv: {},
       runScenario,
       progress: { start() {}, done() {}, stop() {}, log: (l) => void lines.push(l) },
     });
+    const restarts = outcome.results.reduce((n, r) => n + (r.infra_restarts ?? 0), 0);
+    const passed = outcome.results.filter((r) => r.status === 'pass').length;
+    recordFaultFigure({ fault: "a unit's host port taken at start; a forward dropped", engine: 'podman', runs: 2, passed, restarts, fault_s: null, wall_s: (Date.now() - t0) / 1000 });
   }, 240_000);
 
   afterAll(async () => {

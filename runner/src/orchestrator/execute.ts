@@ -49,7 +49,8 @@ export interface ExecuteDeps {
   /** Status poll interval passed to each run (tests use small values). */
   pollIntervalMs?: number;
   /** The engine outage probe's backoff (tests shorten it). */
-  outageBackoff?: { baseMs: number; maxMs: number };
+  /** The outage gate's timings (tests shorten them): probe backoff, settle time, a suspect failure's watch. */
+  outageTiming?: { baseMs: number; maxMs: number; settleMs?: number; watchMs?: number };
   /** The gateway's backoff without retry-after (tests shorten it). */
   gatewayBackoff?: { baseDelayMs: number; maxDelayMs: number };
 }
@@ -196,8 +197,8 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // One gate for the run's engine: lanes wait on it, outage victims start again (outage-restart.ts).
   // The user's stop, or the output disk's (run-stop.ts): every run and wait below follows it.
   const stop = new RunStop(deps.signal, log, plan.run.concurrency);
-  const gate = new OutageGate({ ping: () => deps.engine.ping(), limitSeconds: plan.run.engineOutageWait, log, sleep, signal: stop.signal, ...(deps.outageBackoff ? { backoff: deps.outageBackoff } : {}) });
-  const runOne = withOutageRestarts(plan.run.enableCaching && !chains ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario, { gate, maxRestarts: MAX_OUTAGE_RESTARTS, log, archive: archiveAttempt });
+  const gate = new OutageGate({ ping: () => deps.engine.ping(), limitSeconds: plan.run.engineOutageWait, log, sleep, signal: stop.signal, ...(deps.outageTiming ? { backoff: deps.outageTiming, settleMs: deps.outageTiming.settleMs ?? 0 } : {}) });
+  const runOne = withOutageRestarts(plan.run.enableCaching && !chains ? await cachingRun(plan, deps, hostEnv, log) : deps.runScenario, { gate, maxRestarts: MAX_OUTAGE_RESTARTS, log, archive: archiveAttempt, ...(deps.outageTiming?.watchMs !== undefined ? { watchMs: deps.outageTiming.watchMs } : {}) });
   const debug = plan.run.logLevel.toUpperCase() === 'DEBUG';
   const reservedPorts = new Set<number>();
   const hostNetParallel = plan.run.network === 'host' && plan.run.concurrency > 1;
@@ -330,8 +331,11 @@ export async function removeLabelled(engine: UnitBackend, runId: string, log: (l
   let n = 0;
   try {
     for (const c of await engine.listByLabels({ [LABELS.runId]: runId })) {
-      await engine.remove(c.id).catch(() => {});
-      n++;
+      const gone = await engine.remove(c.id).then(
+        () => true,
+        (e: Error) => (log(`could not remove container ${c.name} of run ${runId}: ${e.message}`), false),
+      );
+      if (gone) n++;
     }
   } catch (e) {
     log(`could not list containers of run ${runId}: ${(e as Error).message}`);

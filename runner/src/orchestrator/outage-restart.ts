@@ -6,12 +6,14 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
-import { isOutageResult, type OutageGate } from '../engine/outage/index.js';
+import { isOutageResult, suspectOutage, type OutageGate } from '../engine/outage/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { NEVER_ACCEPTED, type RunScenarioFn } from '../run/index.js';
 
 export interface OutageRestartOptions {
   gate: OutageGate;
+  /** How long a suspect failure watches the engine (SUSPECT_WATCH_MS; tests shorten it). */
+  watchMs?: number;
   /** Restarts of one run for outages before its result stands (a run that keeps dying is not retried forever). */
   maxRestarts: number;
   log: (line: string) => void;
@@ -21,6 +23,8 @@ export interface OutageRestartOptions {
 }
 
 export const MAX_OUTAGE_RESTARTS = 2;
+/** How long a suspect failure (a unit stopped from outside, a refused start) watches the engine for going away. */
+export const SUSPECT_WATCH_MS = 5000;
 
 /**
  * A unit's host port went wrong, not the agent: it ran but never took a connection on its
@@ -52,10 +56,21 @@ export function withOutageRestarts(run: RunScenarioFn, c: OutageRestartOptions):
       const from = now();
       const result = await run({ ...o, onCleanup: (fn) => void (cleanup = fn) });
       const lost = (cleanup as (() => Promise<void>) | null) ?? null;
-      const victim = restarts < c.maxRestarts && !o.signal?.aborted && isOutageResult(result, c.gate.downBetween(from, now()));
-      if (victim && (await c.gate.reportOutage())) {
+      const eligible = restarts < c.maxRestarts && !o.signal?.aborted;
+      const victim = eligible && isOutageResult(result, c.gate.downBetween(from, now()));
+      // A dockerd restart answers its API while it shuts down, after stopping the containers: a
+      // run sees its unit exit cleanly, or a start refused, with the engine still up. Watched
+      // briefly, the engine goes away (an outage after all); a unit stopped from outside is
+      // started again either way (nothing of the agent's stopped it).
+      const suspect = eligible && !victim ? suspectOutage(result) : null;
+      const away = victim ? await c.gate.reportOutage() : suspect ? await c.gate.watch(c.watchMs ?? SUSPECT_WATCH_MS) : false;
+      if ((victim && away) || (suspect && (away || suspect === 'stopped'))) {
         restarts++;
-        c.log(`${label}: ${result.error_kind} while the engine was away; starting it again from scratch (restart ${restarts} of at most ${c.maxRestarts})`);
+        const why =
+          suspect === 'stopped'
+            ? `its unit was stopped from outside the run (${away ? 'the engine restarted' : 'an engine restart or a manual stop'})`
+            : `${result.error_kind} while the engine was away`;
+        c.log(`${label}: ${why}; starting it again from scratch (restart ${restarts} of at most ${c.maxRestarts})`);
         // The lost unit goes (an engine that dropped the call may still hold it); if this
         // removal fails too, the end-of-run sweep of the run id's units takes it.
         await lost?.().catch(() => {});

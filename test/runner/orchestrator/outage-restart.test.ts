@@ -23,8 +23,8 @@ beforeEach(() => {
 const out = () => join(root, 'out');
 const plan = (run: Partial<RunPlan['run']> = {}): RunPlan => localPlan(data, out(), { concurrency: 2, ...run });
 
-/** The engine is away from the first outage-type failure until `downMs` later (null: for good). */
-async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number, down: boolean) => Outcome, downMs: number | null, ms: (id: string) => number = () => 20) {
+/** The engine is away from the first failure of a `downOn` kind until `downMs` later (null: for good). */
+async function exec(p: RunPlan, decide: (id: string, run: number, attempt: number, down: boolean) => Outcome, downMs: number | null, ms: (id: string) => number = () => 20, downOn = ['engine_unavailable']) {
   const engine = fakeEngine();
   let downSince: number | null = null;
   const isDown = () => downSince !== null && (downMs === null || Date.now() - downSince < downMs);
@@ -33,12 +33,12 @@ async function exec(p: RunPlan, decide: (id: string, run: number, attempt: numbe
   };
   const runs = fakeRuns((id, run, attempt) => {
     const o = decide(id, run, attempt, isDown());
-    if (typeof o === 'object' && o.kind === 'engine_unavailable' && downSince === null) downSince = Date.now();
+    if (typeof o === 'object' && downOn.includes(o.kind) && downSince === null) downSince = Date.now();
     return o;
   }, { ms, engine, cleanupMs: 1 });
   const progress = recordingProgress();
   const ds = await resolveDataset(p.target, { env: {} });
-  const outcome = await executePlan(p, ds, { engine, runScenario: runs.fn, progress, hostEnv: {}, outageBackoff: { baseMs: 10, maxMs: 50 } });
+  const outcome = await executePlan(p, ds, { engine, runScenario: runs.fn, progress, hostEnv: {}, outageTiming: { baseMs: 10, maxMs: 50, settleMs: 0, watchMs: 100 } });
   return { outcome, runs, progress, engine };
 }
 
@@ -143,5 +143,24 @@ describe('an engine outage mid-run', () => {
     expect(progress.lines.filter((l) => /never took a connection on its published port; starting it again/.test(l))).toHaveLength(2);
     expect(progress.lines.filter((l) => /s_d: the engine could not bind the host port it gave its unit; starting it again in a new unit \(once\)/.test(l))).toHaveLength(1);
     expect(readdirSync(join(out(), 'search', '.attempts', 's_a'))).toHaveLength(1);
+  });
+
+  it('a unit stopped from outside (clean exit mid-run) starts again, engine up or not; a killed one does not; a refused start only if the engine then goes away', async () => {
+    const stopped = { status: 'error', kind: 'container_exited', message: 'container exited (code 0): entrypoint: world daemon started' } as const;
+    const killed = { status: 'error', kind: 'container_exited', message: 'container exited (code 137)' } as const;
+    const refused = { status: 'error', kind: 'container_start_failed', message: 'starting container g: failed to update store for object type *libnetwork.endpoint' } as const;
+    const { runs, progress } = await exec(plan(), (id, _run, attempt) => (attempt === 1 && id === 's_a' ? stopped : id === 's_b' ? killed : id === 's_c' ? refused : 'pass'), null);
+    const calls = (id: string) => runs.calls.filter((c) => c.scenarioFile.endsWith(`${id}.json`)).length;
+    expect([calls('s_a'), calls('s_b'), calls('s_c'), calls('s_d')]).toEqual([2, 1, 1, 1]);
+    expect(result('s_a')).toMatchObject({ status: 'pass', infra_restarts: 1 });
+    expect(result('s_b')).toMatchObject({ status: 'error', error_kind: 'container_exited' });
+    expect(result('s_c')).toMatchObject({ status: 'error', error_kind: 'container_start_failed' });
+    expect(progress.lines.some((l) => /s_a: its unit was stopped from outside the run \(an engine restart or a manual stop\); starting it again from scratch \(restart 1 of at most 2\)/.test(l))).toBe(true);
+
+    // the same refused start with the engine gone just after (a dockerd shutting down): an outage, waited out, restarted
+    const away = await exec(plan(), (id, _run, attempt) => (id === 's_c' && attempt === 1 ? refused : 'pass'), 150, () => 20, ['container_start_failed']);
+    expect(away.outcome.report.overall).toMatchObject({ passed: 4, errors: 0 });
+    expect(JSON.parse(readFileSync(join(out(), 'search', 's_c', 'result.json'), 'utf8'))).toMatchObject({ status: 'pass', infra_restarts: 1 });
+    expect(away.progress.lines.some((l) => /s_c: container_start_failed while the engine was away; starting it again/.test(l))).toBe(true);
   });
 });

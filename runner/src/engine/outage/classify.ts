@@ -46,3 +46,18 @@ export function isOutageResult(r: Pick<ScenarioResult, 'status' | 'error_kind' |
   if (downDuringRun && LOST_UNIT_KINDS.has(r.error_kind)) return true;
   return ENGINE_CALL_KINDS.has(r.error_kind) && OUTAGE_TEXT.test(r.error ?? '');
 }
+
+/**
+ * A failure that may be an engine restart the runner did not see (a dockerd restart answers its
+ * API while it shuts down, stopping every container first): `stopped`, a unit that exited cleanly
+ * (code 0, or 143 from SIGTERM) while its run was still going, which only a stop from outside
+ * does (the world runs until the runner removes it, and the agent cannot signal it); `start`, a
+ * start the engine refused for a reason of its own (not a socket error, not a port: those have
+ * their own rules). The caller watches the engine briefly before deciding (OutageGate.watch).
+ */
+export function suspectOutage(r: Pick<ScenarioResult, 'status' | 'error_kind' | 'error'>): 'stopped' | 'start' | null {
+  if (r.status !== 'error') return null;
+  if (r.error_kind === 'container_exited' && /^container exited \(code (0|143)\b/.test(r.error ?? '')) return 'stopped';
+  if (r.error_kind === 'container_start_failed' && !/address already in use|port is already allocated/i.test(r.error ?? '')) return 'start';
+  return null;
+}

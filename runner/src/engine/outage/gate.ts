@@ -14,6 +14,12 @@ export interface OutageGateOptions {
   signal?: AbortSignal;
   /** Probe backoff (tests shorten it): first pause, doubling up to the cap. */
   backoff?: { baseMs: number; maxMs: number };
+  /**
+   * How long the engine must answer every ping before it counts as back (ms; default 3000): a
+   * dockerd shutting down still answers its ping for a second or two while it refuses to start
+   * containers, and runs restarted into it would fail again.
+   */
+  settleMs?: number;
   /** How often the "still waiting" line repeats. */
   reportEveryMs?: number;
   /** The run layer's abortable sleep (run/sleep.ts), passed down: the engine layer sits below it. */
@@ -59,6 +65,21 @@ export class OutageGate {
   }
 
   /**
+   * A failure that may be an engine going away (classify.ts suspectOutage): the engine is pinged
+   * every 250 ms for up to `ms`; if it stops answering meanwhile this is an outage like any other
+   * (waited out, true once it is back); if it answers throughout, false.
+   */
+  async watch(ms: number): Promise<boolean> {
+    if (this.probe) return this.probe;
+    const until = this.now() + ms;
+    for (;;) {
+      if (!(await this.answers())) return this.reportOutage();
+      if (this.now() >= until || this.o.signal?.aborted) return false;
+      await this.pause(Math.min(250, until - this.now()), this.o.signal);
+    }
+  }
+
+  /**
    * Before a run starts: immediately true unless an outage is being waited out (then its
    * outcome), or the gate gave up (then one quick ping decides).
    */
@@ -76,7 +97,7 @@ export class OutageGate {
   }
 
   private async waitOut(): Promise<boolean> {
-    if (await this.answers()) return this.back(null);
+    if (await this.steady()) return this.back(null);
     if (this.gaveUp || this.o.limitSeconds <= 0) return false; // one quick ping after giving up
     const w: Window = { from: this.now(), to: null };
     this.windows.push(w);
@@ -104,7 +125,7 @@ export class OutageGate {
       }
       await this.pause(Math.min(delay, limitMs - waited), this.o.signal);
       delay = Math.min(delay * 2, maxMs);
-      if (await this.answers()) return this.back(w);
+      if (await this.steady()) return this.back(w);
     }
   }
 
@@ -114,6 +135,17 @@ export class OutageGate {
       this.o.log(`engine back after ${secs(w.to - w.from)}s; runs continue (those the outage failed start again)`);
     } else if (this.gaveUp) this.o.log('engine back; runs continue');
     this.gaveUp = false;
+    return true;
+  }
+
+  /** The engine answers, and goes on answering every 250 ms for the settle time. */
+  private async steady(): Promise<boolean> {
+    if (!(await this.answers())) return false;
+    const until = this.now() + (this.o.settleMs ?? 3000);
+    while (this.now() < until) {
+      await this.pause(Math.min(250, until - this.now()), this.o.signal);
+      if (this.o.signal?.aborted || !(await this.answers())) return false;
+    }
     return true;
   }
 

@@ -1,7 +1,7 @@
 // Which failures are an engine outage (waited out, the run restarted) and which are a run's own
 // (never retried): socket errors of the engine client vs an image missing, an agent failing.
 import { describe, expect, it } from 'vitest';
-import { isOutageError, isOutageResult } from '../../../../runner/src/engine/outage/index.js';
+import { isOutageError, isOutageResult, suspectOutage } from '../../../../runner/src/engine/outage/index.js';
 import { EngineError } from '../../../../runner/src/engine/index.js';
 import { wrapEngineError } from '../../../../runner/src/engine/errors.js';
 
@@ -66,5 +66,15 @@ describe('isOutageResult', () => {
     const e = wrapEngineError(sockErr('ECONNREFUSED'), 'x');
     expect(e).toBeInstanceOf(EngineError);
     expect(isOutageResult(err(e.kind, e.message))).toBe(true);
+  });
+  it('suspect: a unit that exited cleanly mid-run was stopped from outside; a start refused for the engine\'s own reason may be a shutdown', () => {
+    expect(suspectOutage(err('container_exited', 'container exited (code 0): 2026-11-29 entrypoint: world daemon started'))).toBe('stopped');
+    expect(suspectOutage(err('container_exited', 'container exited (code 143)'))).toBe('stopped');
+    expect(suspectOutage(err('container_exited', 'container exited (code 137, out of memory)'))).toBe(null);
+    expect(suspectOutage(err('container_exited', 'container exited (code 1): world crashed'))).toBe(null);
+    expect(suspectOutage(err('container_start_failed', 'starting container g: failed to update store for object type *libnetwork.endpoint: open : no such file or directory'))).toBe('start');
+    expect(suspectOutage(err('container_start_failed', 'starting container g: bind: address already in use'))).toBe(null);
+    expect(suspectOutage(err('health_timeout', 'agent not ready within 90s'))).toBe(null);
+    expect(suspectOutage({ status: 'fail', error: 'container exited (code 0)' })).toBe(null);
   });
 });

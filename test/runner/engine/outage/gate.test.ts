@@ -3,14 +3,18 @@
 import { describe, expect, it } from 'vitest';
 import { OutageGate } from '../../../../runner/src/engine/outage/index.js';
 
-/** A gate whose engine answers from `upAt` (ms on the fake clock) on; sleeping advances the clock. */
-function harness(upAt: number | null, limitSeconds = 60) {
+/**
+ * A gate whose engine answers from `upAt` (ms on the fake clock) on, or whenever `upAt(t)` says;
+ * sleeping advances the clock. Settling is off unless asked for (its own tests below).
+ */
+function harness(upAt: number | null | ((t: number) => boolean), limitSeconds = 60, settleMs = 0) {
   let t = 0;
   const lines: string[] = [];
   const pings: number[] = [];
   const sleeps: number[] = [];
   const gate = new OutageGate({
     limitSeconds,
+    settleMs,
     log: (l) => lines.push(l),
     now: () => t,
     sleep: async (ms) => {
@@ -19,7 +23,8 @@ function harness(upAt: number | null, limitSeconds = 60) {
     },
     ping: async () => {
       pings.push(t);
-      if (upAt === null || t < upAt) throw Object.assign(new Error('connect ENOENT'), { code: 'ENOENT' });
+      const up = typeof upAt === 'function' ? upAt(t) : upAt !== null && t >= upAt;
+      if (!up) throw Object.assign(new Error('connect ENOENT'), { code: 'ENOENT' });
     },
   });
   return { gate, lines, pings, sleeps, setUp: (ms: number | null) => (upAt = ms), clock: () => t, advance: (ms: number) => (t += ms) };
@@ -108,5 +113,30 @@ describe('OutageGate and Ctrl-C', () => {
     expect(await gate.reportOutage()).toBe(false);
     expect(t).toBeLessThan(5000);
     expect(lines.some((l) => l.includes('giving up'))).toBe(false);
+  });
+
+  it('an engine counts as back only once it answered every ping for the settle time (a dockerd shutting down answers a while)', async () => {
+    // answers until 1 s (the old daemon stopping its containers), away until 2.5 s, then for good
+    const h = harness((t) => t < 1000 || t >= 2500, 60, 3000);
+    expect(await h.gate.reportOutage()).toBe(true);
+    expect(h.clock()).toBeGreaterThanOrEqual(5500);
+    expect(h.lines[0]).toMatch(/^engine unreachable, waiting/);
+    expect(h.lines.at(-1)).toMatch(/^engine back after \d+s/);
+    expect(h.gate.downBetween(1200, 1300)).toBe(true);
+  });
+
+  it('watch: an engine that answers throughout is not an outage; one that goes away meanwhile is waited out', async () => {
+    const calm = harness(0, 60, 0);
+    expect(await calm.gate.watch(1000)).toBe(false);
+    expect(calm.clock()).toBe(1000);
+    expect(calm.pings.length).toBeGreaterThanOrEqual(4);
+    expect(calm.gate.seen).toBe(false);
+    expect(calm.lines).toEqual([]);
+
+    const restarting = harness((t) => t < 500 || t >= 2000, 60, 0);
+    expect(await restarting.gate.watch(5000)).toBe(true);
+    expect(restarting.clock()).toBeGreaterThanOrEqual(2000);
+    expect(restarting.gate.downBetween(600, 700)).toBe(true);
+    expect(restarting.lines.at(-1)).toMatch(/^engine back after/);
   });
 });
