@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { CONTAINER_PATHS, DEFAULT_ADAPTER_PORT, ENV } from '../contract/paths.js';
 import { isTerminal, type DaemonStatus } from '../contract/status.js';
+import { oomKills } from '../platform/oom-kills.js';
 import { artifactPaths, createAdapterServer, fileBackend, listen, openArtifacts, readArtifacts } from '../adapter/index.js';
 import { readStatusFile, writeStatusFile } from '../world/status-file.js';
 
@@ -15,10 +16,14 @@ const how = env.GAIA2_DAEMON_EXIT || 'unknown exit';
 
 const last = readStatusFile(statusFile);
 if (!isTerminal(last)) {
+  // SIGKILL with the container's memory cgroup counting a kill: the kernel took it for the
+  // unit's memory limit (the kind Kubernetes gives a Pod it kills so).
+  const oom = how === 'killed by signal 9' && (oomKills() ?? 0) > 0;
   const s: DaemonStatus = {
     ...(last ?? { turn: 0, nb_turns: 1, num_events: 0 }),
     status: 'error',
-    reason: `world daemon exited unexpectedly (${how}) while ${last ? `status was ${last.status}` : 'setting up'}`,
+    reason: `world daemon exited unexpectedly (${how}${oom ? ', out of memory: the kernel killed it for the unit\'s memory limit' : ''}) while ${last ? `status was ${last.status}` : 'setting up'}`,
+    ...(oom ? { error_kind: 'oom_killed' } : {}),
   };
   writeStatusFile(statusFile, s);
   process.stderr.write(`gaia2-status: wrote terminal status: ${s.reason}\n`);

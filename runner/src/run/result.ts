@@ -97,6 +97,14 @@ export function buildResult(o: Observed): ScenarioResult {
   return { ...common, success: null, error: message, ...tail, status: 'error', error_kind: kind };
 }
 
+/** A daemon's error status as a run's failure: its own kind when it names one, else daemon_error. */
+export function daemonFailure(ds: DaemonStatus, fallback = 'no reason given'): { kind: ErrorKind; message: string } {
+  if (ds.error_kind && (ERROR_KINDS as readonly string[]).includes(ds.error_kind)) {
+    return { kind: ds.error_kind as ErrorKind, message: ds.reason ?? `daemon status error (${ds.error_kind})` };
+  }
+  return { kind: 'daemon_error', message: `Daemon error: ${ds.reason ?? fallback}` };
+}
+
 function notJudged(ds: DaemonStatus | null, o: Observed): { kind: ErrorKind; message: string } {
   if (o.timedOut) {
     return {
@@ -109,12 +117,7 @@ function notJudged(ds: DaemonStatus | null, o: Observed): { kind: ErrorKind; mes
   }
   const status = ds?.status ?? 'unknown';
   const why = ds?.reason ? `: ${ds.reason}` : '';
-  if (status === 'error' && ds?.error_kind && (ERROR_KINDS as readonly string[]).includes(ds.error_kind)) {
-    return { kind: ds.error_kind as ErrorKind, message: ds.reason ?? `daemon status error (${ds.error_kind})` };
-  }
-  if (status === 'error') {
-    return { kind: 'daemon_error', message: `Daemon error${why || `: no turn boundary detected (${o.numAgentEvents} tool calls)`}` };
-  }
+  if (status === 'error') return daemonFailure(ds!, `no turn boundary detected (${o.numAgentEvents} tool calls)`);
   if (status === 'unknown') {
     return {
       kind: 'no_judgment',

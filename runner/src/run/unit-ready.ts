@@ -19,6 +19,7 @@ import type { AdapterEndpoint, ContainerFile, ContainerHandle } from '../engine/
 import { DatasetError } from '../dataset/index.js';
 import { AdapterHttpError, type AdapterClient } from './adapter-client.js';
 import { LatencyEstimate } from './latency-estimate.js';
+import { daemonFailure } from './result.js';
 import { RunFailure } from './run-failure.js';
 import { sleep } from './sleep.js';
 
@@ -119,6 +120,15 @@ export async function waitUnitReady(o: UnitReadyOptions): Promise<void> {
         if (answeredAt === null && o.lateFiles.length && e instanceof AdapterHttpError && REFUSED.has(e.statusCode)) {
           throw new RunFailure('container_start_failed', `the adapter refused the scenario: ${e.message}`);
         }
+        // No such route: the world died while booting and its stand-in (gaia2-status) answers,
+        // with the terminal status that says why; waiting longer changes nothing.
+        if (e instanceof AdapterHttpError && e.statusCode === 404) {
+          const s = await client.status().catch(() => null);
+          if (s?.status === 'error') {
+            const f = daemonFailure(s);
+            throw new RunFailure(f.kind, f.message);
+          }
+        }
         lastErr = (e as Error).message;
       }
     }
@@ -162,9 +172,10 @@ export async function assertRunning(c: ContainerHandle): Promise<void> {
   if (s.failure) throw new RunFailure(s.failure.kind, s.failure.message);
   if (!s.running) {
     const tail = await logTail(c, 5);
+    // Killed for its memory (the engine says so): the kind Kubernetes gives it too.
     throw new RunFailure(
-      'container_exited',
-      `container exited (code ${s.exitCode ?? '?'}${s.oomKilled ? ', out of memory' : ''})${tail ? `: ${tail}` : ''}`,
+      s.oomKilled ? 'oom_killed' : 'container_exited',
+      `container exited (code ${s.exitCode ?? '?'}${s.oomKilled ? ', out of memory: killed for exceeding its memory limit' : ''})${tail ? `: ${tail}` : ''}`,
     );
   }
 }

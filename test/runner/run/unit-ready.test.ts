@@ -158,6 +158,29 @@ describe('waitUnitReady', () => {
     await expect(
       waitUnitReady({ client, endpoint: ep, container: unit({ status: 'exited', running: false, exitCode: 3 }), lateFiles: scenario, kind: 't-exit', healthSeconds: 30 }),
     ).rejects.toMatchObject({ kind: 'container_exited', message: expect.stringMatching(/code 3.*boom/) });
+    // the engine says it was killed for its memory: oom_killed, as on Kubernetes
+    await expect(
+      waitUnitReady({ client, endpoint: ep, container: unit({ status: 'exited', running: false, exitCode: 137, oomKilled: true }), lateFiles: scenario, kind: 't-oom', healthSeconds: 30 }),
+    ).rejects.toMatchObject({ kind: 'oom_killed', message: expect.stringMatching(/code 137, out of memory: killed for exceeding its memory limit\): .*boom/) });
+    await client.close();
+  });
+
+  it('a world that died while booting (its stand-in answers, no /files route): the run ends at once with the status it left', async () => {
+    const status = { status: 'error', turn: 0, nb_turns: 1, num_events: 0, error_kind: 'oom_killed', reason: 'world daemon exited unexpectedly (killed by signal 9, out of memory) while setting up' } as const;
+    const { server } = createAdapterServer({
+      backend: { status: () => status, connected: () => false, hasConnected: () => false, info: () => ({}), post: () => null },
+      token: TOKEN,
+    });
+    const port = await listen(server, 0, '127.0.0.1');
+    closers.push(() => (server.closeAllConnections(), server.close()));
+    const ep: AdapterEndpoint = { url: `http://127.0.0.1:${port}` };
+    const client = new AdapterClient(ep, TOKEN);
+    const t0 = Date.now();
+    await expect(waitUnitReady({ client, endpoint: ep, container: unit(), lateFiles: scenario, kind: 't-dead-world', healthSeconds: 30 })).rejects.toMatchObject({
+      kind: 'oom_killed',
+      message: expect.stringMatching(/killed by signal 9, out of memory/),
+    });
+    expect(Date.now() - t0).toBeLessThan(5000);
     await client.close();
   });
 

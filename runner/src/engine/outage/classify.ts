@@ -57,7 +57,7 @@ export function isOutageResult(r: Pick<ScenarioResult, 'status' | 'error_kind' |
  */
 export function suspectOutage(r: Pick<ScenarioResult, 'status' | 'error_kind' | 'error'>): 'stopped' | 'start' | null {
   if (r.status !== 'error') return null;
-  if (r.error_kind === 'container_exited' && /^container exited \(code (0|143)\b/.test(r.error ?? '')) return 'stopped';
+  if (r.error_kind === 'container_exited' && /^container exited \(code (0|143)\)/.test(r.error ?? '')) return 'stopped';
   if (r.error_kind === 'container_start_failed' && !/address already in use|port is already allocated/i.test(r.error ?? '')) return 'start';
   return null;
 }

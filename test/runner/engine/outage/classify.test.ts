@@ -71,6 +71,7 @@ describe('isOutageResult', () => {
     expect(suspectOutage(err('container_exited', 'container exited (code 0): 2026-11-29 entrypoint: world daemon started'))).toBe('stopped');
     expect(suspectOutage(err('container_exited', 'container exited (code 143)'))).toBe('stopped');
     expect(suspectOutage(err('container_exited', 'container exited (code 137, out of memory)'))).toBe(null);
+    expect(suspectOutage(err('container_exited', 'container exited (code 0, out of memory)'))).toBe(null);
     expect(suspectOutage(err('container_exited', 'container exited (code 1): world crashed'))).toBe(null);
     expect(suspectOutage(err('container_start_failed', 'starting container g: failed to update store for object type *libnetwork.endpoint: open : no such file or directory'))).toBe('start');
     expect(suspectOutage(err('container_start_failed', 'starting container g: bind: address already in use'))).toBe(null);
