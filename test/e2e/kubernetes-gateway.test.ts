@@ -250,6 +250,31 @@ describe('model gateway on kubernetes: in the cluster, keys only in its Secret, 
   });
 });
 
+describe('a budget on kubernetes: counted and enforced by the gateway in the cluster', () => {
+  it('a scenario run over [run].max_tokens: the call past the cap never reaches the provider, the run is a judged failure (budget)', async () => {
+    const hostIp = await clusterHostAddress();
+    const model = await startFakeLlm({ format: 'openai-chat', respond: phaseModel(CASES), host: '0.0.0.0' });
+    const out = join(work, 'budget');
+    const logs: string[] = [];
+    let outcome: ExecuteOutcome;
+    try {
+      // every answer bills at least 110 tokens: the first call meets the cap of 100
+      outcome = await execute(plan(out, { subset: subset({ execution: ['exec_shopping_bottle_order'] }), baseUrl: model.urlFor(hostIp), maxRunTokens: '100' }), [], logs);
+    } finally {
+      await model.close();
+    }
+    const [r] = outcome.results;
+    expect(model.requests, logs.join('\n')).toHaveLength(1);
+    expect(r).toMatchObject({ status: 'fail', success: false, budget_exceeded: { limit: 'max_tokens', cap: 100 } });
+    expect(r!.failure_reasons).toEqual([expect.stringMatching(/^Budget: this scenario run spent \d+ tokens .*\[run\]\.max_tokens = 100/)]);
+    // the gateway in the cluster counted the refusal; the record taken back holds the one call it forwarded
+    expect(outcome.report.model_gateway).toMatchObject({ over_budget: expect.any(Number) });
+    expect((outcome.report.model_gateway as { over_budget: number }).over_budget).toBeGreaterThanOrEqual(1);
+    expect(traffic(join(out, 'execution', 'exec_shopping_bottle_order')).filter((l) => l.role === 'agent')).toHaveLength(1);
+    expect(await gone()).toEqual({ pods: 0, secrets: 0, services: 0, deployments: 0 });
+  }, 600_000);
+});
+
 /** POST to the gateway from inside a scenario Pod with a given token: [status, body]. */
 async function curl(container: string, baseUrl: string, token: string): Promise<{ status: string; body: string }> {
   const out = await podman([

@@ -43,6 +43,11 @@ export interface RunGateway {
    */
   overBudget?(container: string): BudgetBreach | null;
   runOverBudget?(): BudgetBreach | null;
+  /**
+   * The same as overBudget, asked afresh at a run's end, where overBudget may answer from a
+   * count read a moment ago (a gateway in the cluster); absent where overBudget is always current.
+   */
+  overBudgetNow?(container: string): Promise<BudgetBreach | null>;
   close(): Promise<void>;
 }
 

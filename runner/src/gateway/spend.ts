@@ -50,6 +50,16 @@ export class SpendBook {
     return this.runOver();
   }
 
+  /** Every container at or over a cap of its own, with that cap (the in-cluster gateway's GET /spend). */
+  overContainers(): Record<string, BudgetBreach> {
+    const out: Record<string, BudgetBreach> = {};
+    for (const c of this.byContainer.keys()) {
+      const b = this.over(c);
+      if (b && b.limit !== 'total_max_cost_usd' && b.limit !== 'total_max_tokens') out[c] = b;
+    }
+    return out;
+  }
+
   /** The whole run's spend so far (the dashboard, the report). */
   totals(): { tokens: number; usd: number } {
     return { ...this.total };

@@ -231,6 +231,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
         ...(plan.run.stuckLoopMinToolCalls ? { stuckLoopMinToolCalls: plan.run.stuckLoopMinToolCalls } : {}),
         ...(gw?.overBudget ? { overBudget: () => gw.overBudget!(t.label) } : {}),
+        ...(gw?.overBudgetNow ? { overBudgetNow: () => gw.overBudgetNow!(t.label) } : {}),
         labels: { [LABELS.managed]: '1', [LABELS.runId]: runId },
         ...(t.runIndex ? { runIndex: t.runIndex } : {}),
         ...(t.entry.split ? { split: t.entry.split } : {}),

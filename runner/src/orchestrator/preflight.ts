@@ -30,7 +30,7 @@ export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv:
   let base = buildBaseEnv(given, hostEnv, { withholdKeys: true });
   const gateway = gatewayDecision(given, base.routes);
   if (!gateway.on) base = buildBaseEnv(given, hostEnv);
-  checkBudgetEnforced(given, gateway, engine);
+  checkBudgetEnforced(given, gateway);
   for (const n of base.notices) log(n);
   // The backend's refusal costs a request; an agent layer's build costs minutes: refusal first.
   await engine.preflight({ network: given.run.network, env: base.env, files: base.files.map((f) => ({ path: f.path, setting: f.setting })) });
@@ -45,13 +45,9 @@ export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv:
   return { plan, agent: who.agent, base, gateway };
 }
 
-/** A budget is counted by the model gateway on this machine: without it nothing could hold it. */
-function checkBudgetEnforced(plan: RunPlan, gateway: { on: boolean; reason?: string }, engine: UnitBackend): void {
+/** A budget is counted by the model gateway (on this machine, or in the cluster): without it nothing could hold it. */
+function checkBudgetEnforced(plan: RunPlan, gateway: { on: boolean; reason?: string }): void {
   if (!hasBudget(plan.run.budget)) return;
-  const why = !gateway.on
-    ? `the model gateway is off for this run (${gateway.reason ?? 'no model route'})`
-    : engine.capabilities.gatewayBesideUnits
-      ? `the ${engine.name} backend runs the gateway in its cluster, which keeps no budget yet`
-      : null;
+  const why = !gateway.on ? `the model gateway is off for this run (${gateway.reason ?? 'no model route'})` : null;
   if (why) throw new ConfigError(`[run] budget (max_cost_usd, max_tokens, total_max_cost_usd, total_max_tokens): the model gateway counts and enforces it, but ${why}`);
 }

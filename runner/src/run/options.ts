@@ -67,6 +67,8 @@ export interface ScenarioRunOptions {
    * status poll; once one is met the run ends as a judged failure. Absent: no budget.
    */
   overBudget?: () => BudgetBreach | null;
+  /** The same, asked afresh once the run ended (the last calls' answers may be newer than overBudget's count). */
+  overBudgetNow?: () => Promise<BudgetBreach | null>;
   /** Status poll interval in ms (default 300). */
   pollIntervalMs?: number;
   /**

@@ -184,7 +184,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   const loopAt = o.stuckLoopMinToolCalls ?? 0;
   observed.stuckLoop = findStuckLoop(artifacts.get('events.jsonl'), loopAt) ?? observed.stuckLoop ?? null;
   // the last calls' answers may have come in after the last poll
-  observed.budget = observed.budget ?? o.overBudget?.() ?? null;
+  observed.budget = observed.budget ?? (o.overBudgetNow ? await o.overBudgetNow() : o.overBudget?.()) ?? null;
   const s = collected.statusFile;
   if (s && (!observed.status || !isTerminal(observed.status)) && (!observed.status || isTerminal(s))) observed.status = s;
   const usage = usageOfRun(artifacts, observed.status, o.env);

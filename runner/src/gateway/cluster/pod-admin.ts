@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, type GatewayStats } from '../server.js';
-import { ADMIN_HEADER, type FinishAnswer, type FinishBody, type RegisterBody } from './protocol.js';
+import { ADMIN_HEADER, type FinishAnswer, type FinishBody, type RegisterBody, type SpendAnswer } from './protocol.js';
 
 export interface AdminHandlers {
   adminToken: string;
@@ -13,6 +13,8 @@ export interface AdminHandlers {
   register(b: RegisterBody): Promise<void>;
   finish(b: FinishBody): Promise<FinishAnswer>;
   stats(): GatewayStats;
+  /** Absent on a gateway without a budget (GET /spend is then 404). */
+  spend?(): SpendAnswer;
 }
 
 const MAX_BODY = 256 * 1024 * 1024;
@@ -47,6 +49,7 @@ export async function startAdmin(h: AdminHandlers): Promise<{ port: number; clos
       if (route === 'POST /containers') return send(200, (await h.register(await jsonBody<RegisterBody>(req)), { ok: true }));
       if (route === 'POST /containers/finish') return send(200, await h.finish(await jsonBody<FinishBody>(req)));
       if (route === 'GET /stats') return send(200, h.stats());
+      if (route === 'GET /spend' && h.spend) return send(200, h.spend());
       return send(404, { error: `no admin route ${route}` });
     };
     run().catch((e: unknown) => send((e as { status?: number }).status ?? 500, { error: (e as Error).message }));

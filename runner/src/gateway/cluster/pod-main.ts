@@ -11,6 +11,7 @@ import { registerSecret, redact } from '../../secrets/redact.js';
 import { kindOf } from '../api-kinds.js';
 import { replayOf } from '../replay.js';
 import { startGateway } from '../server.js';
+import { SpendBook } from '../spend.js';
 import { TRAFFIC_FILE } from '../record.js';
 import { startAdmin } from './pod-admin.js';
 import { ADMIN_PORT, CONFIG_DIR, CONFIG_KEY, SERVE_PORT, type PodGatewayConfig } from './protocol.js';
@@ -31,11 +32,13 @@ async function main(): Promise<void> {
   /** recordKey → the recorded traffic handed over with a container's registration (replay). */
   const replayRecords = new Map<string, string>();
   const replay = config.replay ? replayOf((k) => replayRecords.get(k) ?? null, (k) => `the record of ${k} (replayed run)`) : null;
+  const spend = config.budget ? new SpendBook(config.budget) : null;
   const gateway = await startGateway({
     upstreams,
     plan: config.plan,
     prices: config.prices,
     replay,
+    spend,
     listenHost: '0.0.0.0',
     port: Number(process.env.GAIA2_GATEWAY_PORT ?? SERVE_PORT),
     ...(config.backoff ? { backoff: config.backoff } : {}),
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
         replay?.forget(key);
       }
       await gateway.recorder.flush();
+      spend?.forget(container);
       const dir = dirs.get(container);
       dirs.delete(container);
       let record = '';
@@ -77,6 +81,7 @@ async function main(): Promise<void> {
       return { record, failure: gateway.failureOf(container), stats: gateway.stats() };
     },
     stats: () => gateway.stats(),
+    ...(spend ? { spend: () => ({ run: spend.runOver(), containers: spend.overContainers() }) } : {}),
   });
   await mkdir(RECORDS, { recursive: true });
   log(`model gateway in the cluster: serving on :${gateway.port}, admin on :${admin.port}; ${upstreams.map((u) => u.provider).join(', ')}${config.replay ? ' (replay)' : ''}`);

@@ -2,6 +2,7 @@
 // in the run's namespace: docs/gateway.md "Kubernetes") agree on: the Pod's ports, where its
 // configuration is mounted, and the admin API the runner drives through the API server's pod
 // proxy (register a container's tokens, end a container and take its record, read the counts).
+import type { BudgetBreach, RunBudget } from '../../plan/budget.js';
 import type { GatewayPlan } from '../../plan/gateway.js';
 import type { PriceTable } from '../../tokens/index.js';
 import type { GatewayFailure, GatewayStats } from '../server.js';
@@ -28,6 +29,14 @@ export interface PodGatewayConfig {
   replay: boolean;
   adminToken: string;
   backoff?: { baseDelayMs: number; maxDelayMs: number };
+  /** The run's spend caps ([run] max_cost_usd, …): counted and enforced by this gateway. */
+  budget?: RunBudget;
+}
+
+/** GET /spend: the caps met so far, the whole run's and each container's own. */
+export interface SpendAnswer {
+  run: BudgetBreach | null;
+  containers: Record<string, BudgetBreach>;
 }
 
 /** POST /containers: a container's tokens, and its recorded traffic when replaying. */

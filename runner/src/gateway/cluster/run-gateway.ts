@@ -28,7 +28,8 @@ import { newToken, type Grant } from '../tokens.js';
 import { readReplayRecord } from '../replay.js';
 import { AdminClient } from './admin-client.js';
 import { gatewayDeploymentManifest, gatewayName, gatewaySecretManifest, gatewayServiceManifest, serviceOrigin } from './manifests.js';
-import type { FinishAnswer } from './protocol.js';
+import type { FinishAnswer, SpendAnswer } from './protocol.js';
+import { hasBudget } from '../../plan/budget.js';
 
 export interface ClusterGatewayOptions {
   runId: string;
@@ -41,6 +42,7 @@ export interface ClusterGatewayOptions {
 
 const EMPTY_STATS: GatewayStats = { requests: 0, by_role: { agent: 0, app_agent: 0, judge: 0 }, queued_total: 0, throttled: 0, retried: 0, gave_up: 0, refused: 0, replayed: 0, over_budget: 0, spent: { tokens: 0, usd: 0 }, resumed: 0, broken: 0, providers: {} };
 const STATS_EVERY_MS = 2000;
+const SPEND_EVERY_MS = 1000;
 
 export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase, ups: RunUpstreams, o: ClusterGatewayOptions): Promise<RunGateway> {
   const g = o.gatewayPlan;
@@ -73,6 +75,7 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
   }
 
   const apps = access.kc.makeApiClient(AppsV1Api);
+  const budgeted = hasBudget(plan.run.budget);
   const adminToken = randomBytes(24).toString('base64url');
   const secret = gatewaySecretManifest({
     name,
@@ -87,6 +90,7 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
       replay: Boolean(g.replay),
       adminToken,
       ...(o.backoff ? { backoff: o.backoff } : {}),
+      ...(budgeted ? { budget: plan.run.budget } : {}),
     },
   });
   const remove = async () => {
@@ -111,17 +115,21 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
       (g.replay ? `, replaying ${g.replay} (no provider is called)` : `: ${ups.upstreams.map((u) => `${u.provider} (${(ups.roles.get(u.id) ?? []).join(', ')})`).join('; ')}`),
   );
 
+  // The counts, and with a budget the caps met, read every couple of seconds: the runner's checks
+  // read the last answer (the gateway itself refuses every call past a cap at once).
   let stats = EMPTY_STATS;
+  let spent: SpendAnswer = { run: null, containers: {} };
   let polling = false;
   const timer = setInterval(() => {
     if (polling) return;
     polling = true;
-    admin
-      .call<GatewayStats>('GET', '/stats')
-      .then((s) => void (stats = s))
+    Promise.all([
+      admin.call<GatewayStats>('GET', '/stats').then((s) => void (stats = s)),
+      budgeted ? admin.call<SpendAnswer>('GET', '/spend').then((s) => void (spent = s)) : null,
+    ])
       .catch(() => {})
       .finally(() => void (polling = false));
-  }, STATS_EVERY_MS);
+  }, budgeted ? SPEND_EVERY_MS : STATS_EVERY_MS);
   timer.unref();
 
   return {
@@ -147,6 +155,16 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
       return a.failure;
     },
     stats: () => stats,
+    ...(budgeted
+      ? {
+          overBudget: (c: string) => spent.containers[c] ?? spent.run,
+          runOverBudget: () => spent.run,
+          async overBudgetNow(c: string) {
+            spent = await admin.call<SpendAnswer>('GET', '/spend').catch(() => spent);
+            return spent.containers[c] ?? spent.run;
+          },
+        }
+      : {}),
     async close() {
       clearInterval(timer);
       stats = await admin.call<GatewayStats>('GET', '/stats').catch(() => stats);

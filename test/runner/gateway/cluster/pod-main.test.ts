@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_HEADER, CONFIG_KEY, type FinishAnswer, type PodGatewayConfig } from '../../../../runner/src/gateway/cluster/protocol.js';
+import { ADMIN_HEADER, CONFIG_KEY, type FinishAnswer, type PodGatewayConfig, type SpendAnswer } from '../../../../runner/src/gateway/cluster/protocol.js';
 import type { TrafficLine } from '../../../../runner/src/gateway/index.js';
 import { NO_LIMITS } from '../../../../runner/src/plan/gateway.js';
 import { say, startFakeLlm } from '../../../helpers/fake-llm/index.js';
@@ -97,5 +97,34 @@ describe('the in-cluster gateway process', () => {
     const again = await ask(gw.serve, token); // a second request was never recorded
     expect(again.status).toBe(409);
     expect(await again.text()).toMatch(/agent request #2 of search\/s1 has no recorded answer/);
+  }, 60_000);
+
+  it('with a budget: counts the agent side per container, refuses the call past a cap without the provider, and says so on GET /spend', async () => {
+    const llm = await startFakeLlm({ format: 'openai-chat', fallback: say('hello', { usage: { input: 40, output: 3 } }) });
+    try {
+      const budget = { maxCostUsd: null, maxTokens: 50, totalMaxCostUsd: null, totalMaxTokens: null };
+      const gw = await startPodGateway({ ...config(llm.url, false), budget });
+      const [a, b] = [`g2gw-${'c'.repeat(32)}`, `g2gw-${'d'.repeat(32)}`];
+      await admin(gw.admin, 'POST', '/containers', { tokens: [{ token: a, grant: grant('s1') }, { token: b, grant: grant('s2') }] });
+      const none = (await (await admin(gw.admin, 'GET', '/spend')).json()) as SpendAnswer;
+      expect(none).toEqual({ run: null, containers: {} });
+      expect((await ask(gw.serve, a)).status).toBe(200); // 43 tokens: under 50
+      expect((await ask(gw.serve, a)).status).toBe(200); // 86: at the cap now
+      const refused = await ask(gw.serve, a);
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(await refused.text()).toMatch(/Budget/);
+      expect(llm.requests).toHaveLength(2); // the third never reached the provider
+      expect((await ask(gw.serve, b)).status).toBe(200); // another container has its own count
+      const spent = (await (await admin(gw.admin, 'GET', '/spend')).json()) as SpendAnswer;
+      expect(spent).toEqual({ run: null, containers: { s1: { limit: 'max_tokens', cap: 50, spent: 86 } } });
+      expect((await admin(gw.admin, 'GET', '/spend', undefined, 'wrong-token-of-same-length-00')).status).toBe(401);
+    } finally {
+      await llm.close();
+    }
+  }, 60_000);
+
+  it('without a budget there is no GET /spend', async () => {
+    const gw = await startPodGateway(config('http://127.0.0.1:9/v1', false));
+    expect((await admin(gw.admin, 'GET', '/spend')).status).toBe(404);
   }, 60_000);
 });
