@@ -53,8 +53,8 @@ function existing(p: string, flag: string): string {
 function commonPlan(f: AgentFlags, env: Record<string, string | undefined>): Omit<RunPlan, 'command' | 'target'> & { noise: RunPlan['noise'] } {
   const apiKey = resolveSecret({ value: f.apiKey, envName: f.apiKeyEnv }, { value: '--api-key', env: '--api-key-env', table: 'the command line' }, env);
   const agent = resolveAgent(
-    { name: f.agent?.trim() || undefined, version: f.agentVersion, options: parseAgentOptionFlags(f.agentOption ?? [], f.agent ? findAdapter(f.agent.trim()) : null), image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: intFlag(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null, instructionsFile: f.instructionsFile ?? null },
-    { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script', version: '--agent-version', options: '--agent-option', instructions: '--instructions-file' },
+    { name: f.agent?.trim() || undefined, version: f.agentVersion, options: parseAgentOptionFlags(f.agentOption ?? [], f.agent ? findAdapter(f.agent.trim()) : null), image: f.image, runtime: f.runtime, provider: f.provider?.trim() || undefined, model: f.model?.trim() || undefined, apiKey, baseUrl: f.baseUrl, thinking: f.thinking, tools: f.tools, maxTokens: intFlag(f.maxTokens, '--max-tokens'), volumes: f.volume, script: f.script ? existing(f.script, '--script') : null, instructionsFile: f.instructionsFile ?? null, ...(f.contextWindow !== undefined ? { contextWindow: intFlag(f.contextWindow, '--context-window') } : {}) },
+    { image: '--image', provider: '--provider', model: '--model', name: '--agent', script: '--script', version: '--agent-version', options: '--agent-option', instructions: '--instructions-file', contextWindow: '--context-window' },
   );
   const judgeKey = resolveSecret(
     { value: f.judgeApiKey ?? (env.GAIA2_JUDGE_API_KEY?.trim() || undefined), envName: f.judgeApiKey ? undefined : f.judgeApiKeyEnv },

@@ -12,6 +12,7 @@ export interface AgentFlags extends NoiseFlags, GatewayFlags {
   agentVersion?: string;
   agentOption?: string[];
   instructionsFile?: string;
+  contextWindow?: string;
   script?: string;
   runtime: string;
   adapterPort: string;
@@ -84,6 +85,7 @@ export function addAgentOptions(cmd: Command): Command {
     .option('--agent-version <version>', "a third-party agent's package version, or latest: the npm registry's newest, recorded exactly (default: the one the runner pins)")
     .option('--agent-option <key=value>', "an agent layer's option (repeatable; docs/agents.md)", collect)
     .option('--instructions-file <file>', "a third-party agent's instructions: a template with the reference's placeholders {{TOOL_LIST}}, {{MESSAGING_TOOLS}}, {{EXEC_TOOL}} (docs/agents.md)")
+    .option('--context-window <tokens>', "a third-party agent's own context-window setting ([agent].context_window; codex, openclaw)")
     .option('--script <file>', 'JSON command list for --agent scripted')
     .option('--runtime <cli>', 'container CLI of the reference runner (podman|docker); recorded in run_config.json', 'podman')
     .option('--adapter-port <port>', 'adapter port inside the container (host networking)', String(RUN_DEFAULTS.adapterPort))

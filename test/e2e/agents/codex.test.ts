@@ -120,7 +120,8 @@ function codexChecks(run: () => AgentSuiteRun, engine: E2eEngine): void {
       };
       [failed, restarted] = await Promise.all([
         runAgentOnce(image, CODEX, { plays: samplePlay(SAMPLES.single), filter: cut, env }),
-        runAgentOnce(image, CODEX, { scenario: scenarioFile(SAMPLES.multi), plays, filter: killer, env }),
+        // with [agent].context_window by its flag: Codex's own setting (model_context_window)
+        runAgentOnce(image, CODEX, { scenario: scenarioFile(SAMPLES.multi), plays, filter: killer, env, flags: ['--context-window', '100000'] }),
       ]);
     }, 900_000);
 
@@ -151,6 +152,17 @@ function codexChecks(run: () => AgentSuiteRun, engine: E2eEngine): void {
       const [one, two] = samplePlay(SAMPLES.multi);
       const q = restarted.fake.requests.find((x) => said(x).includes(two!.when))!;
       expect(said(q)).toContain(one!.when);
+    });
+
+    it("--context-window reaches Codex's own setting: its token reports give the window it was told (95% of it, Codex's margin), where the samples' runs give its default", () => {
+      const windows = (dir: string, sample: string) =>
+        [...appServerTraces(dir, id(sample)).values()].flat().filter((l) => l.msg.method === 'thread/tokenUsage/updated').map((l) => l.msg.params.tokenUsage.modelContextWindow as number);
+      const told = windows(restarted.dir, SAMPLES.multi);
+      expect(told.length).toBeGreaterThan(0);
+      expect(new Set(told)).toEqual(new Set([95_000]));
+      const byDefault = windows(run().good.dir, SAMPLES.multi);
+      expect(byDefault.length).toBeGreaterThan(0);
+      expect(byDefault.every((w) => w > 95_000)).toBe(true);
     });
   });
 }

@@ -8,6 +8,8 @@ import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { planFromRunRecord } from '../../../runner/src/config/from-run-record.js';
 import { parseRunRecord, toRecord } from '../../../runner/src/record/index.js';
 import { buildBaseEnv } from '../../../runner/src/env/container-env.js';
+import { planFromRunFlags } from '../../../runner/src/config/cli-flags.js';
+import { defaultRunFlags } from './flag-defaults.js';
 
 const toml = (agent: string) => {
   const dir = mkdtempSync(join(tmpdir(), 'ctx-win-'));
@@ -28,5 +30,15 @@ describe('[agent].context_window', () => {
   it('is refused for an agent without one, and below 1', () => {
     expect(() => loadRunConfig(toml('name = "oracle"\ncontext_window = 1000'), {})).toThrow(/\[agent\]\.context_window applies to agents with a context-window setting of their own \(.*codex.*openclaw|openclaw.*codex.*\), not \[agent\]\.name = oracle/);
     expect(() => loadRunConfig(toml('name = "codex"\nprovider = "openai"\nmodel = "gpt-5"\napi_key = "sk-x"\ncontext_window = 0'), {})).toThrow(/\[agent\]\.context_window must be/);
+  });
+  it('--context-window on the command line: the same setting, the same refusals, named by the flag', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ctx-win-flag-'));
+    const scenario = join(dir, 's.json');
+    writeFileSync(scenario, '{}');
+    const flags = { ...defaultRunFlags(scenario), agent: 'codex', provider: 'openai', model: 'gpt-5', apiKeyEnv: 'K' };
+    expect(planFromRunFlags({ ...flags, contextWindow: '64000' }, { K: 'sk-x' }).agent.contextWindow).toBe(64000);
+    expect(planFromRunFlags(flags, { K: 'sk-x' }).agent.contextWindow).toBeUndefined();
+    expect(() => planFromRunFlags({ ...flags, contextWindow: 'lots' }, { K: 'sk-x' })).toThrow(/--context-window must be an integer/);
+    expect(() => planFromRunFlags({ ...flags, agent: 'oracle', contextWindow: '64000' }, { K: 'sk-x' })).toThrow(/--context-window applies to agents with a context-window setting of their own .*not --agent = oracle/);
   });
 });
