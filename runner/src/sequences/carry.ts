@@ -5,7 +5,9 @@
 // only the files hold what the agent wrote into them), and the agent's home, less its credentials
 // and the runtimes' per-run plumbing. The next run gets the states as its scenario's initial app
 // states (the world seeds from the scenario, as always), and the drive and the home as files
-// written before its unit starts (the world's drive build keeps a file it finds there).
+// written before its unit starts (the world's drive build keeps a file it finds there). A backend
+// that cannot read or write a unit's files (a Pod) carries through the image instead: GET /carry
+// out, the adapter's /files in (the home through the entrypoint, ENV.carryHome).
 import { posix } from 'node:path';
 import { AGENT_USER, CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
 import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
