@@ -91,6 +91,19 @@ HOME=/var/gaia2 "${SETPRIV_GAIA2[@]}" "$NODE" --max-semi-space-size=1 --expose-g
 DAEMON=$!
 log "world daemon started (pid $DAEMON, agent $AGENT)"
 
+# 2b. A universe chain's carried home, uploaded by a runner without an archive API (contract:
+#     GAIA2_CARRY_HOME): it arrives through the daemon's POST/PUT /files before the scenario's
+#     ready marker, as the daemon's files; moved into the home as the agent's before the agent
+#     starts (this wait is the chains' cost; every other run starts the agent at once).
+CARRY_HOME=/var/gaia2/carry-home
+if [[ -n ${GAIA2_CARRY_HOME:-} && -n ${GAIA2_SCENARIO_READY:-} ]]; then
+  while [[ ! -e $GAIA2_SCENARIO_READY ]] && kill -0 "$DAEMON" 2>/dev/null; do sleep 0.05; done
+  if [[ -d $CARRY_HOME ]]; then
+    if cp -a "$CARRY_HOME/." /home/agent/ && chown -R agent:agent /home/agent; then log "carried home put in"; else log "carried home not put in"; fi
+    rm -rf -- "$CARRY_HOME"
+  fi
+fi
+
 # 3. Agent runtime.
 AGENT_PID=
 case "$AGENT" in

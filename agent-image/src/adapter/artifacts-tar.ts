@@ -11,9 +11,16 @@ import type { ArtifactsResponse } from '../contract/routes.js';
 
 export interface OpenArtifact {
   name: string;
+  /** -1 for a directory or a link (no bytes). */
   fd: number;
   size: number;
   mtime: number;
+  /** A tree's entry (GET /carry) keeps its kind, mode and owner; artifacts are plain 0644 files. */
+  kind?: 'directory' | 'symlink';
+  linkname?: string;
+  mode?: number;
+  uid?: number;
+  gid?: number;
 }
 
 export interface OpenedArtifacts extends Pick<ArtifactsResponse, 'missing' | 'unreadable'> {
@@ -65,11 +72,16 @@ export async function sendTar(out: Writable, files: readonly OpenArtifact[]): Pr
   sending.catch(() => {}); // awaited below; an early failure surfaces through the entries too
   try {
     for (const f of files) {
-      await pipeline(Readable.from(bytesAsOpened(f)), tar.entry({ name: f.name, size: f.size, mode: 0o644, mtime: new Date(f.mtime * 1000) }));
+      const header = { name: f.name, mode: f.mode ?? 0o644, mtime: new Date(f.mtime * 1000), ...(f.uid !== undefined ? { uid: f.uid, gid: f.gid ?? 0 } : {}) };
+      if (f.kind) {
+        await new Promise<void>((resolve, reject) => tar.entry({ ...header, type: f.kind!, ...(f.kind === 'symlink' ? { linkname: f.linkname ?? '' } : {}) }, (e) => (e ? reject(e) : resolve())));
+        continue;
+      }
+      await pipeline(Readable.from(bytesAsOpened(f)), tar.entry({ ...header, size: f.size }));
     }
     tar.finalize();
     await sending;
   } finally {
-    for (const f of files) closeSync(f.fd);
+    for (const f of files) if (f.fd >= 0) closeSync(f.fd);
   }
 }

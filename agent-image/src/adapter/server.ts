@@ -43,6 +43,8 @@ export interface AdapterOptions {
   artifacts?: () => ArtifactsResponse;
   /** GET /artifacts?format=tar (only with a token): the files opened, streamed by the server. */
   artifactsTar?: () => OpenedArtifacts;
+  /** GET /carry (only with a token): a universe chain's carry, opened, streamed like the artifacts' tar. */
+  carryTar?: () => OpenedArtifacts;
   /** POST /shutdown (only with a token): called after the answer has been sent. */
   onShutdown?: () => void;
   /** POST /files (only with a token): writes the files in order. */
@@ -106,6 +108,7 @@ export function createAdapterServer(opts: AdapterOptions): { server: Server; buf
       if (!authorized(req, token)) return json(res, 401, { ok: false, error: 'Unauthorized' });
       if (req.method === 'GET' && path === ROUTES.artifacts && opts.artifactsTar && url.search === `?${ARTIFACTS_TAR_QUERY}`) return serveTar(res, opts.artifactsTar());
       if (req.method === 'GET' && path === ROUTES.artifacts && opts.artifacts) return json(res, 200, opts.artifacts());
+      if (req.method === 'GET' && path === ROUTES.carry && opts.carryTar) return serveTar(res, opts.carryTar());
       if (req.method === 'POST' && path === ROUTES.shutdown && opts.onShutdown) {
         const onShutdown = opts.onShutdown;
         res.on('finish', () => onShutdown());

@@ -19,6 +19,8 @@ export const IMAGE_FEATURES = {
   filesStream: 'files-stream',
   /** GET /artifacts?format=tar: the artifact files as one tar stream (no base64, no JSON). */
   artifactsTar: 'artifacts-tar',
+  /** GET /carry: a universe chain's carry as one tar stream; GAIA2_CARRY_HOME puts a carried home in before the agent starts. */
+  carryRoute: 'carry-route',
 } as const;
 
 export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];

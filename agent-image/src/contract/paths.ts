@@ -35,6 +35,12 @@ export const CONTAINER_PATHS = {
    * one scenario's unit into the next (docs/protocol.md, "Universe chains").
    */
   agentHome: '/home/agent',
+  /**
+   * Our addition: where a runner without an archive API uploads a chain's carried home (POST or
+   * PUT /files, before the scenario-ready marker); with GAIA2_CARRY_HOME set the entrypoint
+   * moves it into agentHome, owned by the agent user, before it starts the agent.
+   */
+  carriedHomeUpload: '/var/gaia2/carry-home',
 } as const;
 
 /**
@@ -116,6 +122,11 @@ export const ENV = {
   agentTools: 'GAIA2_AGENT_TOOLS',
   /** Path of a marker file the daemon waits for before it reads the scenario. */
   scenarioReady: 'GAIA2_SCENARIO_READY',
+  /**
+   * Our addition: set (to 1) when a carried home is uploaded to CONTAINER_PATHS.carriedHomeUpload;
+   * the entrypoint waits for the scenario-ready marker and moves it into the home before the agent starts.
+   */
+  carryHome: 'GAIA2_CARRY_HOME',
   /** Agent2Agent settings, JSON (docs/agent2agent.md); unset = off. */
   a2a: 'GAIA2_A2A',
   /** Agent2Agent: the app agents' base URL. */

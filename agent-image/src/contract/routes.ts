@@ -21,6 +21,12 @@ export const ROUTES = {
    * PUT (the files-stream feature): one file, `?path=…&mode=…`, the body its raw bytes.
    */
   files: '/files',
+  /**
+   * GET: what a universe chain carries out of a finished unit (contract/carry.ts's filter) as
+   * one tar stream, entries `state/<path>` and `home/<path>` (CARRY_TAR_ROOTS): how a runner
+   * without an archive API (a cluster backend) reads it.
+   */
+  carry: '/carry',
 } as const;
 
 /**
@@ -41,7 +47,7 @@ export const MUTATING_ROUTES: ReadonlySet<string> = new Set([
  * Routes only the runner may use: they always need the token, and are disabled when the
  * container has none (the artifacts hold the judge's records, which the agent must not read).
  */
-export const RUNNER_ROUTES: ReadonlySet<string> = new Set([ROUTES.artifacts, ROUTES.shutdown, ROUTES.files]);
+export const RUNNER_ROUTES: ReadonlySet<string> = new Set([ROUTES.artifacts, ROUTES.shutdown, ROUTES.files, ROUTES.carry]);
 
 /** POST /files: written one after the other, so a reader that sees the last one knows the rest are complete. */
 export interface UploadRequest {
@@ -68,6 +74,9 @@ export const ARTIFACTS_TAR_QUERY = 'format=tar';
  * the daemon cannot read (comma-separated; names never hold a comma).
  */
 export const ARTIFACTS_TAR_HEADERS = { missing: 'x-gaia2-missing', unreadable: 'x-gaia2-unreadable' } as const;
+
+/** GET /carry: the tar's top folders, the state dir's and the agent home's carried entries. */
+export const CARRY_TAR_ROOTS = { state: 'state', home: 'home' } as const;
 
 /** GET /artifacts: host file name (ARTIFACT_FILES) → content in base64. */
 export interface ArtifactsResponse {

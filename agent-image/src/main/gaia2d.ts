@@ -21,6 +21,7 @@ import {
   listen,
   MessageBuffer,
   openArtifacts,
+  openCarry,
   readArtifacts,
   type AdapterBackend,
 } from '../adapter/index.js';
@@ -108,6 +109,7 @@ function runDaemon(): void {
       buffer,
       artifacts: () => readArtifacts(artifactPaths(env)),
       artifactsTar: () => openArtifacts(artifactPaths(env)),
+      carryTar: () => openCarry(stateDir, CONTAINER_PATHS.agentHome),
       onShutdown: shutdown,
       putFiles: writeUpload,
       streamFiles: true,

@@ -118,12 +118,26 @@ export function filesOf(stream: Readable, wanted: ReadonlySet<string>): Promise<
  * Every file, directory and symlink of a directory archive (entries "<dir basename>/<path>"),
  * with owner and mode; the directory itself and other kinds (devices, fifos) are left out.
  */
-export function treeOf(stream: Readable): Promise<TreeEntry[]> {
+export async function treeOf(stream: Readable): Promise<TreeEntry[]> {
+  return [...(await treesOf(stream)).values()].flat();
+}
+
+/**
+ * The same for an archive of several directories (GET /carry: "state/…", "home/…"): each top
+ * folder's entries, relative to it.
+ */
+export function treesOf(stream: Readable): Promise<Map<string, TreeEntry[]>> {
   const ex = extract();
-  const out: TreeEntry[] = [];
-  return new Promise<TreeEntry[]>((resolve, reject) => {
+  const out = new Map<string, TreeEntry[]>();
+  const add = (top: string, e: TreeEntry) => {
+    const list = out.get(top) ?? [];
+    list.push(e);
+    out.set(top, list);
+  };
+  return new Promise<Map<string, TreeEntry[]>>((resolve, reject) => {
     ex.on('entry', (h, body, next) => {
-      const path = h.name.split('/').slice(1).filter(Boolean).join('/');
+      const [top = '', ...rest] = h.name.split('/');
+      const path = rest.filter(Boolean).join('/');
       const type = h.type === 'file' ? 'file' : h.type === 'directory' ? 'dir' : h.type === 'symlink' ? 'symlink' : null;
       const base = { path, mode: (h.mode ?? 0o644) & 0o7777, uid: h.uid ?? 0, gid: h.gid ?? 0 };
       if (!path || !type) {
@@ -132,7 +146,7 @@ export function treeOf(stream: Readable): Promise<TreeEntry[]> {
         return;
       }
       if (type !== 'file') {
-        out.push({ ...base, type, ...(type === 'symlink' ? { linkname: h.linkname ?? '' } : {}) });
+        add(top, { ...base, type, ...(type === 'symlink' ? { linkname: h.linkname ?? '' } : {}) });
         body.on('end', next);
         body.resume();
         return;
@@ -140,7 +154,7 @@ export function treeOf(stream: Readable): Promise<TreeEntry[]> {
       const chunks: Buffer[] = [];
       body.on('data', (c: unknown) => chunks.push(c as Buffer));
       body.on('end', () => {
-        out.push({ ...base, type, content: Buffer.concat(chunks) });
+        add(top, { ...base, type, content: Buffer.concat(chunks) });
         next();
       });
     });

@@ -149,8 +149,9 @@ export interface ContainerHandle {
   readFiles(dir: string, names: readonly string[]): Promise<Map<string, Buffer>>;
   /**
    * Reads a whole directory (files, directories, symlinks, with owners and modes); empty when
-   * it does not exist. Absent on a backend that cannot read a unit's files (a universe chain's
-   * carry then fails with carry_error).
+   * it does not exist. Absent on a backend that cannot read a unit's files (a Pod): a universe
+   * chain's carry then comes through the image's adapter (GET /carry), or fails with carry_error
+   * when the image has no such route.
    */
   readTree?(dir: string): Promise<TreeEntry[]>;
   /** running | exited | created | …, plus the exit code once exited. */

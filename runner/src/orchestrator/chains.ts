@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import type { ContainerFile, ContainerHandle, UnitBackend } from '../engine/index.js';
 import { classify } from '../report/index.js';
-import { carryIntoScenario, CarryError, homeFiles, takeCarry, type CarriedState } from '../sequences/carry.js';
+import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { carryIntoScenario, homeFiles, takeCarry, type CarriedState, type CarrySource } from '../sequences/carry.js';
 import { checkpointPath, readCheckpoint, writeCheckpoint } from '../sequences/checkpoint.js';
 import type { ChainPlan } from '../sequences/resolve.js';
 import { buildTasks, priorOutcome, type Task } from './tasks.js';
@@ -26,7 +27,9 @@ export interface ChainTask {
 export interface ChainStepRun {
   content?: Buffer;
   files: ContainerFile[];
-  beforeRemove: (unit: ContainerHandle) => Promise<void>;
+  /** Variables the step's unit gets besides the run's (ENV.carryHome when a home is carried late). */
+  env: Record<string, string>;
+  beforeRemove: (unit: ContainerHandle, image?: CarrySource | null) => Promise<void>;
   /** universe_id, universe_position and carry_error, recorded in the step's result. */
   fields: Partial<ScenarioResult>;
 }
@@ -90,14 +93,15 @@ export async function runChain(c: ChainTask, deps: ChainDeps): Promise<void> {
     const t = c.steps[pos]!;
     let content: Buffer | undefined;
     let files: ContainerFile[] = [];
+    let env: Record<string, string> = {};
     if (carried) {
       try {
         content = carryIntoScenario(readFileSync(t.entry.file), carried, t.entry.file);
-        files = homeFiles(carried);
-        if (files.length && !deps.engine.capabilities.filesAtCreate) {
-          files = [];
-          throw new CarryError("this backend cannot write files into a unit before it starts, so the agent's home and the cloud drive's files were not carried");
-        }
+        // Without files at create, the home and the drive go in through the adapter before
+        // the scenario's ready marker; the entrypoint puts the home in before the agent starts.
+        const late = !deps.engine.capabilities.filesAtCreate;
+        files = homeFiles(carried, late);
+        if (late && carried.home.some((e) => e.type === 'file')) env = { [ENV.carryHome]: '1' };
       } catch (e) {
         carryError = (e as Error).message;
       }
@@ -107,9 +111,10 @@ export async function runChain(c: ChainTask, deps: ChainDeps): Promise<void> {
     const result = await deps.runTask(t, {
       ...(content ? { content } : {}),
       files,
-      beforeRemove: async (unit) => {
+      env,
+      beforeRemove: async (unit, image) => {
         try {
-          left = await takeCarry(unit);
+          left = await takeCarry(unit, image);
         } catch (e) {
           takeError = (e as Error).message;
         }

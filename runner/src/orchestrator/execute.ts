@@ -189,9 +189,6 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // Finished containers are removed in the background once their result is recorded (~300 ms
   // per run off the critical path), at most one per lane in flight; drained before returning.
   const removals = new BackgroundWork(Math.max(1, plan.run.concurrency), (e) => log(`container removal failed: ${(e as Error).message}`));
-  // Said once up front; each scenario that starts without the carry also records carry_error.
-  if (chains && !deps.engine.capabilities.filesAtCreate)
-    log(`Universe chains on ${deps.engine.name}: this backend cannot carry state between a chain's scenarios yet; each starts from its own initial state (carry_error in its result)`);
   // A chain's runs start from carried state the cache's key does not hold: never from the cache.
   if (chains && plan.run.enableCaching) log('Result cache off: a universe chain carries state from run to run');
   // One gate for the run's engine: lanes wait on it, outage victims start again (outage-restart.ts).
@@ -221,7 +218,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         scenarioFile: t.entry.file,
         scenario: t.entry,
         outputDir: t.dir,
-        env: { ...base.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
+        env: { ...base.env, ...step?.env, ...(await gw?.tokensFor({ container: t.label, runId, dir: t.dir, scenario: join(t.entry.relDir, t.entry.id), runIndex: t.runIndex, recordKey: out && t.dir ? relative(out, t.dir) : t.label })) },
         ...(files.length || step?.files.length ? { files: [...files, ...(step?.files ?? [])] } : {}),
         ...(step?.content ? { content: step.content } : {}),
         ...(step ? { beforeRemove: step.beforeRemove } : {}),

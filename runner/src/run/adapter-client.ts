@@ -5,8 +5,8 @@
 import { Pool } from 'undici';
 import type { Readable } from 'node:stream';
 import type { ArtifactsResponse, DaemonStatus, HealthResponse, NotifyResponse, UploadRequest } from '../../../agent-image/src/contract/index.js';
-import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, FILE_PUT_QUERY, ROUTES } from '../../../agent-image/src/contract/index.js';
-import { contentBytes, contentStream, tarFiles, type AdapterEndpoint, type ContainerFile } from '../engine/index.js';
+import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, CARRY_TAR_ROOTS, FILE_PUT_QUERY, ROUTES } from '../../../agent-image/src/contract/index.js';
+import { contentBytes, contentStream, tarFiles, treesOf, type AdapterEndpoint, type ContainerFile, type TreeEntry } from '../engine/index.js';
 
 /** The adapter (or a proxy in front of it) answered with an HTTP error. */
 export class AdapterHttpError extends Error {
@@ -23,6 +23,9 @@ export interface CollectedArtifacts {
   files: Map<string, Buffer>;
   unreadable: string[];
 }
+
+/** A tar answer's comma-separated header (names never hold a comma). */
+const listed = (headers: Record<string, string | string[] | undefined>, h: string): string[] => String(headers[h] ?? '').split(',').filter(Boolean);
 
 /** Scenarios run to megabytes: an upload through a proxy may take longer than a poll. */
 const UPLOAD_TIMEOUT_MS = 60_000;
@@ -93,7 +96,23 @@ export class AdapterClient {
    * entry by entry off the socket (no base64, no JSON: one copy of each file's bytes).
    */
   async artifactsTar(): Promise<CollectedArtifacts> {
-    const path = `${ROUTES.artifacts}?${ARTIFACTS_TAR_QUERY}`;
+    const res = await this.getTar(`${ROUTES.artifacts}?${ARTIFACTS_TAR_QUERY}`);
+    return { files: await tarFiles(res.body), unreadable: listed(res.headers, ARTIFACTS_TAR_HEADERS.unreadable) };
+  }
+
+  /**
+   * Our image's carry-route feature: what a universe chain carries out of the unit (its app
+   * states and drive, the agent's home), read by the world daemon; entries it could not read
+   * are named in `unreadable` (as `state/…`, `home/…`).
+   */
+  async carry(): Promise<{ state: TreeEntry[]; home: TreeEntry[]; unreadable: string[] }> {
+    const res = await this.getTar(ROUTES.carry);
+    const trees = await treesOf(res.body);
+    return { state: trees.get(CARRY_TAR_ROOTS.state) ?? [], home: trees.get(CARRY_TAR_ROOTS.home) ?? [], unreadable: listed(res.headers, ARTIFACTS_TAR_HEADERS.unreadable) };
+  }
+
+  /** A tar answer's response, its body unread; an HTTP error or another content type throws. */
+  private async getTar(path: string) {
     const timeoutMs = Math.max(this.timeoutMs, UPLOAD_TIMEOUT_MS);
     const res = await this.pool.request({ path: this.prefix + path, method: 'GET', headers: this.headers, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
     const type = String(res.headers['content-type'] ?? '');
@@ -101,8 +120,7 @@ export class AdapterClient {
       const text = (await res.body.text()).slice(0, 200);
       throw new AdapterHttpError(`GET ${path} → HTTP ${res.statusCode} (${type || 'no content type'}): ${text}`, res.statusCode);
     }
-    const listed = (h: string): string[] => String(res.headers[h] ?? '').split(',').filter(Boolean);
-    return { files: await tarFiles(res.body), unreadable: listed(ARTIFACTS_TAR_HEADERS.unreadable) };
+    return res;
   }
 
   /**

@@ -4,6 +4,7 @@ import type { ContainerFile, ContainerHandle, UnitBackend } from '../engine/inde
 
 import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
 import type { ScenarioEntry } from '../dataset/index.js';
+import type { AdapterClient } from './adapter-client.js';
 
 /** The plan's agent name (runner/src/config/plan.ts AgentName). */
 export type AgentName = string;
@@ -53,8 +54,11 @@ export interface ScenarioRunOptions {
    * the carried app states in it); the planned facts still describe it.
    */
   content?: Buffer;
-  /** Called with the finished unit after its artifacts are collected, before it is removed (a chain takes its carry). */
-  beforeRemove?: (unit: ContainerHandle) => Promise<void>;
+  /**
+   * Called with the finished unit after its artifacts are collected, before it is removed (a
+   * chain takes its carry); `image` is its adapter when the image serves GET /carry (carry-route).
+   */
+  beforeRemove?: (unit: ContainerHandle, image: Pick<AdapterClient, 'carry'> | null) => Promise<void>;
   /** Container port of the adapter (host networking needs a distinct one per container). */
   adapterPort?: number;
   /**

@@ -157,7 +157,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
         if (logs) artifacts.set('container.log', Buffer.from(logs));
       }
       lap('collect_ms');
-      if (o.beforeRemove) await o.beforeRemove(container).catch((e: unknown) => log(`${id}: ${(e as Error).message}`));
+      if (o.beforeRemove) await o.beforeRemove(container, client && features.has(IMAGE_FEATURES.carryRoute) ? client : null).catch((e: unknown) => log(`${id}: ${(e as Error).message}`));
       const c = container;
       const cl = client;
       const cleanup = async () => {

@@ -5,7 +5,9 @@
 // only the files hold what the agent wrote into them), and the agent's home, less its credentials
 // and the runtimes' per-run plumbing. The next run gets the states as its scenario's initial app
 // states (the world seeds from the scenario, as always), and the drive and the home as files
-// written before its unit starts (the world's drive build keeps a file it finds there).
+// written before its unit starts (the world's drive build keeps a file it finds there). A backend
+// that cannot read or write a unit's files (a Pod) carries through the image instead: GET /carry
+// out, the adapter's /files in (the home through the entrypoint, ENV.carryHome).
 import { posix } from 'node:path';
 import { AGENT_USER, CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
 import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
@@ -26,10 +28,21 @@ export interface CarriedState {
 /** The carry could not be taken or given: recorded as the next result's carry_error. */
 export class CarryError extends Error {}
 
-/** Reads what a finished unit leaves for the next scenario of its chain. */
-export async function takeCarry(unit: ContainerHandle): Promise<CarriedState> {
-  if (!unit.readTree) throw new CarryError("this backend cannot read a unit's files, so the state cannot be carried");
-  const [stateTree, homeTree] = await Promise.all([unit.readTree(CONTAINER_PATHS.stateDir), unit.readTree(CONTAINER_PATHS.agentHome)]);
+/**
+ * The image's own reader of the carry (its adapter's GET /carry): the state dir's and the home's
+ * carried entries, for a backend that cannot read a unit's files (a cluster's Pod).
+ */
+export interface CarrySource {
+  carry(): Promise<{ state: TreeEntry[]; home: TreeEntry[] }>;
+}
+
+/** Reads what a finished unit leaves for the next scenario of its chain: by the engine, else by the image. */
+export async function takeCarry(unit: ContainerHandle, image?: CarrySource | null): Promise<CarriedState> {
+  const readTree = unit.readTree?.bind(unit);
+  if (!readTree && !image) throw new CarryError("neither this backend nor the image can read a unit's files, so the state cannot be carried");
+  const [stateTree, homeTree] = readTree
+    ? await Promise.all([readTree(CONTAINER_PATHS.stateDir), readTree(CONTAINER_PATHS.agentHome)])
+    : await image!.carry().then((c) => [c.state, c.home] as const);
   const states = new Map<string, Buffer>();
   const drive: TreeEntry[] = [];
   for (const e of stateTree) {
@@ -67,11 +80,14 @@ export function carryIntoScenario(scenario: Buffer | string, carried: CarriedSta
 
 /**
  * The carried home (the agent's own) and drive (the world user's, as the image made it) as files
- * written into the next unit before it starts.
+ * written into the next unit before it starts. A backend that cannot write files at create
+ * (`late`) hands them to the adapter, which writes only under its own tree: the home then goes
+ * to the image's upload folder for it, moved into place by the entrypoint (ENV.carryHome).
  */
-export function homeFiles(carried: CarriedState): ContainerFile[] {
+export function homeFiles(carried: CarriedState, late = false): ContainerFile[] {
+  const home = late ? CONTAINER_PATHS.carriedHomeUpload : CONTAINER_PATHS.agentHome;
   return [
-    ...parentsFirst(carried.home).map((e) => ({ path: posix.join(CONTAINER_PATHS.agentHome, e.path), ...asWritten({ ...e, ...AGENT_USER }) })),
+    ...parentsFirst(carried.home).map((e) => ({ path: posix.join(home, e.path), ...asWritten({ ...e, ...AGENT_USER }) })),
     ...parentsFirst(carried.drive).map((e) => ({ path: posix.join(CONTAINER_PATHS.stateDir, CARRIED_DRIVE_DIR, e.path), ...asWritten(e) })),
   ];
 }

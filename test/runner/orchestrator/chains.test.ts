@@ -1,10 +1,12 @@
 // The chains of a dataset run: run-major tasks per chain, and --retry resuming each chain at
-// its first scenario without a verdict.
+// its first scenario without a verdict; a chain's second step gets the first one's carry, as
+// files at create or, on a backend without them, through the image with GAIA2_CARRY_HOME.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildChainTasks, chainRuns, selectChainsForRetry } from '../../../runner/src/orchestrator/chains.js';
+import { buildChainTasks, chainRuns, runChain, selectChainsForRetry, type ChainStepRun } from '../../../runner/src/orchestrator/chains.js';
+import type { ContainerHandle, TreeEntry, UnitBackend } from '../../../runner/src/engine/index.js';
 import type { ScenarioEntry } from '../../../runner/src/dataset/index.js';
 
 const entry = (id: string): ScenarioEntry => ({ file: `/d/search/${id}.json`, id, relDir: 'search', split: 'search', startTime: null, duration: null, sha256: '', bytes: 0, notifyTask: null });
@@ -42,5 +44,47 @@ describe('selectChainsForRetry', () => {
     expect(sel.rerun.map((c) => [c.universeId, c.startAt])).toEqual([['u1', 1]]);
     expect([sel.passed, sel.failed]).toEqual([1, 1]);
     expect(chainRuns(sel.rerun)).toBe(2);
+  });
+});
+
+describe('runChain', () => {
+  const file = (path: string, text: string): TreeEntry => ({ path, type: 'file', mode: 0o644, uid: 999, gid: 999, content: Buffer.from(text) });
+  async function play(filesAtCreate: boolean) {
+    const out = mkdtempSync(join(tmpdir(), 'chains-run-'));
+    const data = mkdtempSync(join(tmpdir(), 'chains-data-'));
+    const entries = ['a', 'b'].map((id) => {
+      writeFileSync(join(data, `${id}.json`), '{"apps": [{"name": "Contacts", "app_state": {}}]}');
+      return { ...entry(id), file: join(data, `${id}.json`) };
+    });
+    const [task] = buildChainTasks([{ universeId: 'u', entries }], 1, out);
+    // the image's reader (GET /carry) is used where the unit has no readTree (a Pod)
+    const image = { carry: async () => ({ state: [file('contacts.json', '{"n": 1}')], home: [{ path: 'notes', type: 'dir' as const, mode: 0o755, uid: 1000, gid: 1000 }, file('notes/a.txt', 'x')] }) };
+    const steps: ChainStepRun[] = [];
+    const engine = { capabilities: { filesAtCreate } } as UnitBackend;
+    await runChain(task!, {
+      engine,
+      log: () => {},
+      runTask: async (_t, step) => {
+        steps.push(step);
+        await step.beforeRemove({ id: 'p', name: 'p' } as ContainerHandle, image);
+        return { success: true, status: 'pass' } as never;
+      },
+    });
+    return steps;
+  }
+
+  it('hands the first unit’s carry to the second: late through the image, the home in its upload folder', async () => {
+    const [first, second] = await play(false);
+    expect(first!.env).toEqual({});
+    expect(second!.fields.carry_error).toBeUndefined();
+    expect(second!.env).toEqual({ GAIA2_CARRY_HOME: '1' });
+    expect(second!.files.map((f) => f.path)).toEqual(['/var/gaia2/carry-home/notes', '/var/gaia2/carry-home/notes/a.txt']);
+    expect(second!.content!.toString()).toContain('"app_state": {"n": 1}');
+  });
+
+  it('with files at create the home goes straight into place, no variable', async () => {
+    const [, second] = await play(true);
+    expect(second!.env).toEqual({});
+    expect(second!.files.map((f) => f.path)).toEqual(['/home/agent/notes', '/home/agent/notes/a.txt']);
   });
 });

@@ -31,8 +31,9 @@ describe('takeCarry', () => {
     expect(c.drive[1]!.content!.toString()).toBe('step 2');
   });
 
-  it('fails when the backend cannot read a unit', async () => {
-    await expect(takeCarry({} as ContainerHandle)).rejects.toThrow(/cannot read a unit's files/);
+  it('fails when neither the backend nor the image can read a unit', async () => {
+    await expect(takeCarry({} as ContainerHandle)).rejects.toThrow(/neither this backend nor the image can read a unit's files/);
+    await expect(takeCarry({} as ContainerHandle, null)).rejects.toThrow(/neither this backend nor the image/);
   });
 
   it('names the credential paths it leaves', () => {

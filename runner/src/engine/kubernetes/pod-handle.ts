@@ -69,7 +69,10 @@ export class KubernetesPod implements ContainerHandle {
     };
   }
 
-  /** No archive API in a cluster: artifacts come from the adapter's GET /artifacts. */
+  /**
+   * No archive API in a cluster: artifacts come from the adapter's GET /artifacts, a universe
+   * chain's carry from its GET /carry (no readTree here).
+   */
   async readFile(): Promise<Buffer | null> {
     return null;
   }
