@@ -4,6 +4,7 @@
 import { acp } from './acp.js';
 import type { AgentAdapter } from './adapter.js';
 import { claudeCode } from './claude-code.js';
+import { cline } from './cline.js';
 import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
 import { openclaw } from './openclaw.js';
@@ -11,7 +12,7 @@ import { opencode } from './opencode.js';
 import { qwenCode } from './qwen-code.js';
 import { EXTERNAL_AGENT, OWN_AGENTS } from './runtimes.js';
 
-const ADAPTERS: readonly AgentAdapter[] = [acp, claudeCode, codex, geminiCli, openclaw, opencode, qwenCode];
+const ADAPTERS: readonly AgentAdapter[] = [acp, claudeCode, cline, codex, geminiCli, openclaw, opencode, qwenCode];
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 

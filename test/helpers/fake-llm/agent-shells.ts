@@ -1,6 +1,6 @@
 // The shell tool of each third-party agent, as its model must call it: names and argument
 // shapes read from the `tools` list each program sent (Claude Code 2.1.332, Codex 0.169.0,
-// Gemini CLI 0.61.0, OpenClaw, OpenCode 1.18.33; docs/agents.md).
+// Gemini CLI 0.61.0, OpenClaw, OpenCode 1.18.33, Cline 3.0.65; docs/agents.md).
 import type { AgentShell } from './shell-driver.js';
 import type { FakeFormat } from './script.js';
 
@@ -44,3 +44,21 @@ export const openclawShell = (format: FakeFormat): AgentShell => ({ format, tool
 
 /** Qwen Code: `run_shell_command {command, is_background, description?, …}`, in whichever wire format its provider speaks. */
 export const qwenCodeShell = (format: FakeFormat): AgentShell => ({ format, tool: 'run_shell_command', args: (command) => ({ command, is_background: false }) });
+
+/**
+ * Cline: `run_commands {commands: [...]}` (3.0.65), one command a call, in whichever wire format
+ * its provider speaks. It sends each command's output back as JSON, `[{query, result, success}]`.
+ */
+export const clineShell = (format: FakeFormat): AgentShell => ({
+  format,
+  tool: 'run_commands',
+  args: (command) => ({ commands: [command] }),
+  output: (result) => {
+    try {
+      const runs = JSON.parse(result) as Array<{ result?: unknown }>;
+      return Array.isArray(runs) ? runs.map((r) => String(r.result ?? '')).join('') : result;
+    } catch {
+      return result; // not Cline's JSON (an error message of its own): as it came
+    }
+  },
+});

@@ -26,4 +26,4 @@ export {
 } from './script.js';
 export { readRequest, type ConversationItem, type ReadRequest } from './conversation.js';
 export { shellDriver, shellExchanges, spokenText, type AgentShell, type DriverTurn, type ShellDriver } from './shell-driver.js';
-export { CLAUDE_CODE_SHELL, CODEX_SHELL, copilotShell, GEMINI_CLI_SHELL, openclawShell, opencodeShell, qwenCodeShell } from './agent-shells.js';
+export { CLAUDE_CODE_SHELL, clineShell, CODEX_SHELL, copilotShell, GEMINI_CLI_SHELL, openclawShell, opencodeShell, qwenCodeShell } from './agent-shells.js';

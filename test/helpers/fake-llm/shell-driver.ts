@@ -19,6 +19,8 @@ export interface AgentShell {
   tool: string;
   /** The call's arguments for one command line. */
   args(command: string): Record<string, unknown>;
+  /** The command's output in the tool result the program sent back, when it wraps it (Cline: JSON); the result as is without. */
+  output?(result: string): string;
 }
 
 export interface DriverTurn {

@@ -37,7 +37,7 @@ describe('reference image names', () => {
     expect(hermes).toContain('cd gaia2-cli && make gaia2-hermes (it builds the gaia2-cli base image first and tags localhost/gaia2-hermes:latest);');
     expect(hermes).not.toContain('podman tag');
     // no Hermes here: the agents this runner has, from its registry
-    expect(hermes).toContain('run another agent here (this runner has no Hermes): --agent claude-code | codex | gemini-cli | openclaw | opencode | qwen-code | default --image localhost/gaia2-agent:latest');
+    expect(hermes).toContain('run another agent here (this runner has no Hermes): --agent claude-code | cline | codex | gemini-cli | openclaw | opencode | qwen-code | default --image localhost/gaia2-agent:latest');
     const mini = missingReferenceImageMessage('localhost/gaia2-mini-swe:latest', referenceImage('localhost/gaia2-mini-swe:latest')!);
     expect(mini).toContain("has no such image in gaia2-cli/containers/");
     expect(mini).toContain('1. build it from where your mini-SWE-agent image came from;');

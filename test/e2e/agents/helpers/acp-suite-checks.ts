@@ -1,4 +1,4 @@
-// Checks the container suites of ACP programs kept up by the kit's bridge (opencode, qwen-code)
+// Checks the container suites of ACP programs kept up by the kit's bridge (opencode, qwen-code, cline)
 // make the same way: one process and one session per sample, and a program killed by its first
 // command whose turn fails with that, restarted, its session loaded again. `name` is the trace
 // files' suffix (agent-trace/serve-N.<name>.jsonl), `label` the program's name in agent-serve's words.

@@ -1,4 +1,4 @@
-// What the e2e suites of ACP programs (gemini-cli, opencode, qwen-code) read from a run's directories: each
+// What the e2e suites of ACP programs (gemini-cli, opencode, qwen-code, cline) read from a run's directories: each
 // scenario's directory, the program's ACP stream as agent-serve kept it (agent-trace/serve-N.<name>.jsonl,
 // turn-N.<name>.jsonl: {t, dir, msg} lines, headed by agent-serve's note), the replies judged.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -45,8 +45,11 @@ function exchanges(a: AgentUnderTest, requests: RecordedRequest[]): Map<string, 
   const seen = new Map<string, string | null>();
   for (const q of requests) {
     for (const x of shellExchanges(a.shell.format, q.body, a.shell.tool)) {
-      const command = String(Object.values(x.args).find((v) => typeof v === 'string') ?? '');
-      if (x.result !== null || !seen.has(command)) seen.set(command, x.result);
+      // (Cline's run_commands takes a list of commands: the double sends one a call)
+      const values = Object.values(x.args).map((v) => (Array.isArray(v) && v.length === 1 ? v[0] : v));
+      const command = String(values.find((v) => typeof v === 'string') ?? '');
+      const result = x.result !== null && a.shell.output ? a.shell.output(x.result) : x.result;
+      if (result !== null || !seen.has(command)) seen.set(command, result);
     }
   }
   return seen;
