@@ -19,6 +19,8 @@ export const IMAGE_FEATURES = {
   filesStream: 'files-stream',
   /** GET /artifacts?format=tar: the artifact files as one tar stream (no base64, no JSON). */
   artifactsTar: 'artifacts-tar',
+  /** GAIA2_SEAL_ALLOW installs the agent user's egress filter (needs NET_ADMIN; docs/contract.md). */
+  sealedNetwork: 'sealed-network',
 } as const;
 
 export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];

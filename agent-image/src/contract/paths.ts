@@ -116,6 +116,8 @@ export const ENV = {
   agentTools: 'GAIA2_AGENT_TOOLS',
   /** Path of a marker file the daemon waits for before it reads the scenario. */
   scenarioReady: 'GAIA2_SCENARIO_READY',
+  /** Sealed network: host:port list (comma-separated) the agent user may reach besides loopback. */
+  sealAllow: 'GAIA2_SEAL_ALLOW',
   /** Agent2Agent settings, JSON (docs/agent2agent.md); unset = off. */
   a2a: 'GAIA2_A2A',
   /** Agent2Agent: the app agents' base URL. */

@@ -60,6 +60,8 @@ export interface ContainerSpec {
   network: 'bridge' | 'host';
   /** Extra /etc/hosts entries, e.g. host.containers.internal:host-gateway. */
   extraHosts?: string[];
+  /** Linux capabilities added to the engine's default set (NET_ADMIN for the sealed network's filter). */
+  capAdd?: string[];
   /** Files written into the container before it starts: absolute path → content. */
   files?: ContainerFile[];
 }

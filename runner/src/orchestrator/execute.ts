@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../plan/errors.js';
-import { engineNetwork, hostActivityTimeout, type RunPlan } from '../plan/plan.js';
+import { engineNetwork, hostActivityTimeout, sealedNetwork, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type UnitBackend } from '../engine/index.js';
 import type { buildBaseEnv } from '../env/container-env.js';
@@ -228,6 +228,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         agent: plan.agent.name,
         agentRecord: a.agent,
         network: engineNetwork(plan.run.network),
+        seal: sealedNetwork(plan.run.network),
         timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
         ...(plan.run.stuckLoopMinToolCalls ? { stuckLoopMinToolCalls: plan.run.stuckLoopMinToolCalls } : {}),
         ...(gw?.overBudget ? { overBudget: () => gw.overBudget!(t.label) } : {}),
