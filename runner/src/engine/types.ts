@@ -36,6 +36,8 @@ export interface EngineCapabilities {
    * machine; the gateway asks the backend for that place (engine/kubernetes/cluster.ts).
    */
   gatewayBesideUnits: boolean;
+  /** Units can be given Linux capabilities (`ContainerSpec.capAdd`): the sealed network's filter needs NET_ADMIN. */
+  capAdd: boolean;
 }
 
 /** What a run asks of its backend: checked by `preflight` before any unit exists. */

@@ -95,7 +95,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     ...(late ? { [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady } : {}),
   };
   // An image without the filter runs unsealed, and its result says so.
-  const sealed = Boolean(o.seal) && features.has(IMAGE_FEATURES.sealedNetwork);
+  const sealed = Boolean(o.seal) && features.has(IMAGE_FEATURES.sealedNetwork) && o.engine.capabilities.capAdd;
   if (sealed) env[ENV.sealAllow] = sealAllowList(env).join(',');
 
   let container: ContainerHandle | null = null;
