@@ -16,10 +16,11 @@ RUN sh /src/native/build.sh /out
 FROM ${BASE_IMAGE}
 
 # What the reference's agent images give their agents besides coreutils, grep, sed, awk, find,
-# diff (the base has those): curl, jq, python3 and file. The offline base brings them
+# diff (the base has those): curl, jq, python3 and file; and iptables, for the sealed network's
+# egress filter (docs/contract.md). The offline base brings them
 # (debootstrap --include); a public base gets them here.
 RUN missing=; \
-    for p in curl jq python3 file; do command -v "$p" >/dev/null 2>&1 || missing="$missing $p"; done; \
+    for p in curl jq python3 file iptables; do command -v "$p" >/dev/null 2>&1 || missing="$missing $p"; done; \
     if [ -n "$missing" ]; then \
       apt-get -o APT::Sandbox::User=root update \
       && apt-get -o APT::Sandbox::User=root install -y --no-install-recommends ca-certificates $missing \

@@ -19,7 +19,7 @@ dir=$(mktemp -d /tmp/gaia2-base.XXXXXX)
 log=$(mktemp /tmp/gaia2-debootstrap.XXXXXX.log)
 trap 'rm -rf "$dir" "$out.partial"' EXIT
 echo "build-base-rootfs: debootstrap bookworm from $mirror"
-debootstrap --variant=minbase --include=curl,ca-certificates,jq,python3,file bookworm "$dir" "$mirror" >"$log" 2>&1 \
+debootstrap --variant=minbase --include=curl,ca-certificates,jq,python3,file,iptables bookworm "$dir" "$mirror" >"$log" 2>&1 \
   || { echo "build-base-rootfs: debootstrap failed, see $log" >&2; exit 1; }
 rm -rf "$dir"/var/cache/apt/archives/*.deb "$dir"/var/lib/apt/lists/*
 mkdir -p "$(dirname "$out")"

@@ -81,6 +81,43 @@ shopt -u nullglob dotglob
 # (with GAIA2_SCENARIO_READY the runner puts the scenario in after start; the daemon waits)
 if [[ ! -r $SCENARIO && -z ${GAIA2_SCENARIO_READY:-} ]]; then log "no scenario at $SCENARIO"; fi
 
+# 1b. Sealed network (docs/contract.md, "Sealed network"): with GAIA2_SEAL_ALLOW (host:port,
+#     comma-separated: the model gateway's relays) the agent user's connections may go to
+#     loopback (the world's services) and those addresses only; everything else, DNS included,
+#     is rejected at once (not dropped, so programs fail fast). The rules live in this
+#     container's own network namespace and need NET_ADMIN, which the runner adds when it asks
+#     for them. They go in before any process of the agent user exists; if they cannot, the
+#     container ends here rather than run unsealed.
+seal_network() {
+  local uid hp host port ip ok
+  uid=$(id -u agent) || return 1
+  command -v iptables >/dev/null || { log "sealed network: iptables missing"; return 1; }
+  iptables -w -A OUTPUT -o lo -m owner --uid-owner "$uid" -j ACCEPT || return 1
+  for hp in ${GAIA2_SEAL_ALLOW//,/ }; do
+    host=${hp%:*} port=${hp##*:} ok=
+    [[ $port =~ ^[0-9]+$ ]] || { log "sealed network: bad address $hp"; return 1; }
+    # a name (host.containers.internal) is resolved here, as root, from /etc/hosts or DNS
+    for ip in $(getent ahostsv4 "$host" | awk '{print $1}' | sort -u); do
+      iptables -w -A OUTPUT -m owner --uid-owner "$uid" -p tcp -d "$ip" --dport "$port" -j ACCEPT || return 1
+      ok=1
+    done
+    [[ -n $ok ]] || { log "sealed network: cannot resolve $host"; return 1; }
+  done
+  iptables -w -A OUTPUT -m owner --uid-owner "$uid" -p tcp -j REJECT --reject-with tcp-reset || return 1
+  iptables -w -A OUTPUT -m owner --uid-owner "$uid" -j REJECT || return 1
+  # IPv6: loopback only. Without IPv6 in the container there is nothing to filter.
+  if ip6tables -w -A OUTPUT -o lo -m owner --uid-owner "$uid" -j ACCEPT 2>/dev/null; then
+    ip6tables -w -A OUTPUT -m owner --uid-owner "$uid" -j REJECT || return 1
+  elif grep -qv ' lo$' /proc/net/if_inet6 2>/dev/null; then
+    log "sealed network: cannot filter IPv6"; return 1
+  fi
+  log "sealed network: the agent reaches loopback and ${GAIA2_SEAL_ALLOW:-nothing else}"
+}
+if [[ -n ${GAIA2_SEAL_ALLOW+x} ]] && ! seal_network; then
+  log "sealed network asked for (GAIA2_SEAL_ALLOW) but the filter could not be installed (is NET_ADMIN granted?): not starting"
+  exit 1
+fi
+
 # 2. World daemon, from its startup snapshot (built with the image by setup.sh).
 if [[ -r $APP/gaia2d.blob ]]; then DAEMON_JS=(--snapshot-blob "$APP/gaia2d.blob"); else DAEMON_JS=("$APP/gaia2d.cjs"); fi
 # Memory (docs/daemon.md, "App state"): its heap is the universe's states, which live as long

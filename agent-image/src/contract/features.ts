@@ -21,6 +21,8 @@ export const IMAGE_FEATURES = {
   artifactsTar: 'artifacts-tar',
   /** GET /carry: a universe chain's carry as one tar stream; GAIA2_CARRY_HOME puts a carried home in before the agent starts. */
   carryRoute: 'carry-route',
+  /** GAIA2_SEAL_ALLOW installs the agent user's egress filter (needs NET_ADMIN; docs/contract.md). */
+  sealedNetwork: 'sealed-network',
 } as const;
 
 export type ImageFeature = (typeof IMAGE_FEATURES)[keyof typeof IMAGE_FEATURES];

@@ -127,6 +127,8 @@ export const ENV = {
    * the entrypoint waits for the scenario-ready marker and moves it into the home before the agent starts.
    */
   carryHome: 'GAIA2_CARRY_HOME',
+  /** Sealed network: host:port list (comma-separated) the agent user may reach besides loopback. */
+  sealAllow: 'GAIA2_SEAL_ALLOW',
   /** Agent2Agent settings, JSON (docs/agent2agent.md); unset = off. */
   a2a: 'GAIA2_A2A',
   /** Agent2Agent: the app agents' base URL. */

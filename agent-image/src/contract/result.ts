@@ -73,6 +73,12 @@ export interface ScenarioResult {
   agent_failed?: AgentFailedRecord;
   /** Times the runner started this run again from scratch because an engine outage cut it short (docs/reliability.md); absent: never. */
   infra_restarts?: number;
+  /**
+   * Whether the agent's network was sealed (docs/config.md, "Sealed network"): true when the
+   * image installed its egress filter; false for an open or host network, or an image without
+   * the filter. Absent in results written before sealing existed.
+   */
+  network_sealed?: boolean;
   /** A universe chain's run (docs/protocol.md, "Universe chains"): the chain's universe_id. */
   universe_id?: string;
   /** Its place in the chain, 0-based. */

@@ -120,7 +120,7 @@ export function addAgentOptions(cmd: Command): Command {
     .addOption(new Option('--notification-mode <mode>', 'how environment notifications reach the agent').choices(NOTIFICATION_MODES).default('message'))
     .option('--time-speed <factor>', 'simulated clock speed factor (> 0)')
     .addOption(new Option('--clock-cpu-wait <mode>', "exclude: the time a run waits for a CPU (a busy machine) is kept off the simulated clock (our image's default); count: it counts, as under the reference's clock").choices(CLOCK_CPU_WAIT_MODES))
-    .addOption(new Option('--network <mode>', 'bridge (published loopback port) or host').choices(NETWORK_MODES).default('bridge'))
+    .addOption(new Option('--network <mode>', 'bridge (the default, sealed: see docs/config.md "Sealed network"), open (bridge, not sealed) or host (not sealed)').choices(NETWORK_MODES).default('bridge'))
     .option('--a2a-app-prop <x>', "Agent2Agent: fraction (0..1) of each scenario's apps operated by app agents (ARE's --a2a_app_prop)")
     .option('--a2a-seed <n>', "Agent2Agent: seed for the choice of apps (default: each scenario's own seed)")
     .option('--a2a-provider <name>', "Agent2Agent: the app agents' provider (default: the agent's)")

@@ -1,5 +1,5 @@
 // A run record's gateway_options → the plan's gateway settings (rerun).
-import { GATEWAY_DEFAULTS, type GatewayPlan } from '../plan/gateway.js';
+import { GATEWAY_DEFAULTS, PROVIDER_TOOLS, type GatewayPlan, type ProviderTool } from '../plan/gateway.js';
 
 /** The recorded gateway settings (absent in records written before the gateway). */
 export function gatewayOf(v: unknown): { gateway?: GatewayPlan } {
@@ -15,6 +15,7 @@ export function gatewayOf(v: unknown): { gateway?: GatewayPlan } {
       retryAttempts: typeof g.retry_attempts === 'number' ? g.retry_attempts : GATEWAY_DEFAULTS.retryAttempts,
       retryBudgetSeconds: typeof g.retry_budget_seconds === 'number' ? g.retry_budget_seconds : GATEWAY_DEFAULTS.retryBudgetSeconds,
       limits,
+      allowProviderTools: g.allow_provider_tools === 'all' ? 'all' : Array.isArray(g.allow_provider_tools) ? g.allow_provider_tools.filter((t): t is ProviderTool => (PROVIDER_TOOLS as readonly unknown[]).includes(t)) : [],
     },
   };
 }

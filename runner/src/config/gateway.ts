@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConfigError } from '../plan/errors.js';
 
 /** auto: on for our image on every backend (on Kubernetes in the cluster), off (direct keys) for reference images. */
-import { GATEWAY_DEFAULTS, NO_LIMITS, type GatewayMode, type GatewayPlan, type LimitValues } from '../plan/gateway.js';
+import { GATEWAY_DEFAULTS, NO_LIMITS, PROVIDER_TOOLS, type GatewayMode, type GatewayPlan, type LimitValues } from '../plan/gateway.js';
 
 export { GATEWAY_DEFAULTS, NO_LIMITS, type GatewayMode, type GatewayPlan, type LimitValues };
 
@@ -31,6 +31,7 @@ export const GatewayTable = z.strictObject({
   replay: z.string({ error: 'must be a string' }).optional(),
   retry_attempts: posInt,
   retry_budget_seconds: posInt,
+  allow_provider_tools: z.array(z.enum(PROVIDER_TOOLS, { error: `each must be one of ${PROVIDER_TOOLS.join(', ')}` })).optional(),
 });
 
 type LimitEntry = z.output<typeof LimitEntryTable>;
@@ -91,6 +92,7 @@ export function resolveGateway(i: GatewayInputs): GatewayPlan {
     retryAttempts: t.retry_attempts ?? GATEWAY_DEFAULTS.retryAttempts,
     retryBudgetSeconds: t.retry_budget_seconds ?? GATEWAY_DEFAULTS.retryBudgetSeconds,
     limits: { default: def, byKey },
+    allowProviderTools: [...new Set(t.allow_provider_tools ?? [])],
   };
 }
 

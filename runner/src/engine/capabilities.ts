@@ -9,6 +9,7 @@ export const LOCAL_ENGINE_CAPABILITIES: EngineCapabilities = {
   dryRun: false,
   filesAtCreate: true,
   gatewayBesideUnits: false,
+  capAdd: true,
 };
 
 /** An engine on another machine: no shared network; this machine's services through tunnels. */

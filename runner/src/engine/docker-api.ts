@@ -101,6 +101,7 @@ export class DockerApiEngine implements UnitBackend {
         NetworkMode: spec.network,
         PortBindings: portKey && bridge ? { [portKey]: [{ HostIp: this.endpoint.publishIp ?? '127.0.0.1', HostPort: '' }] } : undefined,
         ExtraHosts: extraHosts?.length ? extraHosts : undefined,
+        CapAdd: spec.capAdd?.length ? spec.capAdd : undefined,
       },
     };
     // Podman picks the host port at create but binds it only at start: two containers created

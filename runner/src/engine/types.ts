@@ -36,6 +36,8 @@ export interface EngineCapabilities {
    * machine; the gateway asks the backend for that place (engine/kubernetes/cluster.ts).
    */
   gatewayBesideUnits: boolean;
+  /** Units can be given Linux capabilities (`ContainerSpec.capAdd`): the sealed network's filter needs NET_ADMIN. */
+  capAdd: boolean;
 }
 
 /** What a run asks of its backend: checked by `preflight` before any unit exists. */
@@ -60,6 +62,8 @@ export interface ContainerSpec {
   network: 'bridge' | 'host';
   /** Extra /etc/hosts entries, e.g. host.containers.internal:host-gateway. */
   extraHosts?: string[];
+  /** Linux capabilities added to the engine's default set (NET_ADMIN for the sealed network's filter). */
+  capAdd?: string[];
   /** Files written into the container before it starts: absolute path → content. */
   files?: ContainerFile[];
 }

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { ENV } from '../../../agent-image/src/contract/paths.js';
 import { AGENT_LAYER_ENV } from '../../../agent-image/src/contract/agent-layer.js';
-import type { RunPlan, SecretRef } from '../plan/plan.js';
+import { engineNetwork, type RunPlan, type SecretRef } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';
 import { keyExportVars, lookupProviderKey } from './providers.js';
@@ -62,7 +62,7 @@ export function buildBaseEnv(plan: RunPlan, hostEnv: Record<string, string | und
   const notices: string[] = [];
   const routes: ModelRoute[] = [];
   const direct = !o.withholdKeys;
-  const bridged = plan.run.network === 'bridge';
+  const bridged = engineNetwork(plan.run.network) === 'bridge';
   const url = (u: string) => (bridged ? rewriteLoopback(u) : u);
   const profile = detectProfile(plan.agent.image);
 

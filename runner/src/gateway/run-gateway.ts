@@ -9,7 +9,8 @@ import { hasBudget } from '../plan/budget.js';
 import { SpendBook } from './spend.js';
 import { ConfigError } from '../plan/errors.js';
 import { GATEWAY_DEFAULTS, type GatewayPlan } from '../config/gateway.js';
-import type { RunPlan } from '../plan/plan.js';
+import { providerToolsAllowed } from '../plan/gateway.js';
+import { engineNetwork, sealedNetwork, type RunPlan } from '../plan/plan.js';
 import { detectProfile } from '../env/profiles.js';
 import { rewriteLoopback, type ContainerEnvBase, type ModelRoute } from '../env/container-env.js';
 import type { UnitBackend } from '../engine/index.js';
@@ -75,14 +76,14 @@ export async function startRunGateway(plan: RunPlan, base: ContainerEnvBase, o: 
   const spend = hasBudget(plan.run.budget) ? new SpendBook(plan.run.budget) : null;
   const gateway = await startGateway({
     upstreams,
-    plan: g,
+    plan: { ...g, allowProviderTools: providerToolsAllowed(g, sealedNetwork(plan.run.network)) },
     prices,
     replay,
     spend,
     ...(o.backoff ? { backoff: o.backoff } : {}),
     ...(o.log ? { log: o.log } : {}),
   });
-  const bridged = plan.run.network === 'bridge';
+  const bridged = engineNetwork(plan.run.network) === 'bridge';
   const routeOf = new Map(base.routes.map((r) => [r.role, r]));
   pointRoutesAt(base, byRole, (u) => (bridged ? rewriteLoopback(gateway.baseUrl(u.id)) : gateway.baseUrl(u.id)));
   const record = gatewayRecordOf(g.replay, ups);

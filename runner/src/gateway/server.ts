@@ -15,6 +15,7 @@ import { DROPPED_REQUEST_HEADERS, errorBody, presentedToken, splitBase, type Kin
 import { forward, GAVE_UP_HEADER } from './forward.js';
 import { Limiter, type LimiterStats } from './limiter.js';
 import { estimateTokens } from './token-estimate.js';
+import { refusedProviderTools } from './provider-tools.js';
 import { modelOfRequest, TrafficRecorder, type Exchange } from './record.js';
 import type { ReplaySource } from './replay.js';
 import { TokenBook, type Grant, type Role } from './tokens.js';
@@ -32,7 +33,7 @@ export interface Upstream {
 
 export interface GatewayOptions {
   upstreams: Upstream[];
-  plan: Pick<GatewayPlan, 'limits' | 'retryAttempts' | 'retryBudgetSeconds'>;
+  plan: Pick<GatewayPlan, 'limits' | 'retryAttempts' | 'retryBudgetSeconds'> & Partial<Pick<GatewayPlan, 'allowProviderTools'>>;
   prices: PriceTable | null;
   replay?: ReplaySource | null;
   /** The run's budget (plan/budget.ts): spend counted per container, calls past a cap refused. */
@@ -144,6 +145,8 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const counts = { requests: 0, refused: 0, replayed: 0, over_budget: 0, by_role: { agent: 0, app_agent: 0, judge: 0 } as Record<Role, number> };
   /** Requests being answered, per container: each one's abort and its line written. */
   const inflight = new Map<string, Set<{ abort: AbortController; res: ServerResponse; done: Promise<void> }>>();
+  // Left out (older callers, the cluster's pod before it passes it): sealed, so no web-reaching provider tool.
+  const toolPolicy = o.plan.allowProviderTools === 'all' ? 'all' : new Set(o.plan.allowProviderTools ?? []);
   const budget = { attempts: o.plan.retryAttempts, seconds: o.plan.retryBudgetSeconds, backoff: o.backoff ?? { baseDelayMs: 1000, maxDelayMs: 30_000 } };
 
   const limiterFor = (provider: string, model: string | null): Limiter => {
@@ -207,7 +210,14 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     const startedAt = Date.now();
     const base = { grant, provider: r.upstream.provider, method: req.method ?? 'POST', url: r.recordUrl, startedAt, stream, requestText } as const;
     let ex: Exchange;
-    if (o.replay) {
+    const toolRefusal = refusedProviderTools(r.upstream.spec.kind, request, toolPolicy);
+    if (toolRefusal) {
+      // not forwarded; the refusal is a line of the traffic record like any answer
+      counts.refused++;
+      res.writeHead(403, { 'content-type': 'application/json' });
+      res.end(errorBody(r.upstream.spec.kind, 403, toolRefusal));
+      ex = { ...base, endedAt: Date.now(), queuedMs: 0, status: 403, attempts: [], responseText: '', error: toolRefusal };
+    } else if (o.replay) {
       const a = o.replay.answer(grant, seq, { method: base.method, url: r.recordUrl, requestText });
       counts.replayed++;
       if ('mismatch' in a) {

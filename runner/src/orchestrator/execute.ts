@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
 import { ConfigError } from '../plan/errors.js';
-import { hostActivityTimeout, type RunPlan } from '../plan/plan.js';
+import { engineNetwork, hostActivityTimeout, sealedNetwork, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';
 import { LABELS, type UnitBackend } from '../engine/index.js';
 import type { buildBaseEnv } from '../env/container-env.js';
@@ -149,7 +149,7 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // BASE_URL, a loopback proxy, the model gateway) are relayed or tunnelled to the units, and a
   // backend that keeps objects per run makes them. Relays are unref'd, so a throw below cannot
   // keep the process alive; engine.close() closes a scope left open.
-  const scope = await deps.engine.openRun({ runId, env: base.env, network: plan.run.network, log });
+  const scope = await deps.engine.openRun({ runId, env: base.env, network: engineNetwork(plan.run.network), log });
   base.env = scope.env;
   // (which setting asked for a file matters to the preflight only; units get path and content)
   const files = base.files.map((f) => ({ path: f.path, content: f.content }));
@@ -224,7 +224,8 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
         ...(step ? { beforeRemove: step.beforeRemove } : {}),
         agent: plan.agent.name,
         agentRecord: a.agent,
-        network: plan.run.network,
+        network: engineNetwork(plan.run.network),
+        seal: sealedNetwork(plan.run.network),
         timeouts: { healthSeconds: plan.run.healthTimeout, scenarioSeconds: plan.run.timeout, activitySeconds: hostActivityTimeout(plan.run) },
         ...(plan.run.stuckLoopMinToolCalls ? { stuckLoopMinToolCalls: plan.run.stuckLoopMinToolCalls } : {}),
         ...(gw?.overBudget ? { overBudget: () => gw.overBudget!(t.label) } : {}),

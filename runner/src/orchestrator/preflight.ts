@@ -9,7 +9,7 @@ import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
 import type { UnitBackend } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
 import { gatewayDecision } from '../gateway/index.js';
-import type { RunPlan } from '../plan/plan.js';
+import { engineNetwork, type RunPlan } from '../plan/plan.js';
 import { hasBudget } from '../plan/budget.js';
 import { ConfigError } from '../plan/errors.js';
 import { requireImageFeature } from '../run/image-features.js';
@@ -33,7 +33,7 @@ export async function preflightRun(given: RunPlan, engine: UnitBackend, hostEnv:
   checkBudgetEnforced(given, gateway);
   for (const n of base.notices) log(n);
   // The backend's refusal costs a request; an agent layer's build costs minutes: refusal first.
-  await engine.preflight({ network: given.run.network, env: base.env, files: base.files.map((f) => ({ path: f.path, setting: f.setting })) });
+  await engine.preflight({ network: engineNetwork(given.run.network), env: base.env, files: base.files.map((f) => ({ path: f.path, setting: f.setting })) });
   const who = await prepareAgentImage(given, engine, log);
   const plan = who.plan;
   if (!gateway.on && base.routes.length) log(`Model gateway off: ${gateway.reason}`);

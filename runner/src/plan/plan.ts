@@ -20,8 +20,23 @@ export const NOTIFICATION_MODES = ['message', 'native'] as const;
 export type NotificationMode = (typeof NOTIFICATION_MODES)[number];
 import type { ClockCpuWait } from '../../../agent-image/src/contract/sim-clock.js';
 export { CLOCK_CPU_WAIT_MODES, type ClockCpuWait } from '../../../agent-image/src/contract/sim-clock.js';
-export const NETWORK_MODES = ['bridge', 'host'] as const;
+/**
+ * bridge: the engine's bridge network with a published loopback port, sealed (docs/config.md,
+ * "Sealed network"); open: the same network, not sealed (provider-side web tools allowed too);
+ * host: the host's network, which cannot be sealed.
+ */
+export const NETWORK_MODES = ['bridge', 'open', 'host'] as const;
 export type NetworkMode = (typeof NETWORK_MODES)[number];
+
+/** Whether a run's containers are meant to reach only their world and the model gateway. */
+export function sealedNetwork(mode: NetworkMode): boolean {
+  return mode === 'bridge';
+}
+
+/** The engine's network for a run's network mode: "open" is the bridge network left unsealed. */
+export function engineNetwork(mode: NetworkMode): 'bridge' | 'host' {
+  return mode === 'host' ? 'host' : 'bridge';
+}
 
 /** Canonical split order; `all` expands to this. */
 export const CANONICAL_SPLITS = ['execution', 'search', 'ambiguity', 'adaptability', 'time'] as const;

@@ -47,7 +47,7 @@ export function toRecord(plan: RunPlan): RecordedOptions {
       backend: r.backend,
     },
     noise: plan.noise ?? null,
-    ...(plan.gateway ? { gateway_options: { mode: plan.gateway.mode, replay: plan.gateway.replay, retry_attempts: plan.gateway.retryAttempts, retry_budget_seconds: plan.gateway.retryBudgetSeconds, limits: plan.gateway.limits } } : {}),
+    ...(plan.gateway ? { gateway_options: { mode: plan.gateway.mode, replay: plan.gateway.replay, retry_attempts: plan.gateway.retryAttempts, retry_budget_seconds: plan.gateway.retryBudgetSeconds, limits: plan.gateway.limits, allow_provider_tools: plan.gateway.allowProviderTools } } : {}),
     seeds: null,
   };
 }

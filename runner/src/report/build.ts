@@ -59,6 +59,11 @@ export interface Report {
   meta: ReportMeta | null;
   /** Runs taken from the result cache (--enable-caching) instead of being run again. */
   reused_from_cache: number;
+  /**
+   * Runs whose result.json says their agent's network was sealed, or not (docs/config.md,
+   * "Sealed network"); results written before sealing existed count in neither.
+   */
+  network: { sealed: number; unsealed: number };
   /** The model gateway of the invocation that wrote this report: mode and traffic counts (docs/gateway.md). */
   model_gateway?: Record<string, unknown>;
 }
@@ -174,5 +179,6 @@ export function buildReport(records: readonly RunRecord[], outputDir: string, nu
     errors_policy: o.errorsAsFailures ? 'as-failures' : 'excluded',
     meta: o.meta ?? null,
     reused_from_cache: records.filter((r) => r.result.reused_from_cache).length,
+    network: { sealed: records.filter((r) => r.result.network_sealed === true).length, unsealed: records.filter((r) => r.result.network_sealed === false).length },
   };
 }

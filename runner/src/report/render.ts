@@ -29,7 +29,14 @@ export function failedText(g: Pick<GroupStats, 'failed' | 'stuck_loops'>): strin
 
 export function policyText(r: Report): string {
   const cache = r.reused_from_cache ? ` ${r.reused_from_cache} of ${r.overall.runs} runs were reused from the result cache (--enable-caching), not run again.` : '';
-  return errorsPolicyText(r) + cache;
+  return errorsPolicyText(r) + cache + sealedText(r);
+}
+
+function sealedText(r: Report): string {
+  const n = r.network ?? { sealed: 0, unsealed: 0 };
+  if (!n.sealed && !n.unsealed) return '';
+  if (!n.unsealed) return ' Every run ran with a sealed network (its world and the model gateway only).';
+  return ` ${n.unsealed} of ${n.sealed + n.unsealed} runs ran with an unsealed network (docs/config.md, "Sealed network").`;
 }
 
 function errorsPolicyText(r: Report): string {

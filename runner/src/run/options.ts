@@ -41,6 +41,8 @@ export interface ScenarioRunOptions {
   /** Recorded in result.json as `agent`; default {name: agent, version: null}. */
   agentRecord?: AgentRecord;
   network: 'bridge' | 'host';
+  /** Seal the container's network (docs/config.md, "Sealed network") if its image can. */
+  seal?: boolean;
   timeouts: RunTimeouts;
   labels: Record<string, string>;
   runIndex?: number;

@@ -28,6 +28,7 @@ import { RunFailure } from './run-failure.js';
 import { waitExited } from './exit-wait.js';
 import { sleep } from './sleep.js';
 import { imageFeatures } from './image-features.js';
+import { sealAllowList } from './seal.js';
 import type { ScenarioRunOptions } from './options.js';
 import { buildResult, type Observed } from './result.js';
 import { usageOfRun } from '../usage/run-usage.js';
@@ -93,6 +94,9 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
     [ENV.adapterToken]: token,
     ...(late ? { [ENV.scenarioReady]: CONTAINER_PATHS.scenarioReady } : {}),
   };
+  // An image without the filter runs unsealed, and its result says so.
+  const sealed = Boolean(o.seal) && features.has(IMAGE_FEATURES.sealedNetwork) && o.engine.capabilities.capAdd;
+  if (sealed) env[ENV.sealAllow] = sealAllowList(env).join(',');
 
   let container: ContainerHandle | null = null;
   let client: AdapterClient | null = null;
@@ -114,6 +118,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
       entrypoint: ['bash'],
       cmd: [CONTAINER_PATHS.entrypoint],
       network: o.network,
+      ...(sealed ? { capAdd: ['NET_ADMIN'] } : {}),
       publishPort: o.network === 'bridge' ? port : undefined,
       extraHosts: o.network === 'bridge' ? ['host.containers.internal:host-gateway'] : undefined,
       ...(delivery.create.length ? { files: delivery.create } : {}),
@@ -188,7 +193,7 @@ export async function runScenario(o: ScenarioRunOptions): Promise<ScenarioResult
   const s = collected.statusFile;
   if (s && (!observed.status || !isTerminal(observed.status)) && (!observed.status || isTerminal(s))) observed.status = s;
   const usage = usageOfRun(artifacts, observed.status, o.env);
-  const result: ScenarioResult = { ...buildResult(observed), ...(usage ? { usage } : {}), timings };
+  const result: ScenarioResult = { ...buildResult(observed), ...(usage ? { usage } : {}), timings, network_sealed: sealed };
   if (o.outputDir) await keepRunArtifacts(o.outputDir, artifacts, observed.agentResponse);
   return finish(o, result, started, o.outputDir);
 }

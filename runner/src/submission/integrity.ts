@@ -1,13 +1,15 @@
 // computed_stats.json's `integrity`: per phase, what the phase's digests.json sealed (the image,
 // the dataset, the judge settings) and the digest of that file itself, which pins every scenario
-// run's artifact digests; `sealed` says whether a phase has one at all. Runs are not sealed off
-// the network beyond [run] network, so that setting travels with them.
+// run's artifact digests; `sealed` says whether a phase has one at all. Whether the runs' network
+// was sealed is another matter: [run] network travels with them, and `network_sealed` counts
+// the runs whose result.json says their agent's network was sealed (docs/config.md).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256File } from '../fsutil/hash.js';
 import { PHASE_NAMES } from '../plan/phases.js';
 import { DIGESTS_FILE, readDigests } from '../provenance/index.js';
 import { findRunRecord } from '../record/index.js';
+import { loadRunRecords } from '../report/index.js';
 
 export interface PhaseIntegrity {
   sealed: boolean;
@@ -17,6 +19,8 @@ export interface PhaseIntegrity {
   judge_sha256: string | null;
   network: string | null;
   runs: number;
+  /** Finished runs of the phase, and how many of them ran with a sealed network. */
+  network_sealed: { sealed: number; of: number };
 }
 
 export function integrityOf(root: string): Record<string, PhaseIntegrity> {
@@ -26,6 +30,7 @@ export function integrityOf(root: string): Record<string, PhaseIntegrity> {
     if (!existsSync(dir)) continue;
     const m = readDigests(dir);
     const rec = findRunRecord(dir);
+    const results = loadRunRecords(dir).map((r) => r.result);
     out[phase] = {
       sealed: m !== null,
       digests_sha256: m ? sha256File(join(dir, DIGESTS_FILE)) : null,
@@ -34,6 +39,7 @@ export function integrityOf(root: string): Record<string, PhaseIntegrity> {
       judge_sha256: m?.judge_sha256 ?? rec?.judge_sha256 ?? null,
       network: m?.network ?? rec?.run_options?.network ?? null,
       runs: m ? Object.keys(m.runs).length : 0,
+      network_sealed: { sealed: results.filter((r) => r.network_sealed === true).length, of: results.length },
     };
   }
   return out;

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { limitsFor, resolveGateway } from '../../../runner/src/config/gateway.js';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { withGatewayFlags } from '../../../runner/src/config/gateway-flags.js';
+import { providerToolsAllowed } from '../../../runner/src/plan/gateway.js';
+import { engineNetwork, sealedNetwork } from '../../../runner/src/plan/plan.js';
 
 function config(extra: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-config-'));
@@ -44,5 +46,28 @@ describe('[gateway] and [limits]', () => {
     expect(() => loadRunConfig(config('[limits.anthropic]\nmax_concurent = 2\n'), {})).toThrow(/max_concurent/);
     expect(() => loadRunConfig(config('[gateway]\nenable = true\n'), {})).toThrow(/enable/);
     expect(() => resolveGateway({ flags: { enabled: false, replay: '/x' } })).toThrow(/--replay needs the gateway/);
+  });
+});
+
+// The sealed network's settings: [run] network = "open" opts out (the bridge, unsealed), and the
+// provider tools a sealed run allows come from [gateway] allow_provider_tools.
+describe('sealed network', () => {
+  it('bridge is the sealed default; open is the bridge unsealed; host is never sealed', () => {
+    const plain = loadRunConfig(config(''), {});
+    expect(plain.run.network).toBe('bridge');
+    expect(sealedNetwork(plain.run.network)).toBe(true);
+    const open = loadRunConfig(config('[run]\nnetwork = "open"\n'), {});
+    expect([open.run.network, engineNetwork(open.run.network), sealedNetwork(open.run.network)]).toEqual(['open', 'bridge', false]);
+    expect([engineNetwork('host'), sealedNetwork('host')]).toEqual(['host', false]);
+    expect(() => loadRunConfig(config('[run]\nnetwork = "sealed"\n'), {})).toThrow(/network/);
+  });
+
+  it('[gateway] allow_provider_tools names the tools a sealed run lets through; an unsealed run lets all through', () => {
+    const g = loadRunConfig(config('[gateway]\nallow_provider_tools = ["web_search", "web_search"]\n'), {}).gateway!;
+    expect(g.allowProviderTools).toEqual(['web_search']);
+    expect(providerToolsAllowed(g, true)).toEqual(['web_search']);
+    expect(providerToolsAllowed(g, false)).toBe('all');
+    expect(loadRunConfig(config(''), {}).gateway!.allowProviderTools).toEqual([]);
+    expect(() => loadRunConfig(config('[gateway]\nallow_provider_tools = ["browse"]\n'), {})).toThrow(/allow_provider_tools.*web_search, web_fetch, code_execution/s);
   });
 });

@@ -12,7 +12,7 @@ import type { EngineCapabilities } from '../../../runner/src/engine/types.js';
 import { BACKENDS } from '../../../runner/src/plan/backend.js';
 import { ConfigError } from '../../../runner/src/plan/errors.js';
 
-const CAPABILITY_NAMES: Array<keyof EngineCapabilities> = ['hostNetwork', 'hostServices', 'dryRun', 'filesAtCreate', 'gatewayBesideUnits'];
+const CAPABILITY_NAMES: Array<keyof EngineCapabilities> = ['hostNetwork', 'hostServices', 'dryRun', 'filesAtCreate', 'gatewayBesideUnits', 'capAdd'];
 const same = (p: string) => p;
 
 describe('the backend registry', () => {

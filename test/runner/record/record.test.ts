@@ -57,7 +57,7 @@ const full: Required<RunPlan> = {
   },
   run,
   agent2agent: { appProp: 0.5, seed: 9, provider: 'openai', model: 'gpt-a2a', baseUrl: 'https://a2a.example/v1', apiKey: { value: env.A2A_KEY, source: 'A2A_KEY' } },
-  gateway: { mode: 'off', replay: null, retryAttempts: 3, retryBudgetSeconds: 120, limits: { default: { maxConcurrent: 2, requestsPerMinute: 60, tokensPerMinute: null }, byKey: {} } },
+  gateway: { mode: 'off', replay: null, retryAttempts: 3, retryBudgetSeconds: 120, limits: { default: { maxConcurrent: 2, requestsPerMinute: 60, tokensPerMinute: null }, byKey: {} }, allowProviderTools: ['web_search'] },
   noise: {
     tool_augmentation: { tool_failure_probability: 0.3, apply_tool_name_augmentation: false, apply_tool_description_augmentation: false, seed: 5 },
     env_events: { ...DEFAULT_ENV_EVENTS, num_env_events_per_minute: 3, env_events_seed: 4 },

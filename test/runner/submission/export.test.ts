@@ -59,7 +59,7 @@ describe('submission export', () => {
     const stats = JSON.parse(new TextDecoder().decode(s.files.find((f) => f.path === 'computed_stats.json')!.content));
     expect(stats).toMatchObject({ rows: 18, success: 14, configs: { search: { rows: 6, success: 5 }, time_noise: { rows: 3, exceptions: 1 } } });
     // each phase's seal travels with the export: its digests.json's own digest and what it pinned
-    expect(stats.integrity.noise).toMatchObject({ sealed: true, digests_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), dataset_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), network: expect.any(String), runs: 9 }); // 3 scenarios × 3 runs
+    expect(stats.integrity.noise).toMatchObject({ sealed: true, digests_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), dataset_sha256: expect.stringMatching(/^[0-9a-f]{64}$/), network: expect.any(String), runs: 9, network_sealed: { sealed: 0, of: 9 } }); // 3 scenarios × 3 runs (written without a sealed network)
     writeSubmission(s);
     expect(existsSync(join(root, 'submission/search_noise/validation-00000-of-00001.parquet'))).toBe(true);
     expect(readFileSync(join(root, 'submission/README.md'), 'utf8')).toBe(readme);

@@ -10,4 +10,6 @@ export const KUBERNETES_CAPABILITIES: EngineCapabilities = {
   filesAtCreate: false,
   // The model gateway runs in the cluster, where the Pods can reach it.
   gatewayBesideUnits: true,
+  // no NET_ADMIN for Pods yet: the sealed network's filter is not installed there
+  capAdd: false,
 };

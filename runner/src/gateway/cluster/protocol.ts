@@ -23,7 +23,7 @@ export const ADMIN_HEADER = 'x-gaia2-gateway-admin';
 /** The gateway's configuration, as the Secret holds it (keys included: only the Secret has them). */
 export interface PodGatewayConfig {
   upstreams: Array<{ id: string; provider: string; base: string; key: string | null }>;
-  plan: Pick<GatewayPlan, 'limits' | 'retryAttempts' | 'retryBudgetSeconds'>;
+  plan: Pick<GatewayPlan, 'limits' | 'retryAttempts' | 'retryBudgetSeconds'> & Partial<Pick<GatewayPlan, 'allowProviderTools'>>;
   prices: PriceTable | null;
   /** Replaying: records come with each container's registration, no provider is called. */
   replay: boolean;

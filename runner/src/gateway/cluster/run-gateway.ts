@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GatewayPlan } from '../../plan/gateway.js';
-import type { RunPlan } from '../../plan/plan.js';
+import { providerToolsAllowed, type GatewayPlan } from '../../plan/gateway.js';
+import { sealedNetwork, type RunPlan } from '../../plan/plan.js';
 import { ConfigError } from '../../plan/errors.js';
 import type { ContainerEnvBase } from '../../env/container-env.js';
 import type { UnitBackend } from '../../engine/index.js';
@@ -85,7 +85,7 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
     config: {
       // A replay calls no provider: its Secret holds no key.
       upstreams: ups.upstreams.map((u) => ({ id: u.id, provider: u.provider, base: u.base, key: g.replay ? null : u.key })),
-      plan: { limits: g.limits, retryAttempts: g.retryAttempts, retryBudgetSeconds: g.retryBudgetSeconds },
+      plan: { limits: g.limits, retryAttempts: g.retryAttempts, retryBudgetSeconds: g.retryBudgetSeconds, allowProviderTools: providerToolsAllowed(g, sealedNetwork(plan.run.network)) },
       prices: o.prices,
       replay: Boolean(g.replay),
       adminToken,
