@@ -124,7 +124,20 @@ if [[ -r $APP/gaia2d.blob ]]; then DAEMON_JS=(--snapshot-blob "$APP/gaia2d.blob"
 # as it does, so a young generation of 1 MB semi-spaces (V8 grows them to 16 MB while a large
 # scenario is parsed, and keeps them) costs a few more scavenges and ~25 MB less RSS at 18 MB;
 # --expose-gc lets it ask for one full collection once the world is composed.
-HOME=/var/gaia2 "${SETPRIV_GAIA2[@]}" "$NODE" --max-semi-space-size=1 --expose-gc "${DAEMON_JS[@]}" >>"$EVENTD_LOG" 2>&1 &
+# A chain step whose carry is read through the daemon (GET /carry; GAIA2_CARRY_READ, a runner
+# without an archive API): the daemon may read the agent's whole home, its private files too, as
+# the engine's archive API would (CAP_DAC_OVERRIDE kept as an ambient capability: the agent's own
+# processes never get it). Where the unit may not hold it, files only the agent can read stay out.
+SETPRIV_DAEMON=("${SETPRIV_GAIA2[@]}")
+if [[ -n ${GAIA2_CARRY_READ:-} ]]; then
+  if "${SETPRIV_GAIA2[@]}" --inh-caps=+dac_override --ambient-caps=+dac_override true 2>/dev/null; then
+    SETPRIV_DAEMON+=(--inh-caps=+dac_override --ambient-caps=+dac_override)
+    log "world daemon may read the agent's home for the chain's carry"
+  else
+    log "world daemon cannot be given CAP_DAC_OVERRIDE: the carry leaves out files only the agent can read"
+  fi
+fi
+HOME=/var/gaia2 "${SETPRIV_DAEMON[@]}" "$NODE" --max-semi-space-size=1 --expose-gc "${DAEMON_JS[@]}" >>"$EVENTD_LOG" 2>&1 &
 DAEMON=$!
 log "world daemon started (pid $DAEMON, agent $AGENT)"
 

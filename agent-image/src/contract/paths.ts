@@ -127,6 +127,11 @@ export const ENV = {
    * the entrypoint waits for the scenario-ready marker and moves it into the home before the agent starts.
    */
   carryHome: 'GAIA2_CARRY_HOME',
+  /**
+   * Our addition: set (to 1) on a chain step whose carry the runner reads through GET /carry: the
+   * world daemon may read the agent's private files too (the entrypoint keeps CAP_DAC_OVERRIDE for it).
+   */
+  carryRead: 'GAIA2_CARRY_READ',
   /** Sealed network: host:port list (comma-separated) the agent user may reach besides loopback. */
   sealAllow: 'GAIA2_SEAL_ALLOW',
   /** Agent2Agent settings, JSON (docs/agent2agent.md); unset = off. */

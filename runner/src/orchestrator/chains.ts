@@ -93,7 +93,9 @@ export async function runChain(c: ChainTask, deps: ChainDeps): Promise<void> {
     const t = c.steps[pos]!;
     let content: Buffer | undefined;
     let files: ContainerFile[] = [];
-    let env: Record<string, string> = {};
+    // Without an archive API the carry is read through the image (GET /carry): its daemon may read
+    // the agent's private files then.
+    let env: Record<string, string> = deps.engine.capabilities.filesAtCreate ? {} : { [ENV.carryRead]: '1' };
     if (carried) {
       try {
         content = carryIntoScenario(readFileSync(t.entry.file), carried, t.entry.file);
@@ -101,7 +103,7 @@ export async function runChain(c: ChainTask, deps: ChainDeps): Promise<void> {
         // the scenario's ready marker; the entrypoint puts the home in before the agent starts.
         const late = !deps.engine.capabilities.filesAtCreate;
         files = homeFiles(carried, late);
-        if (late && carried.home.some((e) => e.type === 'file')) env = { [ENV.carryHome]: '1' };
+        if (late && carried.home.some((e) => e.type === 'file')) env = { ...env, [ENV.carryHome]: '1' };
       } catch (e) {
         carryError = (e as Error).message;
       }

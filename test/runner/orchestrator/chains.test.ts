@@ -75,9 +75,10 @@ describe('runChain', () => {
 
   it('hands the first unit’s carry to the second: late through the image, the home in its upload folder', async () => {
     const [first, second] = await play(false);
-    expect(first!.env).toEqual({});
+    // every step's carry is read through the image, whose daemon may then read the agent's private files
+    expect(first!.env).toEqual({ GAIA2_CARRY_READ: '1' });
     expect(second!.fields.carry_error).toBeUndefined();
-    expect(second!.env).toEqual({ GAIA2_CARRY_HOME: '1' });
+    expect(second!.env).toEqual({ GAIA2_CARRY_READ: '1', GAIA2_CARRY_HOME: '1' });
     expect(second!.files.map((f) => f.path)).toEqual(['/var/gaia2/carry-home/notes', '/var/gaia2/carry-home/notes/a.txt']);
     expect(second!.content!.toString()).toContain('"app_state": {"n": 1}');
   });
