@@ -31,8 +31,10 @@ seen=$(cat "$t" 2>/dev/null || echo 0)
 f=/tmp/k8s-probe-first
 if [[ ! -f $f ]]; then
   token=absent; [[ -f $h/.git-credentials ]] && token=present
-  echo "owner=$(stat -c %U "$t" 2>/dev/null || echo none) token=$token private=$(cat "$h/.private/note" 2>/dev/null || echo none)" >"$f"
+  echo "owner=$(stat -c %U "$t" 2>/dev/null || echo none) token=$token private=$(cat "$h/.private/note" 2>/dev/null || echo none) empty=$([[ -d $h/empty ]] && echo yes || echo no) link=$(readlink "$h/latest" || echo none)" >"$f"
 fi
+# an empty folder and a link, as a program's cache folder and its \`latest\` pointer
+mkdir -p "$h/empty" && ln -sfn tally/count.txt "$h/latest"
 # a file only the agent may read (0600 in a 0700 folder), as a program's session store is
 mkdir -p -m 700 "$h/.private" && (umask 077; echo kept >"$h/.private/note")
 k=$(contacts search-contacts --query Kubeprobe 2>/dev/null | grep -o 'Turn[0-9]*' | sort -u | wc -l)
@@ -81,12 +83,13 @@ describe('universe chains on kubernetes (API-server double, Pods in podman)', ()
     const { code } = await runSession(plan, await prepareDataset(plan, io), io);
     expect(code, output.join('')).toBe(0);
     const dir = (f: string) => join(work, 'out', f.split('/')[0]!, id(f));
-    const said = (f: string) => /tally=\d+ contacts=\d+ owner=\w+ token=\w+ private=\w+/.exec(readFileSync(join(dir(f), 'agent_response.txt'), 'utf8'))?.[0];
+    const said = (f: string) => /tally=\d+ contacts=\d+ owner=\w+ token=\w+ private=\w+ empty=\w+ link=\S+/.exec(readFileSync(join(dir(f), 'agent_response.txt'), 'utf8'))?.[0];
     const result = (f: string) => JSON.parse(readFileSync(join(dir(f), 'result.json'), 'utf8')) as Record<string, unknown>;
-    expect(said(FIRST)).toBe('tally=0 contacts=0 owner=none token=absent private=none');
+    expect(said(FIRST)).toBe('tally=0 contacts=0 owner=none token=absent private=none empty=no link=none');
     // Scenario 2's unit starts with scenario 1's tally as the agent's own file, its contact, its
-    // private file, and not its credential (every turn adds one to the tally and one contact).
-    expect(said(SECOND)).toMatch(/^tally=[1-9]\d* contacts=[1-9]\d* owner=agent token=absent private=kept$/);
+    // private file, empty folder and link, and not its credential (every turn adds one to the
+    // tally and one contact).
+    expect(said(SECOND)).toMatch(/^tally=[1-9]\d* contacts=[1-9]\d* owner=agent token=absent private=kept empty=yes link=tally\/count\.txt$/);
     const [tally, contacts] = /tally=(\d+).*contacts=(\d+)/.exec(said(SECOND)!)!.slice(1).map(Number);
     expect(contacts).toBe(tally);
     expect(result(SECOND).carry_error).toBeUndefined();

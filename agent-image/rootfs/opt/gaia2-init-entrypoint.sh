@@ -142,15 +142,21 @@ DAEMON=$!
 log "world daemon started (pid $DAEMON, agent $AGENT)"
 
 # 2b. A universe chain's carried home, uploaded by a runner without an archive API (contract:
-#     GAIA2_CARRY_HOME): it arrives through the daemon's POST/PUT /files before the scenario's
-#     ready marker, as the daemon's files; moved into the home as the agent's before the agent
-#     starts (this wait is the chains' cost; every other run starts the agent at once).
-CARRY_HOME=/var/gaia2/carry-home
+#     GAIA2_CARRY_HOME): one tar through the daemon's POST/PUT /files before the scenario's ready
+#     marker; unpacked into the home (folders, links and modes as they were), the agent's, before
+#     the agent starts (this wait is the chains' cost; every other run starts the agent at once).
+#     A link whose target leaves the folder (absolute, or with ..) is made last (GNU tar's
+#     delayed links), so no entry is written through one out of the home.
+CARRY_HOME_TAR=/var/gaia2/carry-home.tar
 if [[ -n ${GAIA2_CARRY_HOME:-} && -n ${GAIA2_SCENARIO_READY:-} ]]; then
   while [[ ! -e $GAIA2_SCENARIO_READY ]] && kill -0 "$DAEMON" 2>/dev/null; do sleep 0.05; done
-  if [[ -d $CARRY_HOME ]]; then
-    if cp -a "$CARRY_HOME/." /home/agent/ && chown -R agent:agent /home/agent; then log "carried home put in"; else log "carried home not put in"; fi
-    rm -rf -- "$CARRY_HOME"
+  if [[ -f $CARRY_HOME_TAR ]]; then
+    if tar -xpf "$CARRY_HOME_TAR" -C /home/agent --no-same-owner --no-overwrite-dir && chown -R agent:agent /home/agent; then
+      log "carried home put in"
+    else
+      log "carried home not put in"
+    fi
+    rm -f -- "$CARRY_HOME_TAR"
   fi
 fi
 

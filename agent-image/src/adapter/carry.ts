@@ -4,7 +4,7 @@
 // and owner. The world daemon serves it: it owns the state dir, which the agent cannot read,
 // and the agent's home is world-readable (0755); an entry it cannot read is named in the
 // answer's unreadable header, never fatal (a runner without an archive API has no other way).
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { join, posix } from 'node:path';
 import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '../contract/carry.js';
 import { CARRY_TAR_ROOTS } from '../contract/routes.js';
@@ -47,22 +47,32 @@ function walk(root: string, rel: string, top: string, carried: (rel: string) => 
     } else if (st.isSymbolicLink()) {
       out.files.push({ ...meta, fd: -1, size: 0, kind: 'symlink', linkname: readlinkSync(join(root, path)) });
     } else if (st.isFile()) {
-      const opened = openFile(join(root, path), meta);
+      const opened = openFile(root, join(root, path), meta);
       if (opened) out.files.push(opened);
       else out.unreadable.push(entryName);
     }
   }
 }
 
-function openFile(path: string, meta: Omit<OpenArtifact, 'fd' | 'size'>): OpenArtifact | null {
+/**
+ * Opens a regular file of the walk, and only if it is still one inside `root`: the agent owns its
+ * home and may swap a file or a folder on the way for a link between the look and the open (the
+ * daemon may read what the agent may not, its own state first of all). The last component is
+ * opened without following a link, and the file opened must lie under `root` (its real path,
+ * from /proc/self/fd) and be a regular file.
+ */
+export function openFile(root: string, path: string, meta: Omit<OpenArtifact, 'fd' | 'size'>): OpenArtifact | null {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return null;
   }
   try {
-    return { ...meta, fd, size: fstatSync(fd).size };
+    const st = fstatSync(fd);
+    const real = readlinkSync(`/proc/self/fd/${fd}`);
+    if (!st.isFile() || !real.startsWith(`${realpathSync(root).replace(/\/+$/, '')}/`)) throw new Error('left its folder');
+    return { ...meta, fd, size: st.size };
   } catch {
     closeSync(fd);
     return null;

@@ -6,4 +6,4 @@ export { MessageBuffer } from './message-buffer.js';
 export { daemonBackend, fileBackend } from './backends.js';
 export { artifactPaths, readArtifacts } from './artifacts.js';
 export { openArtifacts } from './artifacts-tar.js';
-export { openCarry } from './carry.js';
+export { openCarry, openFile as openCarriedFile } from './carry.js';

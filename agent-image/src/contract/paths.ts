@@ -40,7 +40,7 @@ export const CONTAINER_PATHS = {
    * PUT /files, before the scenario-ready marker); with GAIA2_CARRY_HOME set the entrypoint
    * moves it into agentHome, owned by the agent user, before it starts the agent.
    */
-  carriedHomeUpload: '/var/gaia2/carry-home',
+  carriedHomeTar: '/var/gaia2/carry-home.tar',
 } as const;
 
 /**
@@ -123,7 +123,7 @@ export const ENV = {
   /** Path of a marker file the daemon waits for before it reads the scenario. */
   scenarioReady: 'GAIA2_SCENARIO_READY',
   /**
-   * Our addition: set (to 1) when a carried home is uploaded to CONTAINER_PATHS.carriedHomeUpload;
+   * Our addition: set (to 1) when a carried home is uploaded as CONTAINER_PATHS.carriedHomeTar;
    * the entrypoint waits for the scenario-ready marker and moves it into the home before the agent starts.
    */
   carryHome: 'GAIA2_CARRY_HOME',

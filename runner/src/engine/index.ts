@@ -11,7 +11,7 @@ import type { UnitBackend } from './types.js';
 export * from './types.js';
 export { EngineError, isEngineError } from './errors.js';
 export { LABELS } from './labels.js';
-export { contentBytes, contentStream, tarFiles, treesOf } from './archive.js';
+export { contentBytes, contentStream, packFiles, tarFiles, treesOf } from './archive.js';
 
 export interface ConnectOptions {
   /** Explicit endpoint (unix:///path, tcp://host:port, ssh://user@host); defaults to DOCKER_HOST / discovery. */

@@ -102,8 +102,8 @@ export async function runChain(c: ChainTask, deps: ChainDeps): Promise<void> {
         // Without files at create, the home and the drive go in through the adapter before
         // the scenario's ready marker; the entrypoint puts the home in before the agent starts.
         const late = !deps.engine.capabilities.filesAtCreate;
-        files = homeFiles(carried, late);
-        if (late && carried.home.some((e) => e.type === 'file')) env = { ...env, [ENV.carryHome]: '1' };
+        files = await homeFiles(carried, late);
+        if (late && carried.home.length) env = { ...env, [ENV.carryHome]: '1' };
       } catch (e) {
         carryError = (e as Error).message;
       }

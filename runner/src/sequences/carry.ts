@@ -14,7 +14,7 @@ import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '../../
 import { parsePyJson, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
 import { scenarioApps, stateNameFor } from '../../../agent-image/src/apps/registry.js';
 import { stateFilePath } from '../../../agent-image/src/apps/framework/state.js';
-import type { ContainerFile, ContainerHandle, TreeEntry } from '../engine/index.js';
+import { packFiles, type ContainerFile, type ContainerHandle, type TreeEntry } from '../engine/index.js';
 
 export interface CarriedState {
   /** App state file name (`<state name>.json`) → its text as the world wrote it. */
@@ -81,15 +81,17 @@ export function carryIntoScenario(scenario: Buffer | string, carried: CarriedSta
 /**
  * The carried home (the agent's own) and drive (the world user's, as the image made it) as files
  * written into the next unit before it starts. A backend that cannot write files at create
- * (`late`) hands them to the adapter, which writes only under its own tree: the home then goes
- * to the image's upload folder for it, moved into place by the entrypoint (ENV.carryHome).
+ * (`late`) hands them to the adapter, which writes only plain files under its own tree: the home
+ * then goes whole as one tar (its folders, links and modes kept) to the image's upload path,
+ * unpacked into place by the entrypoint (ENV.carryHome).
  */
-export function homeFiles(carried: CarriedState, late = false): ContainerFile[] {
-  const home = late ? CONTAINER_PATHS.carriedHomeUpload : CONTAINER_PATHS.agentHome;
-  return [
-    ...parentsFirst(carried.home).map((e) => ({ path: posix.join(home, e.path), ...asWritten({ ...e, ...AGENT_USER }) })),
-    ...parentsFirst(carried.drive).map((e) => ({ path: posix.join(CONTAINER_PATHS.stateDir, CARRIED_DRIVE_DIR, e.path), ...asWritten(e) })),
-  ];
+export async function homeFiles(carried: CarriedState, late = false): Promise<ContainerFile[]> {
+  const drive = parentsFirst(carried.drive).map((e) => ({ path: posix.join(CONTAINER_PATHS.stateDir, CARRIED_DRIVE_DIR, e.path), ...asWritten(e) }));
+  const home = parentsFirst(carried.home).map((e) => ({ path: e.path, ...asWritten({ ...e, ...AGENT_USER }) }));
+  if (!late) return [...home.map((f) => ({ ...f, path: posix.join(CONTAINER_PATHS.agentHome, f.path) })), ...drive];
+  if (home.length === 0) return drive;
+  const tar = await packFiles(home.map(({ path, ...f }) => ({ name: path, ...f })));
+  return [{ path: CONTAINER_PATHS.carriedHomeTar, content: tar, mode: 0o600 }, ...drive];
 }
 
 // Parents before children (a directory's owner and mode are set as it is made).

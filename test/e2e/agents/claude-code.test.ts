@@ -3,8 +3,10 @@
 // Claude Code is kept up for the whole run (bin/agent-serve): the samples run at full clock
 // speed (its start-up is off the clock), and after them two runs of its own: one whose model
 // answers are all cut off at max_tokens (Claude Code gives up: its own failure, judged), and the
-// multi-turn sample with Claude Code killed by its first command (restarted, session resumed).
-import { readdirSync, readFileSync } from 'node:fs';
+// multi-turn sample with Claude Code killed by its first command (restarted, session resumed);
+// and a universe chain of two samples (its home carried from the first into the second).
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { lastReply, parseEventsJsonl } from '../../../agent-image/src/contract/index.js';
@@ -15,6 +17,7 @@ import { AGENTS } from './helpers/agents-under-test.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
 import { readResults, runAgentOnce, type DrivenRun } from './helpers/third-party-run.js';
+import { readCheckpoint } from '../../../runner/src/sequences/checkpoint.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
 const claude = { ...AGENTS['claude-code'], flags: ['--thinking', 'low'] };
@@ -52,19 +55,35 @@ const userWords = (q: RecordedRequest): string[] =>
 const [single] = samplePlay(SAMPLES.single);
 const [askWhich, forward] = samplePlay(SAMPLES.multi);
 
+/** A dataset of the single-turn and the multi-turn sample, and a sequences file chaining them in that order. */
+function chainOfTwo(): { data: string; sequences: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'gaia2-e2e-cc-chain-'));
+  const data = join(dir, 'data');
+  for (const s of [SAMPLES.single, SAMPLES.multi]) {
+    mkdirSync(join(data, s.split('/')[0]!), { recursive: true });
+    cpSync(scenarioFile(s), join(data, `${s}.json`));
+  }
+  const sequences = join(dir, 'chains.jsonl');
+  writeFileSync(sequences, `${JSON.stringify({ universe_id: 'u-claude', scenarios: [SAMPLES.single, SAMPLES.multi].map((s) => ({ scenario_id: s.split('/')[1] })) })}\n`);
+  return { data, sequences };
+}
+
 describeAgentSuite(
   claude,
   { tools: { exactly: ['Bash'] }, keyHeader: 'x-api-key' },
   {
     extra: async (env) => {
       const on = { DOCKER_HOST: String(env.DOCKER_HOST) };
-      const [cutOff, killed] = await Promise.all([
+      const chain = chainOfTwo();
+      const [cutOff, killed, chained] = await Promise.all([
         // every answer cut off at max_tokens: Claude Code retries, then gives up with its own error
         runAgentOnce(image, claude, { plays: [single!], env: on, filter: () => ({ text: 'Ordering the bott', truncated: true }) }),
         // the multi-turn sample, Claude Code killed by the first command of turn 1
         runAgentOnce(image, claude, { scenario: scenarioFile(SAMPLES.multi), plays: [{ ...askWhich!, commands: [KILL, ...askWhich!.commands] }, forward!], env: on }),
+        // the two samples as one universe chain: the second starts from the home the first left
+        runAgentOnce(image, claude, { args: ['run-dataset', '-d', chain.data, '--sequences', chain.sequences], plays: [single!, askWhich!, forward!], env: on }),
       ]);
-      return { cutOff, killed } as Record<string, DrivenRun>;
+      return { cutOff, killed, chained } as Record<string, DrivenRun>;
     },
     tests: (suite) => {
       it('one Claude Code process played each sample, whatever its turns: one start, one initialize, a result per turn', () => {
@@ -97,6 +116,21 @@ describeAgentSuite(
         const statuses = traffic(scenarioDirs(run.dir).values().next().value!).filter((l) => l.role === 'agent').map((l) => l.http_status);
         expect(statuses.length).toBeGreaterThan(0);
         expect(new Set(statuses)).toEqual(new Set([200]));
+      });
+
+      it("a universe chain played by Claude Code: both judged, the second from the first's home (Claude Code's own files carried, its credentials not)", async () => {
+        const run = suite().extra.chained!;
+        const results = readResults(run.dir).sort((a, b) => (a.universe_position ?? 0) - (b.universe_position ?? 0));
+        expect(results.map((r) => [r.universe_id, r.universe_position, r.status === 'error' ? r.error : 'judged', r.carry_error ?? null]), run.err).toEqual([
+          ['u-claude', 0, 'judged', null],
+          ['u-claude', 1, 'judged', null],
+        ]);
+        const first = readdirSync(run.dir, { recursive: true, encoding: 'utf8' }).find((f) => /sequential_state\/u-claude\/0_[^/]+\.tar\.gz$/.test(f));
+        expect(first, 'the first scenario left its checkpoint').toBeDefined();
+        const carried = (await readCheckpoint(join(run.dir, first!)))!;
+        const home = carried.home.map((e) => e.path);
+        expect(home.some((p) => p.startsWith('.claude/'))).toBe(true);
+        expect(home.filter((p) => /credentials/i.test(p))).toEqual([]);
       });
 
       it('Claude Code killed mid-turn: the turn ends with the failure as its reply, the program is started again and resumes its session', () => {

@@ -79,7 +79,7 @@ describe('runChain', () => {
     expect(first!.env).toEqual({ GAIA2_CARRY_READ: '1' });
     expect(second!.fields.carry_error).toBeUndefined();
     expect(second!.env).toEqual({ GAIA2_CARRY_READ: '1', GAIA2_CARRY_HOME: '1' });
-    expect(second!.files.map((f) => f.path)).toEqual(['/var/gaia2/carry-home/notes', '/var/gaia2/carry-home/notes/a.txt']);
+    expect(second!.files.map((f) => f.path)).toEqual(['/var/gaia2/carry-home.tar']);
     expect(second!.content!.toString()).toContain('"app_state": {"n": 1}');
   });
 

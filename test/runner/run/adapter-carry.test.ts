@@ -2,11 +2,11 @@
 // filter, contract/carry.ts), the runner's client reads them back as trees, and a unit the
 // backend cannot read (a Pod) gives its carry through it; the next unit's home then goes to
 // the image's upload folder when the backend writes no files at create.
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAdapterServer, fileBackend, listen, openCarry } from '../../../agent-image/src/adapter/index.js';
+import { createAdapterServer, fileBackend, listen, openCarriedFile, openCarry } from '../../../agent-image/src/adapter/index.js';
 import { CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
 import { ROUTES } from '../../../agent-image/src/contract/routes.js';
 import type { ContainerHandle } from '../../../runner/src/engine/index.js';
@@ -83,11 +83,27 @@ describe('GET /carry', () => {
     expect([...carried.states.keys()]).toEqual(['contacts.json']);
     expect(carried.drive.map((e) => e.path).sort()).toEqual(['', 'Documents', 'Documents/plan.txt']);
     expect(carried.home.map((e) => e.path).sort()).toEqual(['latest', 'notes', 'notes/private.txt']);
-    // Written late (no files at create): the home into the image's upload folder, as the agent's;
-    // the drive where the world builds it.
-    const late = homeFiles(carried, true).map((f) => `${f.path} ${f.uid}`);
-    expect(late).toContain(`${CONTAINER_PATHS.carriedHomeUpload}/notes/private.txt 1000`);
+    // Written late (no files at create): the home as one tar at the image's upload path, the
+    // drive where the world builds it.
+    const late = (await homeFiles(carried, true)).map((f) => `${f.path} ${f.uid ?? '-'}`);
+    expect(late).toContain(`${CONTAINER_PATHS.carriedHomeTar} -`);
     expect(late).toContain(`${CONTAINER_PATHS.stateDir}/filesystem/Documents/plan.txt ${process.getuid?.() ?? 0}`);
     expect(late.some((p) => p.startsWith(`${CONTAINER_PATHS.agentHome}/`))).toBe(false);
   });
 });
+
+describe("the carry's file opener (the agent may swap what it owns for a link while the daemon reads)", () => {
+  it('opens a regular file inside the folder; never a link, nor a file whose real path left the folder', () => {
+    const { home, state } = unitFiles();
+    const meta = { name: 'home/x', mtime: 0, mode: 0o644, uid: 0, gid: 0 };
+    const ok = openCarriedFile(home, join(home, 'notes', 'private.txt'), meta);
+    expect(ok?.size).toBe(4);
+    closeSync(ok!.fd);
+    // the last component a link: not followed
+    expect(openCarriedFile(home, join(home, 'latest'), meta)).toBeNull();
+    // reached through a folder swapped for a link to the daemon's own state: refused
+    symlinkSync(state, join(home, 'swapped'));
+    expect(openCarriedFile(home, join(home, 'swapped', 'contacts.json'), meta)).toBeNull();
+  });
+});
+

@@ -1,11 +1,14 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { carryIntoScenario, homeFiles, takeCarry, type CarriedState } from '../../../runner/src/sequences/carry.js';
 import { isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
 import { checkpointPath, readCheckpoint, writeCheckpoint } from '../../../runner/src/sequences/checkpoint.js';
 import type { ContainerHandle, TreeEntry } from '../../../runner/src/engine/index.js';
+import { extract } from 'tar-stream';
+import { pipeline } from 'node:stream/promises';
 
 const file = (path: string, text: string, uid = 1001): TreeEntry => ({ path, type: 'file', mode: 0o644, uid, gid: uid, content: Buffer.from(text) });
 
@@ -55,28 +58,46 @@ describe('carryIntoScenario', () => {
 });
 
 describe('homeFiles', () => {
-  it('writes the drive under the state dir, parents first, its owners as the world made them', () => {
+  it('writes the drive under the state dir, parents first, its owners as the world made them', async () => {
     const carried: CarriedState = {
       states: new Map(),
       home: [],
       drive: [file('d/x.txt', 'hi', 999), { path: 'd', type: 'dir', mode: 0o755, uid: 999, gid: 999 }, { path: '', type: 'dir', mode: 0o755, uid: 999, gid: 999 }],
     };
-    const files = homeFiles(carried);
+    const files = await homeFiles(carried);
     expect(files.map((f) => f.path)).toEqual(['/var/gaia2/state/filesystem', '/var/gaia2/state/filesystem/d', '/var/gaia2/state/filesystem/d/x.txt']);
     expect(files[0]).toMatchObject({ dir: true, uid: 999, gid: 999 });
     expect(files[2]).toMatchObject({ content: Buffer.from('hi'), uid: 999 });
   });
 
-  it('writes parents first, owners kept', () => {
+  it('writes parents first, owners kept', async () => {
     const carried: CarriedState = {
       drive: [],
       states: new Map(),
       home: [file('d/e/f.txt', 'x'), { path: 'd', type: 'dir', mode: 0o700, uid: 1001, gid: 1001 }, { path: 'd/e', type: 'dir', mode: 0o755, uid: 1001, gid: 1001 }, { path: 'l', type: 'symlink', mode: 0o777, uid: 1001, gid: 1001, linkname: 'd' }],
     };
-    const files = homeFiles(carried);
+    const files = await homeFiles(carried);
     expect(files.map((f) => f.path)).toEqual(['/home/agent/d', '/home/agent/l', '/home/agent/d/e', '/home/agent/d/e/f.txt']);
     expect(files[0]).toMatchObject({ dir: true, uid: 1000, gid: 1000, mode: 0o700 });
     expect(files[1]).toMatchObject({ linkname: 'd' });
+
+    // late (no files at create): the home whole as one tar for the entrypoint, folders, links and modes kept
+    const late = await homeFiles(carried, true);
+    expect(late.map((f) => f.path)).toEqual(['/var/gaia2/carry-home.tar']);
+    const headers: Array<[string, string, number, number, string | null]> = [];
+    const x = extract();
+    x.on('entry', (h, stream, next) => {
+      headers.push([h.name.replace(/\/$/, ''), h.type ?? '', h.mode ?? 0, h.uid ?? -1, h.linkname ?? null]);
+      stream.on('end', next);
+      stream.resume();
+    });
+    await pipeline(Readable.from([late[0]!.content as Buffer]), x);
+    expect(headers.sort()).toEqual([
+      ['d', 'directory', 0o700, 1000, null],
+      ['d/e', 'directory', 0o755, 1000, null],
+      ['d/e/f.txt', 'file', 0o644, 1000, null],
+      ['l', 'symlink', 0o777, 1000, 'd'],
+    ]);
   });
 });
 
