@@ -87,6 +87,9 @@ async function readComplete(dir: string, pkg: AgentPackage, o: FetchOptions): Pr
   const file = join(dir, 'complete');
   if (!existsSync(file)) return null;
   const tree = join(dir, 'tree');
+  // A tree fetched the other way (the adapter changed its install mode at the same version) is
+  // fetched again: a "pack" tree has no node_modules/<name>, an "install" prefix no package of its own.
+  if (existsSync(join(tree, 'node_modules', pkg.name, 'package.json')) !== (pkg.install === 'install')) return null;
   let marker: CompleteMarker | null = null;
   try {
     const m = JSON.parse(await readFile(file, 'utf8')) as CompleteMarker;

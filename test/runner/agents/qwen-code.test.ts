@@ -15,8 +15,8 @@ import type { ServeHost } from './serve-host.js';
 
 const BASE = { PROVIDER: 'openai-compat', MODEL: 'gaia2-model', API_KEY: 'sk-test', OPENAI_API_KEY: 'sk-test', BASE_URL: 'http://gw.example:8080/v1' };
 
-/** The layer with the stand-in as pkg/cli.js (Qwen Code is started by Node). */
-const layer = (env: Record<string, string> = {}) => standinLayer(qwenCode, 'cli.js', { ...BASE, ...env });
+/** The layer with the stand-in as the package's cli.js (Qwen Code is started by Node). */
+const layer = (env: Record<string, string> = {}) => standinLayer(qwenCode, 'node_modules/@qwen-code/qwen-code/cli.js', { ...BASE, ...env });
 const settingsFile = (host: ServeHost) => readFileSync(join(host.dirs.user, '.qwen', 'settings.json'), 'utf8');
 
 describe('qwen-code bin/agent-serve (stand-in program)', () => {
@@ -70,8 +70,8 @@ describe('qwen-code bin/agent-serve (stand-in program)', () => {
     // the key of the provider, else API_KEY; with Agent2Agent's app agents a shell command may run 30 min
     expect(qwenEnv({ PROVIDER: 'anthropic', ANTHROPIC_API_KEY: 'a', API_KEY: 'b' }).GAIA2_QWEN_KEY).toBe('a');
     expect(qwenEnv({ PROVIDER: 'google', API_KEY: 'b' }).GAIA2_QWEN_KEY).toBe('b');
-    expect(qwenSettings({ GAIA2_APP_AGENTS: 'shopping' }).tools.shell).toEqual({ enableInteractiveShell: false, defaultTimeoutMs: 1_800_000 });
-    expect(qwenSettings({}).tools.shell).toEqual({ enableInteractiveShell: false });
+    expect(qwenSettings({ GAIA2_APP_AGENTS: 'shopping' }).tools.shell).toEqual({ enableInteractiveShell: true, defaultTimeoutMs: 1_800_000 });
+    expect(qwenSettings({}).tools.shell).toEqual({ enableInteractiveShell: true });
   });
 
   it("the program's own failures fail the turn with its text; the program stays up", async () => {

@@ -68,6 +68,18 @@ describe('ensureAgentPackage', () => {
     expect(readlinkSync(join(tree, 'node_modules/.bin/acme-js'))).toBe('../acme-js-agent/cli.js');
   });
 
+  it('fetches a cached version again when the adapter changed its install mode, both ways', async () => {
+    const o = { ...opts(), cacheDir: join(dir, 'cache-mode') };
+    const packed = await ensureAgentPackage({ name: 'acme-js-agent', version: '0.5.0', install: 'pack' }, '0.5.0', o);
+    expect(existsSync(join(packed, 'cli.js'))).toBe(true);
+    const installed = await ensureAgentPackage({ name: 'acme-js-agent', version: '0.5.0', install: 'install' }, '0.5.0', o);
+    expect(existsSync(join(installed, 'node_modules/acme-js-agent/cli.js'))).toBe(true);
+    expect(existsSync(join(installed, 'node_modules/leftpad-double/package.json'))).toBe(true);
+    const back = await ensureAgentPackage({ name: 'acme-js-agent', version: '0.5.0', install: 'pack' }, '0.5.0', o);
+    expect(existsSync(join(back, 'cli.js'))).toBe(true);
+    expect(existsSync(join(back, 'node_modules'))).toBe(false);
+  });
+
   it('refuses a version range and names a package the registry lacks', async () => {
     await expect(ensureAgentPackage({ name: 'acme-js-agent', version: '0.5.0', install: 'pack' }, '^0.5.0', opts())).rejects.toThrow(/not an exact version/);
     await expect(ensureAgentPackage({ name: 'no-such-agent', version: '1.0.0', install: 'pack' }, '1.0.0', opts())).rejects.toThrow(/npm pack no-such-agent@1\.0\.0 failed/);

@@ -82,9 +82,10 @@ export function qwenSettings(env) {
       webSearch: { enabled: false },
       todoWrite: { enabled: false },
       listDirectory: { enabled: false },
-      // Plain pipes, not a PTY: in ACP mode it would try node-pty (an optional package the layer
-      // does not have) and fall back; a run through that fallback once got `date`'s output empty.
-      shell: { enableInteractiveShell: false, ...(shellTimeout ? { defaultTimeoutMs: shellTimeout } : {}) },
+      // A PTY (node-pty, which the layer installs as npm does for a user): what `qwen --acp` uses
+      // by default. Its plain-pipe fallback settles a command on the child's exit, before the
+      // pipe is read, so a command that ends at once could come back `Output: (empty)`.
+      shell: { enableInteractiveShell: true, ...(shellTimeout ? { defaultTimeoutMs: shellTimeout } : {}) },
     },
     // No request of its own beside the agent's turns: no tool-batch labels, follow-up
     // suggestions, memory extraction or dreaming, session recaps.
