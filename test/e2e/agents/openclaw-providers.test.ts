@@ -7,7 +7,7 @@
 // Node 22); the four providers of one release at once. Each provider gets the reference's
 // definition (its own id, its context window and max tokens). The containers' connections are
 // watched too (helpers/connection-watch.ts): OpenClaw — plugins on, as the reference runs it —
-// reaches nothing but the model endpoint, whichever provider and release (the resolver aside: a known limit).
+// reaches nothing but the model endpoint, whichever provider and release.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
@@ -36,15 +36,14 @@ interface ProviderCase {
 
 const VERSIONS = [openclaw.package.version, OPENCLAW_REFERENCE_VERSION];
 /**
- * The providers run on each release. The newest release is proven here with anthropic, google
- * and openai; with openrouter its gateway does not start in the world's container (docs/agents.md,
- * "OpenClaw 2026.9 with openrouter"); the reference's pin runs all four. GAIA2_TEST_OPENCLAW_CASES
- * (e.g. "2026.9.6:openrouter,2026.4.1:google") runs the cases it names instead, any of the four
- * on either release, for a look at one (each gateway takes minutes to start on a busy machine).
+ * The providers run on each release: all four on both. GAIA2_TEST_OPENCLAW_CASES (e.g.
+ * "2026.9.6:openrouter,2026.4.1:google") runs the cases it names instead, for a look at one
+ * (each gateway takes minutes to start on a busy machine).
  */
-const DEFAULT_PROVIDERS: Record<string, string[]> = { [openclaw.package.version]: ['anthropic', 'google', 'openai'], [OPENCLAW_REFERENCE_VERSION]: ['anthropic', 'google', 'openai', 'openrouter'] };
+const ALL_PROVIDERS = ['anthropic', 'google', 'openai', 'openrouter'];
+const DEFAULT_PROVIDERS: Record<string, string[]> = { [openclaw.package.version]: ALL_PROVIDERS, [OPENCLAW_REFERENCE_VERSION]: ALL_PROVIDERS };
 const only = (process.env.GAIA2_TEST_OPENCLAW_CASES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const PROVIDERS: Record<string, string[]> = only.length === 0 ? DEFAULT_PROVIDERS : Object.fromEntries(VERSIONS.map((v) => [v, ['anthropic', 'google', 'openai', 'openrouter'].filter((p) => only.includes(`${v}:${p}`))]));
+const PROVIDERS: Record<string, string[]> = only.length === 0 ? DEFAULT_PROVIDERS : Object.fromEntries(VERSIONS.map((v) => [v, ALL_PROVIDERS.filter((p) => only.includes(`${v}:${p}`))]));
 const RUN_VERSIONS = VERSIONS.filter((v) => PROVIDERS[v]!.length > 0);
 /**
  * The provider's id in OpenClaw's config: the reference's (the provider's own), except where the
@@ -173,17 +172,15 @@ describe.each(RUN_VERSIONS.flatMap((v) => PROVIDERS[v]!.map((p) => [v, p] as con
 
 });
 
-describe('openclaw reaches nothing but the model endpoint and, known limit, the resolver (connection tracking, every provider)', () => {
+describe('openclaw reaches nothing but the model endpoint (connection tracking, every provider)', () => {
   it("each run's container reached its gateway for its model calls, and no other host", () => {
     expect(containers).toHaveLength(RUN_VERSIONS.reduce((n, v) => n + PROVIDERS[v]!.length, 0));
     for (const c of containers) {
       expect(flowsTo(c, 'BASE_URL').length).toBeGreaterThan(0);
       // 2026.9 looks up clawhub.ai once idle after start-up (its plugin list's catalog feed); the
-      // gateway process's lookups answer for loopback only (lib/openclaw-offline.mjs). Known limit
-      // (docs/agents.md): in the whole suite one run still makes a DNS query to the container
-      // network's resolver, from a lookup that hook does not cover (not yet traced to its release
-      // and name); it reaches no other host. Every other flow is refused here.
-      expect(strayFlows(c).filter((f) => !(f.proto === 'udp' && f.dport === 53)), `${c.id} ${c.ip}`).toEqual([]);
+      // gateway process's lookups answer for loopback only (lib/openclaw-offline.mjs), and the
+      // sealed container refuses anything else: no flow but to the gateway, DNS included.
+      expect(strayFlows(c), `${c.id} ${c.ip}`).toEqual([]);
     }
   });
 });

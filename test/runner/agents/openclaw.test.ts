@@ -58,6 +58,20 @@ describe('providers: the reference definitions', () => {
     }
   });
 
+  it("with a base URL the gateway's environment has no web-search provider's key variable (2026.9 would install that plugin at start-up)", () => {
+    const run = { PROVIDER: 'openrouter', MODEL: 'm-1', API_KEY: 'tok', OPENROUTER_API_KEY: 'tok', PERPLEXITY_API_KEY: 'x', TAVILY_API_KEY: 'y', HOME: '/home/agent' };
+    const custom = setup({ PROVIDER: 'openrouter', BASE_URL: 'http://gw:1/v1' });
+    const env = cfg.gatewayBaseEnv(run, custom);
+    for (const name of ['OPENROUTER_API_KEY', 'PERPLEXITY_API_KEY', 'TAVILY_API_KEY']) expect(env).not.toHaveProperty(name);
+    expect(env).toMatchObject({ PROVIDER: 'openrouter', API_KEY: 'tok', HOME: '/home/agent' });
+    // the run's own environment is left as it was
+    expect(run.OPENROUTER_API_KEY).toBe('tok');
+    // openrouter is always a provider entry of ours (OpenRouter's own URL without a base URL): the key by reference there too
+    expect(cfg.gatewayBaseEnv(run, setup({ PROVIDER: 'openrouter' }))).not.toHaveProperty('OPENROUTER_API_KEY');
+    // a built-in provider (no base URL) gets the run's environment as it is
+    expect(cfg.gatewayBaseEnv(run, setup({ PROVIDER: 'anthropic' }))).toEqual(run);
+  });
+
   it('[agent].context_window, when the run sets it, is the context window of the model', () => {
     expect(setup({ PROVIDER: 'openai', BASE_URL: 'http://gw:1', GAIA2_AGENT_CONTEXT_WINDOW: '64000' }).custom.models[0]).toMatchObject({ contextWindow: 64_000, maxTokens: 128_000 });
   });

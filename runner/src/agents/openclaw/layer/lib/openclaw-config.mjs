@@ -106,6 +106,25 @@ export function providerSetup(env) {
   return { provider, model, ref: `${provider}/${model}`, custom, key: value };
 }
 
+/**
+ * Variables by which OpenClaw 2026.9 detects a web-search provider from its catalog of external
+ * plugins at start-up (the catalog's `envVars`). Finding one, it installs that plugin from npm as
+ * a state migration before the gateway starts: OPENROUTER_API_KEY alone brings in the Perplexity
+ * plugin, which cannot be installed in a sealed container, so the gateway exited (78, "requires
+ * state migration") on every start with openrouter. The agent gets no web search anyway (`exec`
+ * is its only tool); with a custom provider the key reaches OpenClaw by reference, so none of
+ * these is passed to the gateway.
+ */
+export const WEB_SEARCH_KEY_VARS = ['BRAVE_API_KEY', 'EXA_API_KEY', 'FIRECRAWL_API_KEY', 'PARALLEL_API_KEY', 'PERPLEXITY_API_KEY', 'OPENROUTER_API_KEY', 'SEARXNG_BASE_URL', 'TAVILY_API_KEY'];
+
+/** The run's environment for the gateway: without the web-search variables when the key goes by reference (a provider entry of ours). */
+export function gatewayBaseEnv(env, setup) {
+  if (!setup.custom) return { ...env };
+  const out = { ...env };
+  for (const name of WEB_SEARCH_KEY_VARS) delete out[name];
+  return out;
+}
+
 /** The variables of the key for OpenClaw: ours by reference from a custom provider, the provider's own for a built-in one. */
 export function keyEnv(setup) {
   const env = { [KEY_VAR]: setup.key };
