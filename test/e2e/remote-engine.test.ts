@@ -21,7 +21,8 @@ import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { scriptFor, oraclePlay } from './helpers/oracle-llm-script.js';
 import { runWithFakeLlm } from './helpers/llm-run.js';
 import { startRecordingFront, startRemoteEngine, stopRemoteEngine, sshEnv, sshSocketEnv, tlsEnv, type RemoteEngineSettings } from './helpers/remote-engine.js';
-import { say, startFakeLlm } from '../helpers/fake-llm/index.js';
+import { say, startFakeLlm, type FakeLlm } from '../helpers/fake-llm/index.js';
+import { runSealProbe } from './helpers/seal-probe.js';
 import { findAdapter } from '../../runner/src/agents/index.js';
 import { layerTag } from '../../runner/src/image/agent-layer.js';
 import { readResults, runSingleSample } from './agents/helpers/third-party-run.js';
@@ -145,6 +146,31 @@ describe('remote engine over TCP', () => {
       server.close();
     }
   });
+
+  it("seals a run there: the agent reaches its world and the relayed gateway, not the runner host's other ports, a metadata or an internet address; open reaches the runner host", async () => {
+    const e = await remote({ DOCKER_HOST: s.DOCKER_HOST_TCP });
+    const server = createServer((_q, res) => res.end('runner-host')).listen(0, '0.0.0.0');
+    await once(server, 'listening');
+    const fakes: FakeLlm[] = [];
+    try {
+      const targets = { host: `http://${s.GAIA2_REMOTE_HOST_SIDE}:${(server.address() as AddressInfo).port}/`, metadata: 'http://169.254.169.254/', internet: 'http://1.1.1.1/' };
+      const [sealed, open] = await Promise.all([runSealProbe(e, image, 'bridge', targets, fakes), runSealProbe(e, image, 'open', targets, fakes)]);
+      expect(sealed.statuses).toEqual([expect.not.stringMatching(/^error$/)]);
+      expect(sealed.sealed).toEqual([true]);
+      expect(sealed.requests).toBeGreaterThanOrEqual(7); // every model call through the relay to the gateway
+      const text = sealed.results.join('\n');
+      expect(text).toMatch(/^agent$/m);
+      for (const name of Object.keys(targets)) expect(text).toMatch(new RegExp(`${name} code=000 rc=7\\b`));
+      expect(text).toMatch(/dns rc=[1-9]/);
+      expect(text).toMatch(/cli rc=0\b/);
+      // the same probe unsealed: the runner host's server answers, so the refusal above is the seal's
+      expect(open.sealed).toEqual([false]);
+      expect(open.results.join('\n')).toMatch(/host code=200 rc=0\b/);
+    } finally {
+      await Promise.all(fakes.map((f) => f.close()));
+      server.close();
+    }
+  }, 300_000);
 
   it('refuses host networking with a message naming the option, before any container', () => {
     const out = mkdtempSync(join(tmpdir(), 'gaia2-remote-hostnet-'));
