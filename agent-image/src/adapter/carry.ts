@@ -14,9 +14,19 @@ import type { OpenArtifact, OpenedArtifacts } from './artifacts-tar.js';
 export function openCarry(stateDir: string, home: string): OpenedArtifacts {
   const out: OpenedArtifacts = { files: [], missing: [], unreadable: [] };
   const state = (rel: string) => isCarriedStateFile(rel) || rel === CARRIED_DRIVE_DIR || rel.startsWith(`${CARRIED_DRIVE_DIR}/`);
-  walk(stateDir, '', CARRY_TAR_ROOTS.state, state, out);
-  walk(home, '', CARRY_TAR_ROOTS.home, isCarriedHomePath, out);
+  // Each folder walked by its real path, resolved once: openFile's check compares against it.
+  walk(realPath(stateDir), '', CARRY_TAR_ROOTS.state, state, out);
+  walk(realPath(home), '', CARRY_TAR_ROOTS.home, isCarriedHomePath, out);
   return out;
+}
+
+/** The folder's real path (itself when it is missing: the walk then finds nothing). */
+function realPath(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
 }
 
 /** Adds `dir/rel`'s carried entries, parents before children; a folder left out is not entered. */
@@ -58,8 +68,8 @@ function walk(root: string, rel: string, top: string, carried: (rel: string) => 
  * Opens a regular file of the walk, and only if it is still one inside `root`: the agent owns its
  * home and may swap a file or a folder on the way for a link between the look and the open (the
  * daemon may read what the agent may not, its own state first of all). The last component is
- * opened without following a link, and the file opened must lie under `root` (its real path,
- * from /proc/self/fd) and be a regular file.
+ * opened without following a link, and the file opened must lie under `root` (a real path: the
+ * open file's own, from /proc/self/fd, is compared with it) and be a regular file.
  */
 export function openFile(root: string, path: string, meta: Omit<OpenArtifact, 'fd' | 'size'>): OpenArtifact | null {
   let fd: number;
@@ -71,7 +81,7 @@ export function openFile(root: string, path: string, meta: Omit<OpenArtifact, 'f
   try {
     const st = fstatSync(fd);
     const real = readlinkSync(`/proc/self/fd/${fd}`);
-    if (!st.isFile() || !real.startsWith(`${realpathSync(root).replace(/\/+$/, '')}/`)) throw new Error('left its folder');
+    if (!st.isFile() || !real.startsWith(`${root.replace(/\/+$/, '')}/`)) throw new Error('left its folder');
     return { ...meta, fd, size: st.size };
   } catch {
     closeSync(fd);
