@@ -8,12 +8,15 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { Writable } from 'node:stream';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScenarioResult } from '../../agent-image/src/contract/result.js';
 import { loadRunConfig } from '../../runner/src/config/resolve-toml.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { prepareDataset, runSession } from '../../runner/src/orchestrator/session.js';
+import { createProgress } from '../../runner/src/progress/index.js';
+import { recordFaultFigure } from './helpers/fault-run.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
@@ -29,6 +32,8 @@ let api: { url: string; token: string; dispatcher: Agent };
 /** Every Pod and Secret object the API server showed during the suite (a watch each). */
 const seen: string[] = [];
 const onRunning: Array<(pod: { metadata: { name: string; labels: Record<string, string> } }) => void> = [];
+/** Called when a Pod is gone: a run has ended and its lane starts the next one. */
+const onDeleted: Array<(pod: { metadata: { name: string; labels: Record<string, string> } }) => void> = [];
 const watches: AbortController[] = [];
 /** Everything the runner printed. */
 const output: string[] = [];
@@ -83,7 +88,9 @@ async function run(name: string, o: RunOptions = {}): Promise<Run> {
   const env = { ...process.env, CANARY_KEY: CANARY };
   const plan = loadRunConfig(file, env);
   plan.run.retry = Boolean(o.retry);
-  const io = { out: (t: string) => void output.push(t), err: (t: string) => void output.push(t), env };
+  // The progress lines too (the outage gate's "engine unreachable" among them).
+  const lines = new Writable({ write: (chunk: Buffer, _enc, done) => { output.push(chunk.toString()); done(); } });
+  const io = { out: (t: string) => void output.push(t), err: (t: string) => void output.push(t), env, progress: createProgress({ stream: lines as unknown as NodeJS.WriteStream, tty: false }) };
   const ds = await prepareDataset(plan, io);
   const { code, outcome } = await runSession(plan, ds, io);
   return { code, results: outcome?.results ?? [], ran: outcome?.ran ?? 0 };
@@ -97,6 +104,7 @@ function watchAll(kind: 'pods' | 'secrets'): Promise<AbortController> {
     (type: string, obj: { metadata: { name: string; labels: Record<string, string> }; status?: { phase?: string } }) => {
       seen.push(JSON.stringify(obj));
       if (kind === 'pods' && type === 'MODIFIED' && obj.status?.phase === 'Running') for (const f of [...onRunning]) f(obj);
+      if (kind === 'pods' && type === 'DELETED') for (const f of [...onDeleted]) f(obj);
     },
     () => {},
   );
@@ -288,5 +296,35 @@ describe('kubernetes backend (API-server double, Pods in podman)', () => {
     const out = execFileSync(process.execPath, [join(root, 'bin/gaia2-runner.mjs'), 'clean', '--config', file], { encoding: 'utf8' });
     expect(out).toMatch(/removed \d+ container\(s\)/);
     expect(await settledLeftovers()).toEqual({ pods: 0, secrets: 0 });
+  }, 600_000);
+  it('the API server away for 10 s as a run ends (a restart): the runs in flight wait for it; 6 runs, every one judged a pass in one invocation, without --retry', async () => {
+    const data = oneScenarioDataset('api-outage');
+    let cut = 0;
+    let hooked: Promise<string> = Promise.resolve('never called');
+    // When the first run's Pod is gone its lane starts the next run, into the outage.
+    const outage = (pod: { metadata: { name: string; labels: Record<string, string> } }) => {
+      if (cut || !pod.metadata.labels['gaia2.run']) return;
+      cut = Date.now();
+      hooked = hook('POST', 'outage', { seconds: 10 }).then(() => 'ok', (e: Error) => e.message);
+    };
+    onDeleted.push(outage);
+    const t0 = Date.now();
+    const from = output.length;
+    const r = await run('api-outage', { dataset: data, extraRun: 'pass_at = 6\n' }).finally(() => onDeleted.splice(onDeleted.indexOf(outage), 1));
+    const wall = (Date.now() - t0) / 1000;
+    // the suite's own watches were cut with everything else: open them again for what follows
+    for (const w of watches.splice(0)) w.abort();
+    watches.push(await watchAll('pods'), await watchAll('secrets'));
+    expect(cut).toBeGreaterThan(0);
+    expect(await hooked).toBe('ok');
+    // Runs were in flight across the whole outage (their Pods ran on; the runner's calls waited
+    // for the API server), and none of them was lost to it.
+    const across = r.results.filter((x) => Date.parse(x.started_at!) < cut && Date.parse(x.finished_at!) > cut + 10_000);
+    expect(across.length, output.slice(from).join('')).toBeGreaterThan(0);
+    expect(r.results.map((x) => `${x.run_index}: ${x.status} ${x.error ?? ''}`).sort()).toEqual([1, 2, 3, 4, 5, 6].map((i) => `${i}: pass `));
+    expect(r.code).toBe(0);
+    expect(await settledLeftovers()).toEqual({ pods: 0, secrets: 0 });
+    const restarts = r.results.reduce((n, x) => n + (x.infra_restarts ?? 0), 0);
+    recordFaultFigure({ fault: 'Kubernetes API server away 10 s', engine: 'kubernetes', runs: 6, passed: r.results.filter((x) => x.status === 'pass').length, restarts, fault_s: 10, wall_s: wall });
   }, 600_000);
 });

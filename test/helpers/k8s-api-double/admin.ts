@@ -10,6 +10,7 @@
 //   GET  /_k8sd/requests                    {"verb resource": count}; DELETE resets the counts
 //   POST /_k8sd/compact                     forget watch history (older resourceVersions → 410)
 //   GET  /_k8sd/stats                       {watches, pods}
+//   POST /_k8sd/outage                      {seconds}: answered, then the API server is away that long (an API-server restart; Pods run on)
 import type http from 'node:http';
 import type { ApiContext } from './api-routes.js';
 import { readJson, sendJson } from './http-util.js';
@@ -53,6 +54,14 @@ export async function handleAdmin(ctx: ApiContext, req: http.IncomingMessage, re
     case 'GET requests': sendJson(res, 200, Object.fromEntries(ctx.auth.requests)); return;
     case 'DELETE requests': ctx.auth.requests.clear(); sendJson(res, 200, { ok: true }); return;
     case 'POST compact': ctx.store.compact(); sendJson(res, 200, { resourceVersion: ctx.store.resourceVersion }); return;
+    case 'POST outage': {
+      const b = ((await readJson(req)) ?? {}) as { seconds?: number };
+      const seconds = Number(b.seconds);
+      if (!(seconds > 0) || !ctx.outage) throw new ApiError(400, 'BadRequest', 'outage needs {seconds > 0}');
+      sendJson(res, 200, { ok: true, seconds });
+      ctx.outage(seconds);
+      return;
+    }
     case 'GET stats': sendJson(res, 200, { watches: ctx.store.watcherCount, pods: ctx.store.list('pods', undefined).length }); return;
     default: throw new ApiError(404, 'NotFound', `no test hook ${route}`);
   }

@@ -18,7 +18,11 @@ import { serveWatch } from './watch-stream.js';
 const RESOURCES: Record<ApiGroup, Set<Resource>> = { core: new Set<Resource>(['pods', 'secrets', 'services']), apps: new Set<Resource>(['deployments']) };
 export type ApiGroup = 'core' | 'apps';
 
-export interface ApiContext { store: Store; resources: Resources; kubelet: Kubelet; auth: Auth; bookmarkMs: number }
+export interface ApiContext {
+  store: Store; resources: Resources; kubelet: Kubelet; auth: Auth; bookmarkMs: number;
+  /** The API server stops answering for `seconds` (connections and watches cut, nothing listening), then comes back on its port; the Pods run on. */
+  outage?: (seconds: number) => void;
+}
 
 const methodNotAllowed = (): ApiError => new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 

@@ -111,6 +111,17 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
   });
   const port = (server.address() as AddressInfo).port;
   address = `127.0.0.1:${port}`;
+  ctx.outage = (seconds) => {
+    // After the hook's own answer has gone out: every connection cut (watches included) and
+    // nothing listening, as while an API server restarts; the kubelet and the Pods go on.
+    // (Neither timer is unref'd: with the server closed they are what keeps the double's process up.)
+    setTimeout(() => {
+      console.log(`${new Date().toISOString()} API server away for ${seconds}s`);
+      server.close();
+      server.closeAllConnections();
+      setTimeout(() => server.listen(port, '127.0.0.1', () => console.log(`${new Date().toISOString()} API server back`)), seconds * 1000);
+    }, 100);
+  };
   return {
     url: `https://${address}`, token, ca: tls.ca, prefix, ctx,
     close: async () => {
