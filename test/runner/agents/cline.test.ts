@@ -3,7 +3,7 @@
 // ~/.cline/data/settings/providers.json without the key, the key in the variables Cline reads,
 // run_commands the only tool), a turn as a prompt of one session, the program's failures as failed
 // turns, and a restart that resumes the saved session. The real program runs in
-// test/e2e/agents/cline.test.ts.
+// test/e2e/agents/cline.test.ts, and with each provider on the host in cline-providers.test.ts.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
