@@ -14,7 +14,8 @@ export const cline: AgentAdapter = {
     install: 'pack',
     spec: (version) => `@cline/cli-linux-x64@${version}`,
   },
-  providers: ['openai-compat'],
+  // Cline's own providers (openai-compatible, openai-native, anthropic, gemini, openrouter), each on BASE_URL.
+  providers: ['openai-compat', 'openai', 'anthropic', 'google', 'gemini', 'openrouter'],
   // In ACP mode Cline 3.0.65 builds each session's config with thinking off, whatever --thinking says.
   thinking: false,
   layerDir: 'runner/src/agents/cline/layer',

@@ -10,6 +10,7 @@
 //   "die"       writes a line to stderr and exits 7 mid-turn
 //   "wait"      answers only after 2 s (a long turn)
 //   otherwise   "You said: <text>" (the turn's number in this session too)
+// session/set_model keeps the model id with the session.
 // session/load replays the conversation as session/update notifications, partly AFTER its answer
 // (as Gemini CLI 0.61 does), so a client must let the replay settle.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -108,6 +109,13 @@ const methods = {
     return {};
   },
   'session/prompt': prompt,
+  // The session's model (any id), kept with the session.
+  'session/set_model': (p) => {
+    const s = load(p.sessionId);
+    if (!s) throw Object.assign(new Error(`unknown session: ${p.sessionId}`), { code: -32602 });
+    save(p.sessionId, { ...s, model: p.modelId });
+    return {};
+  },
   // A program that wants authentication takes the method it offers (STANDIN_AUTH) and no other.
   authenticate: (p) => {
     if (p.methodId !== process.env.STANDIN_AUTH) throw Object.assign(new Error(`unknown auth method ${p.methodId}`), { code: -32602 });

@@ -9,10 +9,19 @@
 /** Cline's shell tool, the only tool it is given. */
 export const SHELL_TOOL = 'run_commands';
 
-/** How each PROVIDER is spoken: Cline's provider id and the variable it reads the key from. */
+/**
+ * How each PROVIDER is spoken: Cline's provider id, the variable it reads the key from (the first
+ * of its provider's `apiKeyEnv`), where our key may come from, and the path its base URL ends with
+ * (Cline's own defaults: api.anthropic.com/v1, generativelanguage.googleapis.com/v1beta).
+ */
 const PROVIDERS = {
   'openai-compat': { id: 'openai-compatible', keyVariable: 'OPENAI_API_KEY', key: ['OPENAI_API_KEY'] },
+  openai: { id: 'openai-native', keyVariable: 'OPENAI_API_KEY', key: ['OPENAI_API_KEY'], base: 'https://api.openai.com/v1' },
+  anthropic: { id: 'anthropic', keyVariable: 'ANTHROPIC_API_KEY', key: ['ANTHROPIC_API_KEY'], base: 'https://api.anthropic.com', suffix: '/v1' },
+  google: { id: 'gemini', keyVariable: 'GEMINI_API_KEY', key: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], base: 'https://generativelanguage.googleapis.com', suffix: '/v1beta' },
+  openrouter: { id: 'openrouter', keyVariable: 'OPENROUTER_API_KEY', key: ['OPENROUTER_API_KEY'], base: 'https://openrouter.ai/api/v1' },
 };
+PROVIDERS.gemini = PROVIDERS.google;
 
 export const PROVIDER_IDS = Object.keys(PROVIDERS);
 
@@ -32,6 +41,14 @@ export const OTHER_TOOLS = [
   'team_list_outcomes',
 ];
 
+/**
+ * The provider-run tools ("model tools") Cline 3.0.65 adds to a request when the provider offers
+ * them, out of disabledTools' reach: web_search (anthropic, openai-native, gemini) is switched
+ * off under `tools` of its global settings, the one model tool that key takes (another name there
+ * makes Cline drop the whole file). openai-native's image_generation has no switch (docs/agents.md).
+ */
+const MODEL_TOOLS_OFF = { web_search: { enabled: false } };
+
 function providerOf(env) {
   const provider = env.PROVIDER || 'openai-compat';
   const p = PROVIDERS[provider];
@@ -39,20 +56,30 @@ function providerOf(env) {
   return p;
 }
 
+/** The base URL Cline's provider wants: anthropic's ends in /v1, google's in /v1beta (either may come without). */
+export function baseUrl(provider, given) {
+  const p = PROVIDERS[provider];
+  const url = (given || p.base || '').replace(/\/+$/, '');
+  return p.suffix ? url.replace(/\/(v1beta|v1)$/, '') + p.suffix : url;
+}
+
+/** The model of the run. */
+export const clineModel = (env) => env.MODEL || 'gaia2-model';
+
 /** data/settings/providers.json: one provider, on BASE_URL, with MODEL, and no key. */
 export function clineProviders(env) {
   const p = providerOf(env);
-  const settings = { provider: p.id, model: env.MODEL || 'gaia2-model', baseUrl: (env.BASE_URL || '').replace(/\/+$/, '') };
+  const settings = { provider: p.id, model: clineModel(env), baseUrl: baseUrl(env.PROVIDER || 'openai-compat', env.BASE_URL) };
   return { version: 1, lastUsedProvider: p.id, modes: {}, providers: { [p.id]: { settings, updatedAt: '2025-01-01T00:00:00.000Z', tokenSource: 'manual' } } };
 }
 
-/** data/settings/global-settings.json: the shell alone, no telemetry, no update. */
+/** data/settings/global-settings.json: the shell alone, no telemetry (its key is telemetryOptOut), no update. */
 export function clineGlobalSettings() {
-  return { disabledTools: OTHER_TOOLS, toolAutoApprove: true, telemetryEnabled: false, autoUpdateEnabled: false };
+  return { disabledTools: OTHER_TOOLS, tools: MODEL_TOOLS_OFF, toolAutoApprove: true, telemetryOptOut: true, autoUpdateEnabled: false };
 }
 
 /** Variables of other providers Cline would otherwise see (a key or base URL for a provider it is not to use). */
-const OTHER_PROVIDER_VARIABLES = ['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'OPENROUTER_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL'];
+const OTHER_PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL', 'GOOGLE_GEMINI_BASE_URL'];
 
 /** The program's environment: ours without other providers' keys, the key under its provider's variable, Cline's state in CLINE_DIR. */
 export function clineEnv(env, clineDir) {
