@@ -2,7 +2,8 @@
 // (agent-image/package.json), imported by name. Its `exports` map is the boundary — a subpath
 // it does not list does not resolve — and these rules keep the host from going round it: an
 // import of agent-image/src by relative path, or one that lands on a file the map does not
-// export, is a broken rule (docs/architecture.md, "The contract package").
+// export, is a broken rule; and the image's own code does not use the name (it is the host's
+// way in). docs/architecture.md, "The contract package".
 import type { IForbiddenRuleType } from 'dependency-cruiser';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,15 @@ export function contractRules(root: string): IForbiddenRuleType[] {
       severity: 'error',
       from: { path: '^runner/src/' },
       to: { path: '^agent-image/src/', ...(targets.length ? { pathNot: targets } : {}) },
+    },
+    {
+      name: `agent-image/src: its own code by the name ${CONTRACT_PACKAGE}`,
+      comment: 'the package is the host\'s way in; inside the image, code imports code by relative path (and the layers judge it)',
+      severity: 'error',
+      from: { path: '^agent-image/src/' },
+      // (from inside the package the name is a self-reference, which dependency-cruiser does not
+      // call a workspace alias: what it never is, is a local relative path)
+      to: { path: '^agent-image/src/', dependencyTypesNot: ['local'] },
     },
     {
       name: `runner/src: unresolved ${CONTRACT_PACKAGE} import`,

@@ -52,6 +52,8 @@ describe('import rules', () => {
       'runner/src: image code by path: runner/src/config/state-dir.ts → agent-image/src/contract/paths.ts',
       'runner/src: unresolved @gaia2/contract import: runner/src/config/state-dir.ts → @gaia2/contract/world/host',
     ]);
+    // The image's own code does not take the host's way in.
+    expect(c.violations).toContain('agent-image/src: its own code by the name @gaia2/contract: agent-image/src/world/host.ts → agent-image/src/contract/paths.ts');
   }, 60_000);
 
   it('every layer table names each folder once', () => {
