@@ -18,9 +18,10 @@ import { bundleViewerClient, viewerClientScriptPlugin } from '../runner/src/view
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // dockerode and docker-modem load gRPC and protobuf (BuildKit sessions) and ssh2 (ssh://
 // engines) when imported: ~15 MB of memory that a runner on a local socket never needs. Those
-// two packages are bundled with those two modules loaded on first call instead; every other
-// package stays external.
-const BUNDLED_PACKAGES = /^(dockerode|docker-modem)(\/|$)/;
+// two packages are bundled with those two modules loaded on first call instead. The image's
+// code the runner uses (the workspace package @gaia2/contract, TypeScript source) is bundled
+// like the runner's own; every other package stays external.
+const BUNDLED_PACKAGES = /^(dockerode|docker-modem|@gaia2\/contract)(\/|$)/;
 const LAZY_MODULES = { dockerode: ['./session'], 'docker-modem': ['./ssh'] };
 const lazyEngineExtras = {
   name: 'lazy-engine-extras',

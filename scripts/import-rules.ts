@@ -1,8 +1,9 @@
 // The import rules of docs/architecture.md, checked with dependency-cruiser: every import
 // (type-only ones included) of runner/src and agent-image/src must go down the layers below,
 // no file may take part in an import cycle, and no two top folders may import each other
-// (directly or round a loop). There is no exception list: a new folder gets a layer here and
-// in docs/architecture.md, or the check fails. The backend seam (scripts/backend-seam.ts: no
+// (directly or round a loop), and the host reaches the image's code only through the package
+// @gaia2/contract, by name (scripts/contract-package.ts). There is no exception list: a new
+// folder gets a layer here and in docs/architecture.md, or the check fails. The backend seam (scripts/backend-seam.ts: no
 // code outside engine/ asks which backend it is) is checked with them. Run by
 // test/architecture/imports.test.ts (so by `npm test`); by hand: `npx tsx scripts/import-rules.ts`.
 import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
@@ -10,6 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkBackendSeam } from './backend-seam.js';
+import { contractRules } from './contract-package.js';
 
 /** Layers of each side, lowest first; a folder may import folders of lower layers only. */
 export const LAYERS = {
@@ -36,14 +38,11 @@ export const LAYERS = {
   ],
 } as const satisfies Record<string, readonly (readonly string[])[]>;
 
-/** The image folders the host side may import: the contract and the libraries below the world. */
-export const HOST_MAY_IMPORT_FROM_IMAGE = ['contract', 'apps', 'scenario', 'llm', 'judge'] as const;
-
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 const anyOf = (side: string, folders: readonly string[]) => `^${esc(side)}/(${folders.map(esc).join('|')})/`;
 
-function layerRules(): IForbiddenRuleType[] {
+function layerRules(root: string): IForbiddenRuleType[] {
   const rules: IForbiddenRuleType[] = [];
   for (const [side, layers] of Object.entries(LAYERS)) {
     const all = layers.flat();
@@ -58,17 +57,18 @@ function layerRules(): IForbiddenRuleType[] {
       const below = layers.slice(0, i).flat();
       for (const folder of layer) {
         const allowedOwn = [folder, ...below];
-        const allowedOther = side === 'runner/src' ? anyOf('agent-image/src', HOST_MAY_IMPORT_FROM_IMAGE) : null;
         rules.push({
           name: `${side}/${folder}: import above its layer`,
           comment: `${side}/${folder} may import only ${below.length ? below.join(', ') : 'no other folder of its side'}`,
           severity: 'error',
           from: { path: `^${esc(side)}/${esc(folder)}/` },
-          to: { path: '^(runner/src|agent-image/src)/', pathNot: [anyOf(side, allowedOwn), ...(allowedOther ? [allowedOther] : [])] },
+          // (the host's imports of image code are judged by contractRules)
+          to: { path: side === 'runner/src' ? '^runner/src/' : '^(runner/src|agent-image/src)/', pathNot: anyOf(side, allowedOwn) },
         });
       }
     });
   }
+  rules.push(...contractRules(root));
   rules.push({
     name: 'no-circular',
     comment: 'no file takes part in an import cycle (type-only imports count)',
@@ -151,13 +151,16 @@ export async function checkImports(root: string = ROOT): Promise<ImportCheck> {
     const trees = ['runner/src', 'agent-image/src'].filter((t) => existsSync(join(root, t)));
     const r = await cruise(trees, {
       validate: true,
-      ruleSet: { forbidden: layerRules() },
+      ruleSet: { forbidden: layerRules(root) },
       // Type-only imports are dependencies too (a type cycle is still a cycle of ideas).
       tsPreCompilationDeps: true,
       ...(existsSync(join(root, 'tsconfig.json')) ? { tsConfig: { fileName: 'tsconfig.json' } } : {}),
       doNotFollow: { path: 'node_modules' },
       exclude: { path: 'node_modules' },
       moduleSystems: ['es6', 'cjs'],
+      // Package names resolve through their `exports` maps, as Node and tsc resolve them, so an
+      // import of @gaia2/contract lands on the image file it names (and is judged by the layers).
+      enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
     });
     const result = r.output as ICruiseResult;
     const violations = (result.summary.violations ?? []).map((v) => {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
+import { parseEventsJsonl, type ScenarioResult } from '@gaia2/contract';
 import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import { planFromDatasetFlags, planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { parquetMetadata, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appForCli } from '../../agent-image/src/apps/catalog.js';
-import { DEFAULT_TOOL_AUGMENTATION, parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
+import { DEFAULT_TOOL_AUGMENTATION, parseEventsJsonl, type ScenarioResult } from '@gaia2/contract';
 import { ToolNoise } from '../../agent-image/src/noise/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import type { PhasesReport } from '../../runner/src/phases/overall-report.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTAINER_PATHS, ENV, IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../../agent-image/src/contract/index.js';
+import { CONTAINER_PATHS, ENV, IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '@gaia2/contract';
 import { connectEngine, type UnitBackend, type ContainerHandle, type ContainerSpec } from '../../runner/src/engine/index.js';
 import { CA_BUNDLE_PATH } from '../../runner/src/env/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';

@@ -3,7 +3,7 @@
 // the host's 127.0.0.1 (through the runner's relay). A scripted agent plays the adaptability
 // scenario's oracle with its own wording for a chat message, so the content check needs it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { runKenjiJudged } from './helpers/kenji-judged.js';
 import { startTypesafeDouble, type TypesafeDouble } from '../helpers/typesafe-double/index.js';

@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { Writable } from 'node:stream';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 import { loadRunConfig } from '../../runner/src/config/resolve-toml.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { prepareDataset, runSession } from '../../runner/src/orchestrator/session.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
+import { parseEventsJsonl, type ScenarioResult } from '@gaia2/contract';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';

@@ -4,7 +4,7 @@
 // scenario's oracle with its own wording for a chat message, so the content check needs the
 // LLM: accepted → pass; rejected → fail with the soft checker named; 401 → judge error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import type { AgentFlags } from '../../runner/src/config/cli-flags.js';
 import { OMNILINGUAL_PROMPTS } from '../../agent-image/src/judge/prompts-omnilingual.js';
 import { PROMPTS } from '../../agent-image/src/judge/prompts.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appForCli } from '../../agent-image/src/apps/catalog.js';
-import { DEFAULT_TOOL_AUGMENTATION, parseEventsJsonl } from '../../agent-image/src/contract/index.js';
+import { DEFAULT_TOOL_AUGMENTATION, parseEventsJsonl } from '@gaia2/contract';
 import { ToolNoise } from '../../agent-image/src/noise/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { call } from '../helpers/fake-llm/index.js';

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEventsJsonl, type ScenarioResult } from '../../agent-image/src/contract/index.js';
+import { parseEventsJsonl, type ScenarioResult } from '@gaia2/contract';
 import type { UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { DEFAULT_TIMEOUTS, runScenario } from '../../runner/src/run/index.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTAINER_PATHS, IMAGE_FEATURES } from '../../agent-image/src/contract/index.js';
+import { CONTAINER_PATHS, IMAGE_FEATURES } from '@gaia2/contract';
 import { connectEngine, type ContainerHandle, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DatasetError, readScenarioEntry, scenarioContent } from '../../runner/src/dataset/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';

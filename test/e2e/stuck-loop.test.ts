@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EventLine, ScenarioResult } from '../../agent-image/src/contract/index.js';
+import type { EventLine, ScenarioResult } from '@gaia2/contract';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { runCli } from './helpers/cli.js';
 import { eachEngine } from './helpers/engines.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import REAL from '../fixtures/usage/real-results.json' with { type: 'json' };
-import type { RunUsage, ScenarioResult } from '../../agent-image/src/contract/index.js';
+import type { RunUsage, ScenarioResult } from '@gaia2/contract';
 import { planFromRunFlags } from '../../runner/src/config/cli-flags.js';
 import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, type UnitBackend } from '../../runner/src/engine/index.js';

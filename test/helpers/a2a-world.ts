@@ -3,9 +3,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEventsJsonl } from '../../agent-image/src/contract/index.js';
+import { parseEventsJsonl } from '@gaia2/contract';
 import type { A2aSettings } from '../../agent-image/src/a2a/index.js';
-import type { NoiseSettings } from '../../agent-image/src/contract/noise.js';
+import type { NoiseSettings } from '@gaia2/contract/noise';
 import { composeWorld } from '../../agent-image/src/main/compose/compose-world.js';
 import { settingsFromEnv } from '../../agent-image/src/world/config.js';
 import { startFakeLlm, type FakeScriptItem } from './fake-llm/index.js';

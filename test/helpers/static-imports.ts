@@ -1,6 +1,8 @@
 // Follows a source file's static imports through the sources, as Node would load them at start:
-// value imports and re-exports only (type-only imports and dynamic `import()` load nothing).
+// value imports and re-exports only (type-only imports and dynamic `import()` load nothing), into
+// the image's code through the workspace package @gaia2/contract too.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /** Value imports and re-exports of one file (type-only ones and dynamic `import()` excluded). */
@@ -23,6 +25,21 @@ function resolveSource(from: string, spec: string): string | null {
 }
 
 /**
+ * The source file a package specifier names when the package is a workspace of this project
+ * (@gaia2/contract: linked into node_modules, its exports are .ts files), else null: a real
+ * package, which Node loads from node_modules.
+ */
+function workspaceSource(from: string, spec: string): string | null {
+  let file: string;
+  try {
+    file = createRequire(from).resolve(spec);
+  } catch {
+    return null;
+  }
+  return file.endsWith('.ts') && !file.includes('/node_modules/') ? file : null;
+}
+
+/**
  * Walks the static imports from `entry`: `onFile` gets every source file reached and
  * `onPackage` every package specifier, each with the chain of files that reaches it.
  */
@@ -39,7 +56,9 @@ export function walkStaticImports(entry: string, o: { onFile?: (file: string, ch
         if (next) walk(next, [...chain, next]);
         continue;
       }
-      o.onPackage?.(spec, chain);
+      const source = workspaceSource(file, spec);
+      if (source) walk(source, [...chain, source]);
+      else o.onPackage?.(spec, chain);
     }
   };
   walk(entry, [entry]);

@@ -1,6 +1,6 @@
 // Paired statistics of two runs over the same scenarios: McNemar's exact test on the
 // scenarios whose verdict changed, and a seeded paired bootstrap of the mean difference.
-import { mulberry32 } from '../../../agent-image/src/contract/mulberry32.js';
+import { mulberry32 } from '@gaia2/contract/mulberry32';
 import { choose } from '../report/metrics.js';
 
 /** Exact two-sided McNemar p-value: b and c are the two kinds of discordant pairs. */

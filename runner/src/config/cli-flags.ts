@@ -6,7 +6,7 @@ import { isHfId } from '../dataset/index.js';
 import { ConfigError } from '../plan/errors.js';
 import { AGENT_TOOL_MODES, NETWORK_MODES, NOTIFICATION_MODES, RUN_DEFAULTS, THINKING_LEVELS, type RunPlan, type Target } from '../plan/plan.js';
 import { checkLanguage, checkMin, checkSequences, checkStuckLoopMin, checkBudget, languageRoot, resolveAgent, resolveJudge, resolveSecret } from './resolve-parts.js';
-import { parseExtraBody } from '../../../agent-image/src/llm/extra-body.js';
+import { parseExtraBody } from '@gaia2/contract/lib/llm/extra-body';
 import { normaliseSplits } from '../plan/splits.js';
 import { checkShard, shardOutputDir } from '../plan/shard.js';
 import { FLAG_A2A_NAMES, resolveAgentToAgent } from './agent2agent.js';

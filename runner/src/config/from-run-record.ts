@@ -3,7 +3,7 @@
 // never recorded: a recorded variable name is read again from the environment; a literal key
 // falls back to the provider's variables, like an absent one.
 import { resolve } from 'node:path';
-import { NoiseSettingsError, parseNoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import { NoiseSettingsError, parseNoiseSettings } from '@gaia2/contract/noise';
 import { ConfigError } from '../plan/errors.js';
 import { RUN_DEFAULTS, type AgentSettings, type JudgeSettings, type RunPlan, type SecretRef, type Target } from '../plan/plan.js';
 import { recordedOptions, type RunRecord } from '../record/index.js';

@@ -3,7 +3,7 @@
 // phase: 10% tool failures, name/description augmentation on, 10 background events per
 // minute, seed 0.
 import { z } from 'zod';
-import { DEFAULT_ENV_EVENTS, DEFAULT_TOOL_AUGMENTATION, type NoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import { DEFAULT_ENV_EVENTS, DEFAULT_TOOL_AUGMENTATION, type NoiseSettings } from '@gaia2/contract/noise';
 import { ConfigError } from '../plan/errors.js';
 import { bool, int, num } from '../plan/toml-values.js';
 

@@ -5,7 +5,7 @@ import { NO_BUDGET, type RunBudget } from '../plan/budget.js';
 import { detectProfile } from '../env/profiles.js';
 import { registerSecret } from '../secrets/redact.js';
 import { ConfigError } from '../plan/errors.js';
-import { parsePromptVersion } from '../../../agent-image/src/judge/prompt-sets.js';
+import { parsePromptVersion } from '@gaia2/contract/lib/judge/prompt-sets';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGE_PATTERN, type AgentName, type AgentSettings, type JudgeSettings, type SecretRef } from '../plan/plan.js';

@@ -3,10 +3,10 @@
 // output directory that can be written. Errors name the option as the user wrote it.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { PROVIDERS } from '../../../agent-image/src/llm/config.js';
+import { PROVIDERS } from '@gaia2/contract/lib/llm/config';
 import { keyLookupVars, knownKeyProviders, lookupProviderKey } from '../env/providers.js';
-import { isTypesafeProvider } from '../../../agent-image/src/judge/backend.js';
-import { parseTypesafeOptions } from '../../../agent-image/src/judge/typesafe.js';
+import { isTypesafeProvider } from '@gaia2/contract/lib/judge/backend';
+import { parseTypesafeOptions } from '@gaia2/contract/lib/judge/typesafe';
 import { ConfigError } from '../plan/errors.js';
 import type { RunPlan } from '../plan/plan.js';
 import { nearestName } from '../plan/suggest.js';

@@ -1,6 +1,6 @@
 // The first user task of a scenario, for scenarios without events, where the container cannot
 // send it itself and the host sends it with POST /notify (docs/runner.md, "A scenario's facts").
-import type { Scenario } from '../../../agent-image/src/contract/scenario.js';
+import type { Scenario } from '@gaia2/contract/scenario';
 
 /**
  * The first send_message_to_agent action in `events`, then in `completed_events` (args as a

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { dirname, relative } from 'node:path';
-import { parseScenario, scenarioId, scenarioSplit, scenarioStartTime, type Scenario } from '../../../agent-image/src/contract/scenario.js';
+import { parseScenario, scenarioId, scenarioSplit, scenarioStartTime, type Scenario } from '@gaia2/contract/scenario';
 import { sha256Hex } from '../fsutil/hash.js';
 import { DatasetError } from './errors.js';
 import { inferSplit, stem, type ScenarioEntry } from './entry.js';

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
+import type { ErrorKind } from '@gaia2/contract/result';
 import { isOutageError } from './outage/classify.js';
 
 /** An engine failure with the error kind the result will carry and a hint for the user. */

@@ -1,7 +1,7 @@
 // Units of a backend without host services (a cluster's Pods) cannot reach the runner's
 // loopback: no relay or tunnel is attempted, the configuration is refused with the variable and
 // the option that set it.
-import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { ENV } from '@gaia2/contract/paths';
 import { ConfigError } from '../plan/errors.js';
 import { isHostLoopbackHost } from '../net/loopback-relays.js';
 

@@ -1,7 +1,7 @@
 // The capability check of a run's needs, shared by every backend's `preflight`: host
 // networking, services on this machine's loopback and files a unit must get before it starts
 // are refused here, before any unit, and nowhere else.
-import { UPLOAD_ROOT } from '../../../agent-image/src/contract/routes.js';
+import { UPLOAD_ROOT } from '@gaia2/contract/routes';
 import { ConfigError } from '../plan/errors.js';
 import { checkNoLoopback } from './loopback-refusal.js';
 import type { RunNeeds, UnitBackend } from './types.js';

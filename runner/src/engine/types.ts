@@ -7,7 +7,7 @@
 // run/ or orchestrator/.
 import type { Readable } from 'node:stream';
 import type { SecureContext } from 'node:tls';
-import type { ErrorKind } from '../../../agent-image/src/contract/result.js';
+import type { ErrorKind } from '@gaia2/contract/result';
 
 
 /** What a backend can do that a plan may ask for; checked before anything runs. */

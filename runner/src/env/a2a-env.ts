@@ -2,7 +2,7 @@
 // GAIA2_A2A_BASE_URL (its own variable so a host-loopback URL is rewritten and relayed like
 // BASE_URL) and GAIA2_A2A_API_KEY, which the entrypoint leaves out of the agent's environment
 // (only the world daemon, where the app agents run, sees it), registered for redaction.
-import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { ENV } from '@gaia2/contract/paths';
 import type { RunPlan } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { lookupProviderKey } from './providers.js';

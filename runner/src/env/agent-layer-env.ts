@@ -1,7 +1,7 @@
 // [agent.options] as an agent layer's launcher reads them (docs/agents.md): the whole table as
 // JSON, and each option as GAIA2_AGENT_OPT_<KEY> for a bash launcher; and the user's
 // instructions template ([agent].instructions_file), which the kit renders.
-import { AGENT_LAYER_ENV } from '../../../agent-image/src/contract/agent-layer.js';
+import { AGENT_LAYER_ENV } from '@gaia2/contract/agent-layer';
 import { INSTRUCTIONS_ENV } from '../agents/instructions-template.js';
 
 export function agentLayerEnv(options: Record<string, string | number | boolean>, instructions?: { text: string } | null): Record<string, string> {

@@ -2,8 +2,8 @@
 // fixes of §10: no silent host BASE_URL leak, gemini keys, host-loopback URLs rewritten so a
 // bridged container can reach a service on the host).
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { ENV } from '../../../agent-image/src/contract/paths.js';
-import { AGENT_LAYER_ENV } from '../../../agent-image/src/contract/agent-layer.js';
+import { ENV } from '@gaia2/contract/paths';
+import { AGENT_LAYER_ENV } from '@gaia2/contract/agent-layer';
 import { engineNetwork, type RunPlan, type SecretRef } from '../plan/plan.js';
 import { registerSecret } from '../secrets/redact.js';
 import { detectProfile } from './profiles.js';

@@ -8,7 +8,7 @@
 // (client-stream.ts); otherwise the client's connection is cut, as the provider's was.
 import type { ServerResponse } from 'node:http';
 import { request, type Dispatcher } from 'undici';
-import { backoffMs, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from '../../../agent-image/src/llm/retry.js';
+import { backoffMs, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from '@gaia2/contract/lib/llm/retry';
 import { ClientStream } from './client-stream.js';
 import type { Limiter, Slot } from './limiter.js';
 import type { AttemptNote } from './record.js';

@@ -6,7 +6,7 @@
 // the attempts the gateway made, the time spent queued, and the cost at the table price.
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { usageOf, type CallUsage } from '../../../agent-image/src/llm/trace-usage.js';
+import { usageOf, type CallUsage } from '@gaia2/contract/lib/llm/trace-usage';
 import { costUsd, type PriceTable } from '../tokens/index.js';
 import { modelOfRequest } from '../trace/index.js';
 import { redact } from '../secrets/redact.js';

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import type { AgentAdapter } from '../agents/index.js';
 import { KIT_DIR, KIT_LAYER_DIR, packageSpec } from '../agents/index.js';
 import type { ImageStore } from '../engine/index.js';
-import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
+import { AGENT_LABELS } from '@gaia2/contract/agent-layer';
 import { fetchAgentPackage, PACKAGE_FORMAT, packageTar } from './agent-package.js';
 import { ensureImage, HASH_LABEL } from './build-image.js';
 import { ensureNodeBinary } from './node-runtime.js';

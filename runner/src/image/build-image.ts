@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { ImageStore } from '../engine/index.js';
 import { ensureNodeBinary } from './node-runtime.js';
 import { ensureBaseRootfs, importOfflineBase, OFFLINE_BASE } from './offline-base.js';
-import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
+import { OUR_IMAGE_FEATURES } from '@gaia2/contract/features';
 
 const run = promisify(execFile);
 

@@ -2,8 +2,8 @@
 // agent's layer is built on the world image when it is missing or stale (with progress), an
 // `external` image must carry the agent-layer labels, our own runtimes use the world image.
 // Returns the plan with that image and the agent's {name, version} for the records.
-import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
-import { AGENT_LABELS } from '../../../agent-image/src/contract/agent-layer.js';
+import type { AgentRecord } from '@gaia2/contract/result';
+import { AGENT_LABELS } from '@gaia2/contract/agent-layer';
 import { adapterFor, EXTERNAL_AGENT } from '../agents/index.js';
 import { ConfigError } from '../plan/errors.js';
 import type { RunPlan } from '../plan/plan.js';

@@ -5,10 +5,10 @@
 // checkpoint before it; pass@k replays whole chains, each run_k from the scenarios' own states.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 import type { ContainerFile, ContainerHandle, UnitBackend } from '../engine/index.js';
 import { classify } from '../report/index.js';
-import { ENV } from '../../../agent-image/src/contract/paths.js';
+import { ENV } from '@gaia2/contract/paths';
 import { carryIntoScenario, homeFiles, takeCarry, type CarriedState, type CarrySource } from '../sequences/carry.js';
 import { checkpointPath, readCheckpoint, writeCheckpoint } from '../sequences/checkpoint.js';
 import type { ChainPlan } from '../sequences/resolve.js';

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { AgentRecord, ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { AgentRecord, ScenarioResult } from '@gaia2/contract/result';
 import { ConfigError } from '../plan/errors.js';
 import { engineNetwork, hostActivityTimeout, sealedNetwork, type RunPlan } from '../plan/plan.js';
 import type { ResolvedDataset } from '../dataset/index.js';

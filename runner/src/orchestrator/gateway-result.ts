@@ -6,7 +6,7 @@
 // that wrote no trace of its own gets one from the record (run/traffic-trace.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 import { TRAFFIC_FILE, type GatewayStats, type RunGateway } from '../gateway/index.js';
 import { classify } from '../report/index.js';
 import { usageOfTraffic } from '../usage/run-usage.js';

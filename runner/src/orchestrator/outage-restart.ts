@@ -5,7 +5,7 @@
 // waiting itself is the engine's OutageGate, shared by every lane (docs/reliability.md).
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 import { isOutageResult, suspectOutage, type OutageGate } from '../engine/outage/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { NEVER_ACCEPTED, type RunScenarioFn } from '../run/index.js';

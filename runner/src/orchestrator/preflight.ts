@@ -4,8 +4,8 @@
 // image features the plan needs, and the backend's preflight of what the run asks of it (host
 // networking, services on this machine's loopback, files copied in at create). The backend's
 // capabilities are checked here once, never per unit. Nothing here creates a unit.
-import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
-import { IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
+import type { AgentRecord } from '@gaia2/contract/result';
+import { IMAGE_FEATURES } from '@gaia2/contract/features';
 import type { UnitBackend } from '../engine/index.js';
 import { buildBaseEnv } from '../env/container-env.js';
 import { gatewayDecision } from '../gateway/index.js';

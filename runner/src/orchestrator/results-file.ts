@@ -3,7 +3,7 @@
 // (and redacted) once; runs that finish while a rewrite is under way share the next one, so a
 // run of thousands does not rewrite the file once per run while runs keep finishing.
 import { join } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 import { writeFileAtomic } from '../fsutil/atomic.js';
 import { redact } from '../secrets/redact.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { RunPlan } from '../plan/plan.js';
 import { digestOf, type Provenance } from '../provenance/index.js';
 import { findRunRecord, RUN_RECORD_FILE, RUN_RECORD_SCHEMA_VERSION, toRecord, writeRunRecord, type RunRecord } from '../record/index.js';
-import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
+import type { AgentRecord } from '@gaia2/contract/result';
 import type { ResolvedDataset } from '../dataset/index.js';
 
 /** This directory's own record (a retry keeps its started_at), not run_1's. */

@@ -5,7 +5,7 @@ import type { GatewayPlan } from './gateway.js';
 import type { ShardSpec } from './shard.js';
 import { NO_BUDGET, type RunBudget } from './budget.js';
 
-import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import type { NoiseSettings } from '@gaia2/contract/noise';
 
 /**
  * Who plays: oracle | default | scripted (ours, in the world image), a registered third-party
@@ -18,8 +18,8 @@ export const AGENT_TOOL_MODES = ['shell', 'functions'] as const;
 export type Thinking = (typeof THINKING_LEVELS)[number];
 export const NOTIFICATION_MODES = ['message', 'native'] as const;
 export type NotificationMode = (typeof NOTIFICATION_MODES)[number];
-import type { ClockCpuWait } from '../../../agent-image/src/contract/sim-clock.js';
-export { CLOCK_CPU_WAIT_MODES, type ClockCpuWait } from '../../../agent-image/src/contract/sim-clock.js';
+import type { ClockCpuWait } from '@gaia2/contract/sim-clock';
+export { CLOCK_CPU_WAIT_MODES, type ClockCpuWait } from '@gaia2/contract/sim-clock';
 /**
  * bridge: the engine's bridge network with a published loopback port, sealed (docs/config.md,
  * "Sealed network"); open: the same network, not sealed (provider-side web tools allowed too);

@@ -2,7 +2,7 @@
 // finished run otherwise (CI logs, pipes). Both show done/total, P/F/E, pass rate and ETA.
 import { createRequire } from 'node:module';
 import type { SingleBar } from 'cli-progress';
-import type { RunStatus } from '../../../agent-image/src/contract/result.js';
+import type { RunStatus } from '@gaia2/contract/result';
 import { redact } from '../secrets/redact.js';
 
 export interface Progress {

@@ -5,7 +5,7 @@
 //   0: only flat keys: the reference runner's (spec runner §7.6) or ours before runs recorded
 //      their options. The sections are rebuilt from those keys as far as they go; such a record
 //      reads for reports and viewers, and `rerun` refuses it (read.ts: recordedOptions).
-import { recordedAgentName } from '../../../agent-image/src/contract/result.js';
+import { recordedAgentName } from '@gaia2/contract/result';
 
 type Json = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // aggregated root's shard folders (shards/<I>-of-<N>/) read as one run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import type { ScenarioResult, RunStatus } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult, RunStatus } from '@gaia2/contract/result';
 import { comparePaths } from '../dataset/local.js';
 import { parseShardDirName, SHARDS_DIR } from '../plan/shard.js';
 

@@ -2,7 +2,7 @@
 // Tokens are added and priced by the one usage module (runner/src/tokens); TokenTotals is
 // only report.json's shape of a sum. A role whose model the table does not know keeps its
 // tokens and gets no cost.
-import type { RoleUsage } from '../../../agent-image/src/contract/index.js';
+import type { RoleUsage } from '@gaia2/contract';
 import { addCost, addTokens, costUsd, usageRolesOf, ZERO_TOKENS, type PriceTable, type TokenUsage } from '../tokens/index.js';
 import type { RunRecord } from './collect.js';
 

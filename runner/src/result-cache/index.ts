@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import type { RunPlan } from '../plan/plan.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';
 import { sha256File } from '../fsutil/hash.js';

@@ -4,8 +4,8 @@
 // ports are reused by later containers, and a pooled connection must never outlive its own.
 import { Pool } from 'undici';
 import type { Readable } from 'node:stream';
-import type { ArtifactsResponse, DaemonStatus, HealthResponse, NotifyResponse, UploadRequest } from '../../../agent-image/src/contract/index.js';
-import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, CARRY_TAR_ROOTS, FILE_PUT_QUERY, ROUTES } from '../../../agent-image/src/contract/index.js';
+import type { ArtifactsResponse, DaemonStatus, HealthResponse, NotifyResponse, UploadRequest } from '@gaia2/contract';
+import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, CARRY_TAR_ROOTS, FILE_PUT_QUERY, ROUTES } from '@gaia2/contract';
 import { contentBytes, contentStream, tarFiles, treesOf, type AdapterEndpoint, type ContainerFile, type TreeEntry } from '../engine/index.js';
 
 /** The adapter (or a proxy in front of it) answered with an HTTP error. */

@@ -16,7 +16,7 @@ import {
   type AgentFailure,
   type EventLine,
   type ScenarioResult,
-} from '../../../agent-image/src/contract/index.js';
+} from '@gaia2/contract';
 
 /**
  * Slack on both ends of a window, in seconds. The daemon's and the gateway's stamps come from

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import type { ContainerHandle } from '../engine/index.js';
 import type { AdapterClient } from './adapter-client.js';
-import { ARTIFACT_FILES } from '../../../agent-image/src/contract/index.js';
+import { ARTIFACT_FILES } from '@gaia2/contract';
 import { redactBytes } from '../secrets/redact.js';
 
 /** Reads every known artifact (missing ones are skipped); returns host name → content. */

@@ -2,7 +2,7 @@
 // the agent's last reply and the final status file. events.jsonl can hold megabytes of return
 // values (a search over thousands of emails); it is split into lines once and only the lines
 // that can be a reply are parsed, from the end, instead of parsing every line.
-import { isReplyLine, SEND_MESSAGE_TO_USER, type DaemonStatus, type EventLine } from '../../../agent-image/src/contract/index.js';
+import { isReplyLine, SEND_MESSAGE_TO_USER, type DaemonStatus, type EventLine } from '@gaia2/contract';
 
 export interface Collected {
   /** Non-blank lines of events.jsonl (a torn last line included). */

@@ -1,6 +1,6 @@
 // Which of our additions to the contract an image has (its gaia2.features label), asked once
 // per engine and image: reference images have none and are driven the reference way.
-import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES, parseImageFeatures } from '../../../agent-image/src/contract/index.js';
+import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES, parseImageFeatures } from '@gaia2/contract';
 import type { UnitBackend } from '../engine/index.js';
 import { ConfigError } from '../plan/errors.js';
 

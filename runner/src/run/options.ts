@@ -1,8 +1,8 @@
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 import type { BudgetBreach } from '../plan/budget.js';
 import type { ContainerFile, ContainerHandle, UnitBackend } from '../engine/index.js';
 
-import type { AgentRecord } from '../../../agent-image/src/contract/result.js';
+import type { AgentRecord } from '@gaia2/contract/result';
 import type { ScenarioEntry } from '../dataset/index.js';
 import type { AdapterClient } from './adapter-client.js';
 

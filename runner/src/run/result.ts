@@ -1,6 +1,6 @@
 // Builds result.json from what the run observed, following the reference's result shape
 // (docs/runner.md, "result.json") and adding status / error_kind (docs/runner.md).
-import { ERROR_KINDS, type DaemonStatus, type ErrorKind, type ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import { ERROR_KINDS, type DaemonStatus, type ErrorKind, type ScenarioResult } from '@gaia2/contract';
 import { stuckLoopReason, type StuckLoopRecord } from './stuck-loop.js';
 import { budgetReason, type BudgetBreach } from '../plan/budget.js';
 

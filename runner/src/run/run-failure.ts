@@ -1,5 +1,5 @@
 // A scenario run that failed outside the daemon, with the kind its result records.
-import type { ErrorKind } from '../../../agent-image/src/contract/index.js';
+import type { ErrorKind } from '@gaia2/contract';
 
 export class RunFailure extends Error {
   constructor(

@@ -16,7 +16,7 @@ import {
   isTerminal,
   UPLOAD_ROOT,
   type ScenarioResult,
-} from '../../../agent-image/src/contract/index.js';
+} from '@gaia2/contract';
 import { EngineError, LABELS, type AdapterEndpoint, type ContainerFile, type ContainerHandle } from '../engine/index.js';
 import { readScenarioFile, scenarioContent, type ScenarioEntry } from '../dataset/index.js';
 import { writeJsonAtomic } from '../fsutil/atomic.js';

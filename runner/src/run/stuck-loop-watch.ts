@@ -5,7 +5,7 @@
 // the last read took, so a log of megabytes costs the engine little. Backends without file
 // access (a cluster) get no live watch: the run is still judged by the same rule on the
 // collected log (scenario-run.ts).
-import { CONTAINER_PATHS } from '../../../agent-image/src/contract/index.js';
+import { CONTAINER_PATHS } from '@gaia2/contract';
 import type { ContainerHandle } from '../engine/index.js';
 import { withDeadline } from '../net/deadline.js';
 import { feedEventsChunk, StuckLoopDetector, type StuckLoopRecord } from './stuck-loop.js';

@@ -4,7 +4,7 @@
 // (events.jsonl), the one place where every agent kind's tool calls arrive: our runtimes'
 // function and shell tools and a third-party program's shell commands all reach the apps through
 // the world daemon, which writes one line per call with its arguments and its result.
-import { AUI_APP, isEnvLine, SEND_MESSAGE_TO_AGENT, type EventLine } from '../../../agent-image/src/contract/index.js';
+import { AUI_APP, isEnvLine, SEND_MESSAGE_TO_AGENT, type EventLine } from '@gaia2/contract';
 
 /** result.json `stuck_loop`: the repeated call and how often it was made in a row. */
 export interface StuckLoopRecord {

@@ -14,7 +14,7 @@
 // look comes when a boot usually ends (learnt from this process's runs); until then the probes
 // are the backend's cheapest look (AdapterEndpoint.accepting: a bare TCP connect for a
 // published port); the first /health comes when the world is usually composed.
-import { isTerminal } from '../../../agent-image/src/contract/index.js';
+import { isTerminal } from '@gaia2/contract';
 import type { AdapterEndpoint, ContainerFile, ContainerHandle } from '../engine/index.js';
 import { DatasetError } from '../dataset/index.js';
 import { AdapterHttpError, type AdapterClient } from './adapter-client.js';

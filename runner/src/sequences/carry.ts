@@ -9,11 +9,11 @@
 // that cannot read or write a unit's files (a Pod) carries through the image instead: GET /carry
 // out, the adapter's /files in (the home through the entrypoint, ENV.carryHome).
 import { posix } from 'node:path';
-import { AGENT_USER, CONTAINER_PATHS } from '../../../agent-image/src/contract/paths.js';
-import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
-import { parsePyJson, pyDumps } from '../../../agent-image/src/contract/pyjson.js';
-import { scenarioApps, stateNameFor } from '../../../agent-image/src/apps/registry.js';
-import { stateFilePath } from '../../../agent-image/src/apps/framework/state.js';
+import { AGENT_USER, CONTAINER_PATHS } from '@gaia2/contract/paths';
+import { CARRIED_DRIVE_DIR, isCarriedHomePath, isCarriedStateFile } from '@gaia2/contract/carry';
+import { parsePyJson, pyDumps } from '@gaia2/contract/pyjson';
+import { scenarioApps, stateNameFor } from '@gaia2/contract/lib/apps/registry';
+import { stateFilePath } from '@gaia2/contract/lib/apps/state';
 import { packFiles, type ContainerFile, type ContainerHandle, type TreeEntry } from '../engine/index.js';
 
 export interface CarriedState {

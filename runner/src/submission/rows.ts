@@ -2,8 +2,8 @@
 // the phase's flags and the run's own trace files as `data`.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
-import type { NoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
+import type { NoiseSettings } from '@gaia2/contract/noise';
 import { AGENT2AGENT_APP_PROP, PHASE_NAMES, type PhaseName } from '../plan/phases.js';
 import { loadRunRecords, type RunRecord } from '../report/index.js';
 import { findRunRecord, runRecordFile, runRecordJson } from '../record/index.js';

@@ -3,7 +3,7 @@
 // `usage`, which have the same keys), so the counts the runner adds are the counts it writes.
 // Shapes written elsewhere (report.json's role totals, the viewer's per-call counts) are
 // made from this type where they are written, never added up in their own shape.
-import type { TokenUsage } from '../../../agent-image/src/contract/index.js';
+import type { TokenUsage } from '@gaia2/contract';
 
 export type { TokenUsage };
 

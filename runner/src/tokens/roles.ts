@@ -1,6 +1,6 @@
 // result.json's `usage` read back, role by role: the one reading of it for the report (so
 // the leaderboard) and the viewer, so both count the same roles of the same runs.
-import type { RoleUsage, RunUsage } from '../../../agent-image/src/contract/index.js';
+import type { RoleUsage, RunUsage } from '@gaia2/contract';
 
 export interface UsageRoles {
   agent: RoleUsage | null;

@@ -1,7 +1,7 @@
 // Provider usage objects → the counts the trace pages show for one call, and back to the
 // runner's one token type (runner/src/tokens) for every sum and cost.
 import type { TokenUsage } from '../tokens/index.js';
-import { fullUsage, normalizeUsage } from '../../../agent-image/src/llm/trace-usage.js';
+import { fullUsage, normalizeUsage } from '@gaia2/contract/lib/llm/trace-usage';
 import { totalInput, type Usage } from './usage-shape.js';
 
 export { totalInput, type Usage } from './usage-shape.js';

@@ -3,8 +3,8 @@
 // judge_trace.jsonl (one line per HTTP call, docs/trace-format.md). An
 // image that writes no trace is covered by what each role reported to the daemon
 // (daemon_status.agent_usage / app_agents_usage), marked as such.
-import type { DaemonStatus, RoleUsage, RunUsage } from '../../../agent-image/src/contract/index.js';
-import { ENV } from '../../../agent-image/src/contract/paths.js';
+import type { DaemonStatus, RoleUsage, RunUsage } from '@gaia2/contract';
+import { ENV } from '@gaia2/contract/paths';
 import { linesOfRole, type TrafficRole } from '../trace/traffic-lines.js';
 import { addTokens, sumTokens, ZERO_TOKENS, type TokenUsage } from '../tokens/index.js';
 import { callTokens, canonicalizeRow, isRenderableRow, modelOfRequest } from '../trace/index.js';

@@ -2,10 +2,10 @@
 // the user details the daemon judged with. Shared by `judge --output-dir` and `verify`.
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { parseEventsJsonl } from '../../../agent-image/src/contract/events.js';
-import { parsePyJson } from '../../../agent-image/src/contract/pyjson.js';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
-import type { UserDetails } from '../../../agent-image/src/scenario/index.js';
+import { parseEventsJsonl } from '@gaia2/contract/events';
+import { parsePyJson } from '@gaia2/contract/pyjson';
+import type { ScenarioResult } from '@gaia2/contract/result';
+import type { UserDetails } from '@gaia2/contract/lib/scenario';
 
 /** A finished log: its last line counts even without a trailing newline. */
 export const eventLogOf = (text: string) => parseEventsJsonl(text.endsWith('\n') ? text : `${text}\n`, parsePyJson);

@@ -3,10 +3,10 @@
 // judge_trace.jsonl). Each disagreement is an issue naming the scenario run and what differs.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { createJudgeLlm, isTypesafeProvider, judgeEventLog, parsePromptVersion, type JudgeLlm } from '../../../agent-image/src/judge/index.js';
-import { parseProvider } from '../../../agent-image/src/llm/config.js';
-import type { ExtraBody } from '../../../agent-image/src/llm/extra-body.js';
-import { loadScenarioText } from '../../../agent-image/src/scenario/index.js';
+import { createJudgeLlm, isTypesafeProvider, judgeEventLog, parsePromptVersion, type JudgeLlm } from '@gaia2/contract/lib/judge';
+import { parseProvider } from '@gaia2/contract/lib/llm/config';
+import type { ExtraBody } from '@gaia2/contract/lib/llm/extra-body';
+import { loadScenarioText } from '@gaia2/contract/lib/scenario';
 import { sha256File } from '../fsutil/hash.js';
 import { datasetDigest, digestArtifacts, digestOf, DIGESTS_FILE, readDigests, verdictOf, type DigestsManifest, type Verdict } from '../provenance/index.js';
 import { findRunRecord, type RunRecord as RecordedRun } from '../record/index.js';

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEventsJsonl } from '../../../agent-image/src/contract/index.js';
+import { parseEventsJsonl } from '@gaia2/contract';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { say, shellExchanges, startFakeLlm, type FakeLlm } from '../../helpers/fake-llm/index.js';
 import { oraclePlay, scriptFor } from '../helpers/oracle-llm-script.js';

@@ -13,8 +13,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
-import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
+import type { ScenarioResult } from '@gaia2/contract';
+import type { DaemonStatus } from '@gaia2/contract/status';
 import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import type { Report } from '../../../runner/src/report/index.js';

@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { lastReply, parseEventsJsonl } from '../../../agent-image/src/contract/index.js';
+import { lastReply, parseEventsJsonl } from '@gaia2/contract';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { readRequest, shellExchanges, spokenText, type RecordedRequest } from '../../helpers/fake-llm/index.js';
 import { onlyFile, traffic } from '../helpers/run-dir.js';

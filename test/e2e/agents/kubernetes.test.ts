@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import { findAdapter } from '../../../runner/src/agents/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
 import { shellDriver, startFakeLlm, type FakeLlm, type ShellDriver } from '../../helpers/fake-llm/index.js';

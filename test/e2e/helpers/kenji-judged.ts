@@ -5,7 +5,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cli-flags.js';
 import type { UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';

@@ -1,6 +1,6 @@
 // A container of our image that waits for its scenario over the adapter (the oracle agent, a
 // token, the ready marker), published on 8090: the unit the contract-addition suites drive by hand.
-import { CONTAINER_PATHS, ENV } from '../../../agent-image/src/contract/index.js';
+import { CONTAINER_PATHS, ENV } from '@gaia2/contract';
 import type { ContainerHandle, UnitBackend } from '../../../runner/src/engine/index.js';
 
 export function createLateScenarioUnit(engine: UnitBackend, image: string, token: string, labels: Record<string, string>): Promise<ContainerHandle> {

@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NoiseSettings, ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import type { NoiseSettings, ScenarioResult } from '@gaia2/contract';
 import { planFromRunFlags } from '../../../runner/src/config/cli-flags.js';
 import type { RunPlan } from '../../../runner/src/plan/plan.js';
 import type { UnitBackend } from '../../../runner/src/engine/index.js';

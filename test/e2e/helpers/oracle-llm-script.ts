@@ -2,11 +2,11 @@
 // agent action (a shell command line over the app CLIs, or the matching function tool), then
 // the oracle's reply as the final text; per turn for multi-turn scenarios (oracleTurns).
 import { readFileSync } from 'node:fs';
-import { cliSpecs, type CliCommandSpec } from '../../../agent-image/src/apps/index.js';
-import { entryForAppName } from '../../../agent-image/src/apps/registry.js';
+import { cliSpecs, type CliCommandSpec } from '@gaia2/contract/lib/apps';
+import { entryForAppName } from '@gaia2/contract/lib/apps/registry';
 import { functionName } from '../../../agent-image/src/agents/default/function-tools.js';
 import { SHELL_TOOL_NAME } from '../../../agent-image/src/agents/default/shell-tool.js';
-import { isEnvLine, isReplyLine, parseEventsJsonl, SEND_MESSAGE_TO_AGENT } from '../../../agent-image/src/contract/index.js';
+import { isEnvLine, isReplyLine, parseEventsJsonl, SEND_MESSAGE_TO_AGENT } from '@gaia2/contract';
 import { call, say, type FakeReply } from '../../helpers/fake-llm/index.js';
 
 export type ToolMode = 'shell' | 'functions';

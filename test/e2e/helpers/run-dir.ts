@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'vitest';
-import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import { TRAFFIC_FILE, type TrafficLine } from '../../../runner/src/gateway/index.js';
 import type { FakeLlm } from '../../helpers/fake-llm/index.js';
 

@@ -2,7 +2,7 @@
 // real containers), keeping the container env the runner built for the first scenario so a
 // test can check what the config turned into.
 import { writeFileSync } from 'node:fs';
-import type { ScenarioResult } from '../../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import type { UnitBackend } from '../../../runner/src/engine/index.js';

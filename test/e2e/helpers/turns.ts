@@ -1,7 +1,7 @@
 // Compares event logs the way issue C's acceptance does: per turn, the agent's lines as a
 // multiset of (app, fn, args), with generated ids, timestamps and the order of simultaneous
 // actions set aside.
-import { isEnvLine, isReplyLine, SEND_MESSAGE_TO_AGENT, type EventLine } from '../../../agent-image/src/contract/index.js';
+import { isEnvLine, isReplyLine, SEND_MESSAGE_TO_AGENT, type EventLine } from '@gaia2/contract';
 
 const HEX_ID = /\b[0-9a-f]{32}\b/g;
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KIT_DIR } from '../../../runner/src/agents/launcher-kit.js';
 import { projectRoot } from '../../../runner/src/image/project-root.js';
-import { REGISTRY } from '../../../agent-image/src/apps/registry.js';
+import { REGISTRY } from '@gaia2/contract/lib/apps/registry';
 // @ts-expect-error a plain .mjs of the kit, no types
 import { APP_DESCRIPTIONS } from '../../../runner/src/agents/kit/instructions.mjs';
 

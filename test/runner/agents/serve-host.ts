@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { RuntimeToServe, ServeToRuntime } from '../../../agent-image/src/contract/agent-serve.js';
+import type { RuntimeToServe, ServeToRuntime } from '@gaia2/contract/agent-serve';
 import { KIT_DIR, KIT_LAYER_DIR, type AgentAdapter } from '../../../runner/src/agents/index.js';
 import { projectRoot } from '../../../runner/src/image/project-root.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseEventsJsonl } from '../../../agent-image/src/contract/index.js';
+import { parseEventsJsonl } from '@gaia2/contract';
 import { trajectoryOfCalls, validateTrajectory } from '../../../runner/src/atif/index.js';
 import { parseTraceJsonl } from '../../../runner/src/trace/index.js';
 import { FIXTURES } from '../../helpers/recorded-runs.js';

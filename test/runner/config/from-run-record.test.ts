@@ -15,7 +15,7 @@ import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { fakeEngine, fakeRuns, recordingProgress } from '../orchestrator/fakes.js';
 import { runCliInProcess } from './in-process-cli.js';
-import { OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
+import { OUR_IMAGE_FEATURES } from '@gaia2/contract/features';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NOISE, parseNoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import { DEFAULT_NOISE, parseNoiseSettings } from '@gaia2/contract/noise';
 import { planFromRunFlags, type AgentFlags } from '../../../runner/src/config/cli-flags.js';
 import { noiseFromFlags } from '../../../runner/src/config/noise.js';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';

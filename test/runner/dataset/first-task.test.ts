@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstUserTask } from '../../../runner/src/dataset/first-task.js';
-import { parseScenario } from '../../../agent-image/src/contract/index.js';
+import { parseScenario } from '@gaia2/contract';
 
 describe('the first user task', () => {
   it('is found in a {content} dict or a [{name, value}] list', () => {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../../../agent-image/src/contract/features.js';
+import { IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '@gaia2/contract/features';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { formatSummary } from '../../../runner/src/config/summary.js';
 import { manifestOutput } from '../../../runner/src/engine/registry.js';

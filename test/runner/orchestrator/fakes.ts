@@ -2,8 +2,8 @@
 // result.json like the real one, an in-memory engine, and a progress sink that records.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ErrorKind, ScenarioResult, RunStatus, RunUsage } from '../../../agent-image/src/contract/result.js';
-import type { DaemonStatus } from '../../../agent-image/src/contract/status.js';
+import type { ErrorKind, ScenarioResult, RunStatus, RunUsage } from '@gaia2/contract/result';
+import type { DaemonStatus } from '@gaia2/contract/status';
 import REAL_STATUS from '../../fixtures/k8s-double/oracle-run/daemon_status.json' with { type: 'json' };
 import { buildResult } from '../../../runner/src/run/result.js';
 import REAL from '../../fixtures/usage/real-results.json' with { type: 'json' };

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 import type { RunGateway } from '../../../runner/src/gateway/index.js';
 import { gatewayResult } from '../../../runner/src/orchestrator/gateway-result.js';
 import { usageOfRun } from '../../../runner/src/usage/run-usage.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 
 // Counts the rewrites while still writing the files.
 const writes = vi.hoisted(() => ({ n: 0, failNext: false }));

@@ -13,7 +13,7 @@ import { writeScenario } from '../dataset/make-scenario.js';
 import { runCliInProcess } from '../config/in-process-cli.js';
 import { fakeEngine, recordingProgress } from './fakes.js';
 import type { ScenarioRunOptions } from '../../../runner/src/run/index.js';
-import type { ScenarioResult } from '../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 
 const CANARY = 'sk-canary-7f3e9d2a41b8c6';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { noiseFromEnv } from '../../../agent-image/src/contract/noise.js';
+import { noiseFromEnv } from '@gaia2/contract/noise';
 import { applyNoise } from '../../../agent-image/src/noise/index.js';
 import type { DatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { buildBaseEnv } from '../../../runner/src/env/index.js';

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OUR_IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '../../../agent-image/src/contract/features.js';
+import { OUR_IMAGE_FEATURES, IMAGE_FEATURES_LABEL } from '@gaia2/contract/features';
 import type { DatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { loadRunConfig } from '../../../runner/src/config/resolve-toml.js';
 import { EXIT } from '../../../runner/src/orchestrator/session.js';

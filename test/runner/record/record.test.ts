@@ -12,7 +12,7 @@ import { RUN_DEFAULTS, type RunPlan, type RunSettings } from '../../../runner/sr
 import { CACHE_KEY_EXCLUDED, findRunRecord, parseRunRecord, readRunRecord, toRecord } from '../../../runner/src/record/index.js';
 import { configKey } from '../../../runner/src/result-cache/index.js';
 import { loadInstructionsFile } from '../../../runner/src/agents/instructions-template.js';
-import { DEFAULT_ENV_EVENTS } from '../../../agent-image/src/contract/noise.js';
+import { DEFAULT_ENV_EVENTS } from '@gaia2/contract/noise';
 
 const dir = mkdtempSync(join(tmpdir(), 'record-'));
 const script = join(dir, 'script.json');

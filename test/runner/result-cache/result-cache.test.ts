@@ -9,7 +9,7 @@ import { resolveDataset } from '../../../runner/src/dataset/index.js';
 import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { renderMarkdown } from '../../../runner/src/report/index.js';
 import { configKey } from '../../../runner/src/result-cache/index.js';
-import { DEFAULT_NOISE } from '../../../agent-image/src/contract/noise.js';
+import { DEFAULT_NOISE } from '@gaia2/contract/noise';
 import { writeScenario } from '../dataset/make-scenario.js';
 import { fakeEngine, fakeRuns, recordingProgress } from '../orchestrator/fakes.js';
 

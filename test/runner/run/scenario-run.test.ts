@@ -10,7 +10,7 @@ import { executePlan } from '../../../runner/src/orchestrator/index.js';
 import { contentBytes, EngineError, LABELS, type ContainerSpec } from '../../../runner/src/engine/index.js';
 import { sha256File } from '../../../runner/src/fsutil/hash.js';
 import { runScenario, DEFAULT_TIMEOUTS } from '../../../runner/src/run/index.js';
-import { CONTAINER_PATHS } from '../../../agent-image/src/contract/index.js';
+import { CONTAINER_PATHS } from '@gaia2/contract';
 import { fakeEngine, localPlan, recordingProgress } from '../orchestrator/fakes.js';
 import { scenarioJson } from '../dataset/make-scenario.js';
 

@@ -4,7 +4,7 @@
 // either when the image takes files late (a Kubernetes Pod has no files at create).
 import { describe, expect, it } from 'vitest';
 import { splitDelivery } from '../../../runner/src/run/scenario-run.js';
-import { CONTAINER_PATHS } from '../../../agent-image/src/contract/index.js';
+import { CONTAINER_PATHS } from '@gaia2/contract';
 
 const drive = '/var/gaia2/state/filesystem';
 const extra = [

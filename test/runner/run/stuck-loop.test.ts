@@ -1,7 +1,7 @@
 // The stuck-loop rule (docs/runner.md, "Stuck loops"): the same call, with the same result,
 // N times in a row; read from events.jsonl lines as the world daemon writes them.
 import { describe, expect, it } from 'vitest';
-import type { EventLine } from '../../../agent-image/src/contract/index.js';
+import type { EventLine } from '@gaia2/contract';
 import { buildResult, type Observed } from '../../../runner/src/run/result.js';
 import { canonicalJson, feedEventsChunk, findStuckLoop, StuckLoopDetector, stuckLoopReason } from '../../../runner/src/run/stuck-loop.js';
 import { StuckLoopWatch } from '../../../runner/src/run/stuck-loop-watch.js';

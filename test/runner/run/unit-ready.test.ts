@@ -13,7 +13,7 @@ import { readScenarioEntry, scenarioContent } from '../../../runner/src/dataset/
 import { scenarioJson } from '../dataset/make-scenario.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAdapterServer, listen } from '../../../agent-image/src/adapter/index.js';
-import type { UploadRequest } from '../../../agent-image/src/contract/routes.js';
+import type { UploadRequest } from '@gaia2/contract/routes';
 import type { AdapterEndpoint, ContainerHandle, UnitState } from '../../../runner/src/engine/index.js';
 import { acceptsConnections } from '../../../runner/src/net/accepts-connections.js';
 import { AdapterClient } from '../../../runner/src/run/adapter-client.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { carryIntoScenario, homeFiles, takeCarry, type CarriedState } from '../../../runner/src/sequences/carry.js';
-import { isCarriedHomePath, isCarriedStateFile } from '../../../agent-image/src/contract/carry.js';
+import { isCarriedHomePath, isCarriedStateFile } from '@gaia2/contract/carry';
 import { checkpointPath, readCheckpoint, writeCheckpoint } from '../../../runner/src/sequences/checkpoint.js';
 import type { ContainerHandle, TreeEntry } from '../../../runner/src/engine/index.js';
 import { extract } from 'tar-stream';

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '../../../agent-image/src/contract/features.js';
+import { IMAGE_FEATURES_LABEL, OUR_IMAGE_FEATURES } from '@gaia2/contract/features';
 import type { DatasetFlags } from '../../../runner/src/config/cli-flags.js';
 import { runPhases } from '../../../runner/src/phases/run-phases.js';
 import type { PhaseName } from '../../../runner/src/plan/phases.js';

@@ -1,7 +1,7 @@
 // Trace parsing per provider format, including the reference's pinned cases (the reference's test_trace_parser.py).
 import { describe, expect, it } from 'vitest';
 import { normalizeEntry, parseRawResponse, parseSseEvents, parseTraceJsonl, canonicalizeRow } from '../../../runner/src/trace/index.js';
-import { usageOf } from '../../../agent-image/src/llm/trace-usage.js';
+import { usageOf } from '@gaia2/contract/lib/llm/trace-usage';
 
 const sse = (...events: unknown[]): string => events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { usageOfRun, usageOfTrace } from '../../../runner/src/usage/run-usage.js';
-import type { DaemonStatus } from '../../../agent-image/src/contract/index.js';
+import type { DaemonStatus } from '@gaia2/contract';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const line = (o: Record<string, unknown>) => JSON.stringify(o);

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EventLine } from '../../../agent-image/src/contract/index.js';
+import type { EventLine } from '@gaia2/contract';
 import { appAgentViews, nestAppAgents } from '../../../runner/src/viewer/model/app-agents.js';
 import type { TimelineItem } from '../../../runner/src/viewer/model/types.js';
 import { eventItems } from '../../../runner/src/viewer/model/timeline.js';

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCliSpecs } from '../../../agent-image/src/a2a/index.js';
-import { cliSpecs } from '../../../agent-image/src/apps/index.js';
+import { cliSpecs } from '@gaia2/contract/lib/apps';
 import { createFunctionTools } from '../../../agent-image/src/agents/default/function-tools.js';
 import { AgentSession } from '../../../agent-image/src/agents/default/session.js';
 import { createModel } from '../../../agent-image/src/llm/index.js';

@@ -1,6 +1,6 @@
 // noise.jsonl on the trace model: failures placed among the event lines, the summary counts.
 import { describe, expect, it } from 'vitest';
-import type { EventLine } from '../../../agent-image/src/contract/events.js';
+import type { EventLine } from '@gaia2/contract/events';
 import { noiseView } from '../../../runner/src/viewer/model/noise.js';
 import { eventItems, withFailures } from '../../../runner/src/viewer/model/timeline.js';
 

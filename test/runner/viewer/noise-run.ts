@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { connectToDaemon } from '../../../agent-image/src/agents/client.js';
 import { parseScript, runScripted } from '../../../agent-image/src/agents/scripted/index.js';
 import { appForCli } from '../../../agent-image/src/apps/catalog.js';
-import { DEFAULT_NOISE, type NoiseSettings } from '../../../agent-image/src/contract/noise.js';
+import { DEFAULT_NOISE, type NoiseSettings } from '@gaia2/contract/noise';
 import { ToolNoise } from '../../../agent-image/src/noise/index.js';
 import { composeWorld } from '../../../agent-image/src/main/compose/compose-world.js';
 import { serveAgentSocket } from '../../../agent-image/src/world/sockets.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { NOISE_EVENT_PREFIX, parseEventsJsonl } from '../../../agent-image/src/contract/events.js';
+import { NOISE_EVENT_PREFIX, parseEventsJsonl } from '@gaia2/contract/events';
 import { useBuiltRun } from './browser.js';
 import { writeRun } from './synthetic.js';
 import { writeNoiseRun } from './noise-run.js';

@@ -9,7 +9,7 @@ import { backendProvider } from '../../engine/registry.js';
 import type { UnitBackend } from '../../engine/index.js';
 import { keyLookupVars, loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { redact } from '../../secrets/redact.js';
-import { AGENT_LABELS } from '../../../../agent-image/src/contract/agent-layer.js';
+import { AGENT_LABELS } from '@gaia2/contract/agent-layer';
 
 interface Check {
   name: string;

@@ -1,11 +1,11 @@
 // `judge`'s work, loaded when the command runs.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { createJudgeBackend, isTypesafeProvider, TYPESAFE_PROVIDER, judgeEventLog, parsePromptVersion, type EventLogVerdict, type JudgeLlm, type PromptVersion } from '../../../../agent-image/src/judge/index.js';
-import { parseExtraBody, type ExtraBody } from '../../../../agent-image/src/llm/extra-body.js';
+import { createJudgeBackend, isTypesafeProvider, TYPESAFE_PROVIDER, judgeEventLog, parsePromptVersion, type EventLogVerdict, type JudgeLlm, type PromptVersion } from '@gaia2/contract/lib/judge';
+import { parseExtraBody, type ExtraBody } from '@gaia2/contract/lib/llm/extra-body';
 import { findRunRecord, runRecordFile } from '../../record/index.js';
-import { parseProvider } from '../../../../agent-image/src/llm/config.js';
-import { loadScenarioText } from '../../../../agent-image/src/scenario/index.js';
+import { parseProvider } from '@gaia2/contract/lib/llm/config';
+import { loadScenarioText } from '@gaia2/contract/lib/scenario';
 import { loadEnvForCli, lookupProviderKey } from '../../env/index.js';
 import { writeJsonAtomic } from '../../fsutil/atomic.js';
 import { classify, loadRunRecords } from '../../report/index.js';

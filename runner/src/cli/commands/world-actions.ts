@@ -1,8 +1,8 @@
 // `world init` and `world exec`, loaded when one of them runs.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { initWorld, runCli } from '../../../../agent-image/src/apps/index.js';
-import { appendEventLines } from '../../../../agent-image/src/contract/pyjson.js';
+import { initWorld, runCli } from '@gaia2/contract/lib/apps';
+import { appendEventLines } from '@gaia2/contract/pyjson';
 import { UsageError } from '../errors.js';
 
 const SIM_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -3,7 +3,7 @@
 // one Secret per unit (its adapter token) and one Pod per unit. Pure functions, so the live
 // backend and `--dry-run --manifests` produce the same objects.
 import type { V1OwnerReference, V1Pod, V1Secret } from '@kubernetes/client-node';
-import { ENV } from '../../../../agent-image/src/contract/paths.js';
+import { ENV } from '@gaia2/contract/paths';
 import { randomBytes } from 'node:crypto';
 import type { KubernetesSettings } from './settings.js';
 import { GATEWAY_TOKEN_PREFIX } from '../../plan/gateway.js';

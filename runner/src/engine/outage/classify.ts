@@ -1,7 +1,7 @@
 // Which failures are the engine being away (its API service stopped or restarting) rather than
 // something wrong with a run. Only these are waited out and the run restarted (docs/reliability.md):
 // a missing image or an agent that fails would fail the same way again, so they are never retried.
-import type { ScenarioResult } from '../../../../agent-image/src/contract/result.js';
+import type { ScenarioResult } from '@gaia2/contract/result';
 
 /**
  * Socket-level errors of a client whose server went away: nothing listens (ECONNREFUSED), the

@@ -1,6 +1,6 @@
 // Two runs of the same scenarios: verdict per side and the first agent write where they differ.
 import { join } from 'node:path';
-import { isEnvLine, isUserLine, parseEventsJsonl } from '../../../../agent-image/src/contract/index.js';
+import { isEnvLine, isUserLine, parseEventsJsonl } from '@gaia2/contract';
 import { readText } from '../model/artifacts.js';
 import { hrefOf } from '../model/scenario.js';
 import type { ComparePage, Crumb } from '../model/pages.js';

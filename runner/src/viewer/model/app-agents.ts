@@ -3,8 +3,8 @@
 // main agent's tool call that made it (one per `expert-agent` in a shell command, or a
 // `<cli>__expert_agent` function call), or, when the main agent left no LLM trace (scripted),
 // under the expert_agent line of events.jsonl. Calls are matched in order.
-import { EXPERT_COMMAND, EXPERT_FN } from '../../../../agent-image/src/apps/expert-command.js';
-import type { EventLine } from '../../../../agent-image/src/contract/index.js';
+import { EXPERT_COMMAND, EXPERT_FN } from '@gaia2/contract/lib/apps/expert-command';
+import type { EventLine } from '@gaia2/contract';
 import { traceFromRows } from '../../trace/index.js';
 import { isObj } from '../../trace/json-util.js';
 import { addCost, addTokens, ZERO_TOKENS } from '../../tokens/index.js';

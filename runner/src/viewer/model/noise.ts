@@ -1,6 +1,6 @@
 // The Noise phase on a trace page: noise.jsonl's tool failures as timeline items (they leave
 // no events.jsonl line), and a summary of what was injected.
-import { NOISE_EVENT_PREFIX, type EventLine } from '../../../../agent-image/src/contract/events.js';
+import { NOISE_EVENT_PREFIX, type EventLine } from '@gaia2/contract/events';
 import { asArr, asNum, asObj, asStr } from '../../trace/json-util.js';
 import type { TimelineItem, TraceView } from './types.js';
 

@@ -1,7 +1,7 @@
 // One scenario run directory → its index row and the trace page's data.
 import { join } from 'node:path';
-import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '../../../../agent-image/src/contract/index.js';
-import type { RoleUsage } from '../../../../agent-image/src/contract/index.js';
+import { parseEventsJsonl, isEnvLine, isReplyLine, isUserLine } from '@gaia2/contract';
+import type { RoleUsage } from '@gaia2/contract';
 import { addCost, addTokens, costUsd, defaultPriceTable, usageRolesOf, ZERO_TOKENS } from '../../tokens/index.js';
 import { parseTraceJsonl } from '../../trace/index.js';
 import { asArr, asNum, asObj, asStr } from '../../trace/json-util.js';

@@ -1,5 +1,5 @@
 // Status, split and the one-line "info" of a scenario run, from its result.json.
-import { SPLITS, type RunStatus } from '../../../../agent-image/src/contract/index.js';
+import { SPLITS, type RunStatus } from '@gaia2/contract';
 import { classify } from '../../report/collect.js';
 import { asArr, asObj, asStr, type Obj } from '../../trace/json-util.js';
 import type { StuckLoopView, ViewStatus } from './types.js';

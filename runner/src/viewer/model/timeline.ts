@@ -1,6 +1,6 @@
 // The trace page's timeline: conversation groups, events.jsonl lines (notifications, user
 // messages, replies, app actions) and the judge's verdicts, in time order.
-import { isEnvLine, isReplyLine, isUserLine, AUI_APP, NOISE_EVENT_PREFIX, SEND_MESSAGE_TO_AGENT, type EventLine } from '../../../../agent-image/src/contract/index.js';
+import { isEnvLine, isReplyLine, isUserLine, AUI_APP, NOISE_EVENT_PREFIX, SEND_MESSAGE_TO_AGENT, type EventLine } from '@gaia2/contract';
 import { cap, type CallGroup } from './conversation.js';
 import type { TimelineItem } from './types.js';
 

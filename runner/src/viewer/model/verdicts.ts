@@ -1,7 +1,7 @@
 // judgments.jsonl records (docs/judge.md, "Records") → per-turn verdicts with an
 // agent-vs-oracle comparison for every oracle event the judge looked at.
 import { asArr, asObj, asStr, isObj, type Obj } from '../../trace/json-util.js';
-import { isEnvLine, isReplyLine, isUserLine, type EventLine } from '../../../../agent-image/src/contract/index.js';
+import { isEnvLine, isReplyLine, isUserLine, type EventLine } from '@gaia2/contract';
 import type { OracleEvent } from './oracle.js';
 import type { Comparison, TimelineItem } from './types.js';
 

@@ -3,7 +3,7 @@
 // turn-N.<name>.jsonl: {t, dir, msg} lines, headed by agent-serve's note), the replies judged.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseEventsJsonl, type EventLine } from '../../../../agent-image/src/contract/index.js';
+import { parseEventsJsonl, type EventLine } from '@gaia2/contract';
 
 export type TraceLine = { dir: string; msg: Record<string, any> };
 

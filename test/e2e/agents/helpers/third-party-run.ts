@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ScenarioResult } from '../../../../agent-image/src/contract/index.js';
+import type { ScenarioResult } from '@gaia2/contract';
 import { adapterFor, type AgentAdapter } from '../../../../runner/src/agents/index.js';
 import { connectEngine, type UnitBackend } from '../../../../runner/src/engine/index.js';
 import { ensureAgentLayer, type AgentLayer } from '../../../../runner/src/image/agent-layer.js';

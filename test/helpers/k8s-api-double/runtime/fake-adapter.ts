@@ -13,8 +13,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type http from 'node:http';
 import { join } from 'node:path';
-import { ENV } from '../../../../agent-image/src/contract/paths.js';
-import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, FILE_PUT_QUERY, ROUTES } from '../../../../agent-image/src/contract/routes.js';
+import { ENV } from '@gaia2/contract/paths';
+import { ADAPTER_TOKEN_HEADER, ARTIFACTS_TAR_HEADERS, ARTIFACTS_TAR_QUERY, FILE_PUT_QUERY, ROUTES } from '@gaia2/contract/routes';
 import { packFiles } from '../../../../runner/src/engine/archive.js';
 import type { Pod, Secret } from '../types.js';
 import type { FakeAppFactory } from './fake.js';

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../../../agent-image/src/contract/paths.js';
+import { ENV } from '@gaia2/contract/paths';
 import { resolveBackend } from '../../../../runner/src/engine/registry.js';
 import type { KubernetesSettings } from '../../../../runner/src/engine/kubernetes/settings.js';
 import { connectKubernetes, type KubernetesEngine } from '../../../../runner/src/engine/kubernetes/index.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunUsage } from '../../../../agent-image/src/contract/index.js';
+import type { RunUsage } from '@gaia2/contract';
 import { costUsd, defaultPriceTable } from '../../../../runner/src/tokens/index.js';
 import { dirReport } from '../../../../runner/src/report/index.js';
 import { buildViewer } from '../../../../runner/src/viewer/index.js';
