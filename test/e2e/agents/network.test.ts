@@ -4,7 +4,9 @@
 // host's connection tracking (helpers/connection-watch.ts): DNS queries, telemetry, update
 // checks, logins, package registries would each show up as a flow to somewhere else. Each run
 // must pass, its container must be seen talking to the gateway (the watch sees its traffic),
-// and to nothing else. OpenClaw is watched the same way in openclaw-providers.test.ts.
+// and to nothing else. The runs are unsealed (`--network open`): a sealed container's filter
+// refuses a stray packet before connection tracking lists it, so only an open run shows what
+// the program itself tries. OpenClaw is watched in openclaw-providers.test.ts (sealed runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEngine, type UnitBackend } from '../../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
@@ -24,7 +26,7 @@ beforeAll(async () => {
   engine = await connectEngine();
   // Layers first, one at a time (builds are heavy); then the three runs at once.
   for (const a of WATCHED) await agentLayer(engine, image, a.name);
-  const runs = await Promise.all(WATCHED.map((a) => watchedRun(engine, image, a, { scenario: scenarioFile(SAMPLES.single), plays: samplePlay(SAMPLES.single) })));
+  const runs = await Promise.all(WATCHED.map((a) => watchedRun(engine, image, a, { scenario: scenarioFile(SAMPLES.single), plays: samplePlay(SAMPLES.single), flags: ['--network', 'open'] })));
   WATCHED.forEach((a, i) => watched.set(a.name, runs[i]!));
 }, 900_000);
 
@@ -38,6 +40,7 @@ describe.each(WATCHED.map((a) => a.name))('%s contacts nothing but the model end
     const [r] = readResults(run.dir);
     expect(r!.failure_reasons ?? r!.error ?? null, run.err).toBeNull();
     expect(r!.status).toBe('pass');
+    expect(r!.network_sealed).toBe(false);
     expect(containers).toHaveLength(1);
     expect(run.fake.requests.length).toBeGreaterThan(0);
     expect(flowsTo(containers[0]!, 'BASE_URL').length).toBeGreaterThan(0);
