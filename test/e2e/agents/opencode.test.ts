@@ -7,15 +7,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { opencodeShell, readRequest, type RecordedRequest } from '../../helpers/fake-llm/index.js';
+import { readRequest, type RecordedRequest } from '../../helpers/fake-llm/index.js';
 import { scenarioDirs } from './helpers/acp-traces.js';
 import { expectKilledAndResumed, expectOneStartPerSample } from './helpers/acp-suite-checks.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
 import { runAgentOnce, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const opencode: AgentUnderTest = { name: 'opencode', shell: opencodeShell('openai-chat'), provider: 'openai-compat', model: 'gaia2-double-model', flags: ['--thinking', 'low'] };
+const opencode: AgentUnderTest = AGENTS.opencode;
 /** Kills OpenCode from its own bash tool (the command's shell is its child). */
 const KILL = 'kill -9 $PPID';
 

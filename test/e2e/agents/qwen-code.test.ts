@@ -8,15 +8,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DEFAULT_IMAGE } from '../../../runner/src/image/index.js';
-import { qwenCodeShell, readRequest, type RecordedRequest } from '../../helpers/fake-llm/index.js';
+import { readRequest, type RecordedRequest } from '../../helpers/fake-llm/index.js';
 import { scenarioDirs } from './helpers/acp-traces.js';
 import { expectKilledAndResumed, expectOneStartPerSample } from './helpers/acp-suite-checks.js';
 import { describeAgentSuite } from './helpers/agent-suite.js';
 import { samplePlay, SAMPLES, scenarioFile } from './helpers/agent-samples.js';
 import { runAgentOnce, type AgentUnderTest, type DrivenRun } from './helpers/third-party-run.js';
+import { AGENTS } from './helpers/agents-under-test.js';
 
 const image = process.env.GAIA2_TEST_IMAGE ?? DEFAULT_IMAGE;
-const qwen: AgentUnderTest = { name: 'qwen-code', shell: qwenCodeShell('openai-chat'), provider: 'openai-compat', model: 'gaia2-double-model', flags: ['--thinking', 'low'] };
+const qwen: AgentUnderTest = AGENTS['qwen-code'];
 /** Kills Qwen Code from its own shell tool (the command's shell is its child). */
 const KILL = 'kill -9 $PPID';
 
