@@ -238,9 +238,11 @@ describe('kubernetes backend (API-server double, Pods in podman)', () => {
     // A judge with the canary key, in direct mode (the model gateway off: with it the key stays
     // in the gateway's Secret, kubernetes-gateway.test.ts): the key goes to every unit. Its
     // endpoint does not resolve (.invalid), so any judge call fails at once; the run's outcome
-    // does not matter here.
+    // does not matter here. Unsealed: a sealed unit ends before anything runs when a name it
+    // must let its agent reach does not resolve (kubernetes-sealed.test.ts covers sealing).
     const r = await run('canary', {
       dataset: data,
+      extraRun: 'network = "open"\n',
       agent: '[judge]\nprovider = "openai"\nmodel = "judge-m"\napi_key_env = "CANARY_KEY"\nbase_url = "http://judge.gaia2-e2e.invalid/v1"\n[gateway]\nenabled = false\n',
     });
     expect(r.results).toHaveLength(1);

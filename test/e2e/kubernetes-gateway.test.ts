@@ -165,6 +165,9 @@ describe('model gateway on kubernetes: in the cluster, keys only in its Secret, 
 
   it('every run passes, through the gateway in the cluster, named by its Service', () => {
     expect(first.results.map((r) => `${r.status}${r.error ? `: ${r.error}` : ''}`)).toEqual(['pass', 'pass']);
+    // sealed Pods (the default network): their agents reached the gateway through the in-Pod filter
+    expect(first.results.map((r) => r.network_sealed)).toEqual([true, true]);
+    for (const s of specs) expect(s.env.GAIA2_SEAL_ALLOW).toMatch(/^gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc:8080$/);
     const cfg = JSON.parse(readFileSync(join(out1, 'run_config.json'), 'utf8'));
     expect(cfg.model_gateway.mode).toBe('gateway');
     expect(logs.some((l) => /Model gateway in the cluster: gaia2-gw-[a-z0-9-]+\.gaia2-gw-e2e\.svc/.test(l))).toBe(true);

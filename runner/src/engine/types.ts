@@ -166,6 +166,11 @@ export interface ContainerHandle {
   logs(tail?: number): Promise<string>;
   /** Force-removes the container; never throws if it is already gone. */
   remove(): Promise<void>;
+  /**
+   * Why a unit created with `capAdd` for the sealed network runs unsealed after all (a cluster
+   * that refuses NET_ADMIN, with `[kubernetes] unsealed_fallback`); absent when it is as asked.
+   */
+  readonly unsealed?: string;
 }
 
 export interface ContainerInfo {
@@ -221,6 +226,11 @@ export interface RunScopeOptions {
   /** The units' environment before per-unit tokens. */
   env: Record<string, string>;
   network: 'bridge' | 'host';
+  /**
+   * The run asks for a sealed network: the addresses its units may reach (`host:port`, as the
+   * units' GAIA2_SEAL_ALLOW) and the image, for a backend that checks or fences it per run.
+   */
+  seal?: { allow: string[]; image: string };
   log?: (line: string) => void;
 }
 

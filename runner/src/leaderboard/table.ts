@@ -1,6 +1,6 @@
 // The leaderboard's tables as cells, once: the Markdown and the HTML pages render the same
 // cells (a cell's `detail` is the secondary text: the interval, the provider, …).
-import { agentLabel, errorsText, pct, programFailedText, rateText, seconds, usd, type GroupStats } from '../report/index.js';
+import { agentLabel, errorsText, pct, programFailedText, rateText, sealedCell, seconds, usd, type GroupStats } from '../report/index.js';
 import type { LeaderboardRow, LeaderboardSection } from './build.js';
 
 export interface Cell {
@@ -68,7 +68,7 @@ function costCell(usdValue: number | null, unpriced: readonly string[]): Cell {
 }
 
 function passCostTable(s: LeaderboardSection): Table {
-  const head = [...IDENTITY_HEAD, ...s.ks.map((k) => `pass@${k}`), ...s.ks.map((k) => `pass^${k}`), 'Errors', 'Program failed', 'Agent tokens / run (in / out)', 'Agent cost / run', 'Total cost / run', 'Time / run'];
+  const head = [...IDENTITY_HEAD, ...s.ks.map((k) => `pass@${k}`), ...s.ks.map((k) => `pass^${k}`), 'Sealed', 'Errors', 'Program failed', 'Agent tokens / run (in / out)', 'Agent cost / run', 'Total cost / run', 'Time / run'];
   const rows = s.rows.map((r, i) => {
     const o = r.report.overall;
     const p = r.per_scenario_run;
@@ -79,6 +79,7 @@ function passCostTable(s: LeaderboardSection): Table {
       ...identityCells(r, i),
       ...s.ks.map((k) => num(pct(o.pass_at_k[k]?.value))),
       ...s.ks.map((k) => num(pct(o.pass_hat_k[k]?.value))),
+      num(sealedCell(o)),
       num(errorsText(o)),
       num(programFailedText(o)),
       num(tokens),
@@ -87,7 +88,7 @@ function passCostTable(s: LeaderboardSection): Table {
       num(seconds(p.seconds)),
     ];
   });
-  return { title: 'pass@k, pass^k, errors, program failures, tokens, cost and time (per scenario run)', head, rows };
+  return { title: 'pass@k, pass^k, sealed runs, errors, program failures, tokens, cost and time (per scenario run)', head, rows };
 }
 
 export function sectionTables(s: LeaderboardSection): Table[] {
@@ -106,5 +107,12 @@ export function sectionNotes(s: LeaderboardSection): string[] {
       `The rows ran different scenario sets: ${sc.common} scenario(s) are common to all ${s.rows.length} rows, ${sc.union} are in some row. ` +
         'The comparison is only fair on the common scenarios: --common-scenarios restricts every row to them.',
     );
+  // rows whose runs say nothing either way (written before sealing existed) are not named
+  const open = s.rows.filter((r) => {
+    const n = r.report.overall.network;
+    return n && (n.sealed || n.unsealed) && n.sealed < r.report.overall.runs;
+  }).map((r) => r.run);
+  if (open.length)
+    notes.push(`Not every run of ${open.join(', ')} had a sealed network (Sealed column: sealed runs of all runs): its agent could reach more than its world and the model gateway.`);
   return [...notes, ...s.notes];
 }

@@ -17,6 +17,7 @@ import type { Progress } from '../progress/index.js';
 import { buildReport, classify, loadRunRecords, readReportMeta, renderText, saveReport, type Report, type RunRecord } from '../report/index.js';
 import type { RunScenarioFn } from '../run/index.js';
 import { BackgroundWork } from '../run/background-work.js';
+import { sealAllowList } from '../run/seal.js';
 import { redact, redactValue } from '../secrets/redact.js';
 import { runPool } from './pool.js';
 import { archiveAttempt } from './attempt-dir.js';
@@ -149,7 +150,8 @@ async function executeWithAccess(plan: RunPlan, ds: ResolvedDataset, deps: Execu
   // BASE_URL, a loopback proxy, the model gateway) are relayed or tunnelled to the units, and a
   // backend that keeps objects per run makes them. Relays are unref'd, so a throw below cannot
   // keep the process alive; engine.close() closes a scope left open.
-  const scope = await deps.engine.openRun({ runId, env: base.env, network: engineNetwork(plan.run.network), log });
+  const seal = sealedNetwork(plan.run.network) ? { allow: sealAllowList(base.env), image: plan.agent.image } : undefined;
+  const scope = await deps.engine.openRun({ runId, env: base.env, network: engineNetwork(plan.run.network), ...(seal ? { seal } : {}), log });
   base.env = scope.env;
   // (which setting asked for a file matters to the preflight only; units get path and content)
   const files = base.files.map((f) => ({ path: f.path, content: f.content }));

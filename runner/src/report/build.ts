@@ -39,6 +39,20 @@ export interface GroupStats {
   duration_seconds: { total: number; mean: number | null; median: number | null; known: number };
   /** Tokens (agent and judge apart) and their cost at the report's price table. */
   usage: UsageTotals;
+  /**
+   * Runs whose result.json says their agent's network was sealed, or not (docs/config.md,
+   * "Sealed network"); results written before sealing existed count in neither. Absent in older reports.
+   */
+  network?: NetworkCounts;
+}
+
+export interface NetworkCounts {
+  sealed: number;
+  unsealed: number;
+}
+
+export function networkCounts(records: readonly RunRecord[]): NetworkCounts {
+  return { sealed: records.filter((r) => r.result.network_sealed === true).length, unsealed: records.filter((r) => r.result.network_sealed === false).length };
 }
 
 export interface Report {
@@ -59,11 +73,8 @@ export interface Report {
   meta: ReportMeta | null;
   /** Runs taken from the result cache (--enable-caching) instead of being run again. */
   reused_from_cache: number;
-  /**
-   * Runs whose result.json says their agent's network was sealed, or not (docs/config.md,
-   * "Sealed network"); results written before sealing existed count in neither.
-   */
-  network: { sealed: number; unsealed: number };
+  /** The whole report's GroupStats.network (the overall group's). */
+  network: NetworkCounts;
   /** The model gateway of the invocation that wrote this report: mode and traffic counts (docs/gateway.md). */
   model_gateway?: Record<string, unknown>;
 }
@@ -143,6 +154,7 @@ export function groupStats(records: readonly RunRecord[], numRuns: number, o: Re
     pass_hat_k,
     duration_seconds: { total: durations.reduce((a, b) => a + b, 0), mean: mean(durations), median: median(durations), known: durations.length },
     usage: usageTotals(records, o.prices ?? defaultPriceTable()),
+    network: networkCounts(records),
   };
 }
 
@@ -179,6 +191,6 @@ export function buildReport(records: readonly RunRecord[], outputDir: string, nu
     errors_policy: o.errorsAsFailures ? 'as-failures' : 'excluded',
     meta: o.meta ?? null,
     reused_from_cache: records.filter((r) => r.result.reused_from_cache).length,
-    network: { sealed: records.filter((r) => r.result.network_sealed === true).length, unsealed: records.filter((r) => r.result.network_sealed === false).length },
+    network: networkCounts(records),
   };
 }

@@ -9,7 +9,7 @@ import { renderMarkdown, renderText } from './render.js';
 
 export { buildReport, groupStats, type Report, type GroupStats, type ReportOptions, type ErrorsPolicy } from './build.js';
 export { loadRunRecords, classify, type RunRecord } from './collect.js';
-export { renderText, renderMarkdown, rateText, pct, seconds, errorsText, failedText, programFailedText } from './render.js';
+export { renderText, renderMarkdown, rateText, pct, seconds, errorsText, failedText, programFailedText, sealedCell } from './render.js';
 export { usd } from './render-usage.js';
 export { renderCsv } from './render-csv.js';
 export { readReportMeta, type ReportMeta } from './meta.js';

@@ -27,6 +27,16 @@ export function failedText(g: Pick<GroupStats, 'failed' | 'stuck_loops'>): strin
   return n ? `${g.failed} (${n} stuck loop${n === 1 ? '' : 's'})` : String(g.failed);
 }
 
+/**
+ * The Sealed column: sealed runs of all the group's runs ("12/12"); "—" when no run says (results
+ * written before sealing existed). A run that does not say counts as not known to be sealed.
+ */
+export function sealedCell(g: Pick<GroupStats, 'runs' | 'network'>): string {
+  const n = g.network;
+  if (!n || (!n.sealed && !n.unsealed)) return '—';
+  return `${n.sealed}/${g.runs}`;
+}
+
 export function policyText(r: Report): string {
   const cache = r.reused_from_cache ? ` ${r.reused_from_cache} of ${r.overall.runs} runs were reused from the result cache (--enable-caching), not run again.` : '';
   return errorsPolicyText(r) + cache + sealedText(r);
@@ -92,11 +102,12 @@ export function renderText(r: Report): string {
 
 export function renderMarkdown(r: Report): string {
   const ks = Object.keys(r.overall.pass_at_k);
-  const head = ['Split', 'Scenarios', 'Runs', 'Pass', 'Fail', 'Errors', 'Program failed', 'Success ± SE [95% CI]', ...ks.map((k) => `pass@${k}`), ...ks.map((k) => `pass^${k}`)];
+  const head = ['Split', 'Scenarios', 'Runs', 'Sealed', 'Pass', 'Fail', 'Errors', 'Program failed', 'Success ± SE [95% CI]', ...ks.map((k) => `pass@${k}`), ...ks.map((k) => `pass^${k}`)];
   const row = (name: string, g: GroupStats) => [
     name,
     g.scenarios,
     g.runs,
+    sealedCell(g),
     g.passed,
     failedText(g),
     errorsText(g),
@@ -107,7 +118,7 @@ export function renderMarkdown(r: Report): string {
   ];
   const rows = [...Object.entries(r.splits).map(([s, g]) => row(s, g)), row('**overall (micro)**', r.overall)];
   if (Object.keys(r.splits).length)
-    rows.push(['**macro**', '', '', '', '', '', '', rateText(r.macro.success_rate, r.macro.success_rate_ci), ...ks.map((k) => pct(r.macro.pass_at_k[k])), ...ks.map((k) => pct(r.macro.pass_hat_k[k]))]);
+    rows.push(['**macro**', '', '', '', '', '', '', '', rateText(r.macro.success_rate, r.macro.success_rate_ci), ...ks.map((k) => pct(r.macro.pass_at_k[k])), ...ks.map((k) => pct(r.macro.pass_hat_k[k]))]);
   const esc = (c: unknown) => String(c).replace(/\|/g, '\\|');
   const table = [head, head.map(() => '---'), ...rows].map((r0) => `| ${r0.map(esc).join(' | ')} |`).join('\n');
   const d = r.overall.duration_seconds;
@@ -120,7 +131,7 @@ export function renderMarkdown(r: Report): string {
     '',
     table,
     '',
-    `${policyText(r)} Program failed: judged runs whose agent program failed a turn on its own (its failure text was the judged reply, and the model gateway's record showed no provider failure in that turn; "without a gateway record": there was none to check, as in direct mode), counted in the rates. Stuck loops: failed runs ended because the agent made the same tool call with the same result [run].stuck_loop_min_tool_calls times in a row (judged failures, counted in the rates). Success rate = passes / counted runs. SE is clustered by scenario (with one run per scenario: the SE across scenarios); ` +
+    `${policyText(r)} Sealed: runs whose agent's network was sealed (its world and the model gateway only; result.json network_sealed, docs/config.md "Sealed network"), of all runs. Program failed: judged runs whose agent program failed a turn on its own (its failure text was the judged reply, and the model gateway's record showed no provider failure in that turn; "without a gateway record": there was none to check, as in direct mode), counted in the rates. Stuck loops: failed runs ended because the agent made the same tool call with the same result [run].stuck_loop_min_tool_calls times in a row (judged failures, counted in the rates). Success rate = passes / counted runs. SE is clustered by scenario (with one run per scenario: the SE across scenarios); ` +
       '95% CI = rate ± 1.96·SE, clipped to [0, 100%]; macro = mean of the splits, SE = √(Σ SE²)/splits. ' +
       'pass@k = mean over scenarios of 1 − C(n−c,k)/C(n,k), pass^k = mean of C(c,k)/C(n,k), n = counted runs, c = passes; scenarios with n < k are left out.',
     '',

@@ -96,7 +96,7 @@ describe.each(eachEngine())('bring your own agent on %s (real containers)', (_ki
     // weigh it against, so it stands, and the report counts it as a program failure.
     expect(failed).toMatchObject({ status: 'fail', success: false, agent_failed: { turns: [1], evidence: 'none' } });
     expect(String(failed!.agent_response)).toContain('shell-agent has no rule for this message');
-    expect(readFileSync(join(out2, 'report.md'), 'utf8')).toContain('| **overall (micro)** | 1 | 1 | 0 | 1 | 0 | 1 (1 without a gateway record) |');
+    expect(readFileSync(join(out2, 'report.md'), 'utf8')).toContain('| **overall (micro)** | 1 | 1 | 1/1 | 0 | 1 | 0 | 1 (1 without a gateway record) |');
   });
 
   it('refuses, before any container, an unknown agent and an image that is no agent layer', async () => {

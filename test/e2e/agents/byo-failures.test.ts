@@ -101,7 +101,7 @@ describe.each(eachEngine())('a bring-your-own program failing, with and without 
     expect(result.agent_failed).toMatchObject({ turns: [1], evidence: 'gateway_record' });
     const report = readJson<Report>(join(out, 'report.json'));
     expect(report.overall).toMatchObject({ judged: 1, failed: 1, errors: 0, program_failed: 1, program_failed_unchecked: 0 });
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('| **overall (micro)** | 1 | 1 | 0 | 1 | 0 | 1 |');
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('| **overall (micro)** | 1 | 1 | 1/1 | 0 | 1 | 0 | 1 |');
   });
 
   it('fails because its provider refused: provider_error, out of the denominator, and --retry runs it again', async () => {

@@ -1,4 +1,5 @@
-// Routing of /api/v1 and /apis/apps/v1 requests to verbs on pods, secrets, services and deployments, after authentication and the
+// Routing of /api/v1, /apis/apps/v1 and /apis/networking.k8s.io/v1 requests to verbs on pods, secrets, services, deployments
+// and networkpolicies, after authentication and the
 // RBAC-lite check. Paths follow the real layout:
 //   /api/v1/namespaces/{ns}/{resource}[/{name}[/{log|proxy}[/{path...}]]]   and /api/v1/{resource}
 //   /apis/apps/v1/namespaces/{ns}/deployments[/{name}]                      and /apis/apps/v1/deployments
@@ -15,8 +16,8 @@ import type { KObject, Pod, Resource } from './types.js';
 import { serveWatch } from './watch-stream.js';
 
 /** Resources per API group: core (/api/v1) and apps (/apis/apps/v1). */
-const RESOURCES: Record<ApiGroup, Set<Resource>> = { core: new Set<Resource>(['pods', 'secrets', 'services']), apps: new Set<Resource>(['deployments']) };
-export type ApiGroup = 'core' | 'apps';
+const RESOURCES: Record<ApiGroup, Set<Resource>> = { core: new Set<Resource>(['pods', 'secrets', 'services']), apps: new Set<Resource>(['deployments']), networking: new Set<Resource>(['networkpolicies']) };
+export type ApiGroup = 'core' | 'apps' | 'networking';
 
 export interface ApiContext {
   store: Store; resources: Resources; kubelet: Kubelet; auth: Auth; bookmarkMs: number;

@@ -10,7 +10,8 @@ export const apiVersions = (serverAddress: string): unknown => ({
 });
 
 const APPS = { name: 'apps', versions: [{ groupVersion: 'apps/v1', version: 'v1' }], preferredVersion: { groupVersion: 'apps/v1', version: 'v1' } };
-export const API_GROUPS = { kind: 'APIGroupList', apiVersion: 'v1', groups: [APPS] };
+const NETWORKING = { name: 'networking.k8s.io', versions: [{ groupVersion: 'networking.k8s.io/v1', version: 'v1' }], preferredVersion: { groupVersion: 'networking.k8s.io/v1', version: 'v1' } };
+export const API_GROUPS = { kind: 'APIGroupList', apiVersion: 'v1', groups: [APPS, NETWORKING] };
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'watch'];
 export const CORE_V1 = {
@@ -28,4 +29,9 @@ export const CORE_V1 = {
 export const APPS_V1 = {
   kind: 'APIResourceList', groupVersion: 'apps/v1',
   resources: [{ name: 'deployments', singularName: 'deployment', namespaced: true, kind: 'Deployment', verbs, shortNames: ['deploy'], categories: ['all'] }],
+};
+
+export const NETWORKING_V1 = {
+  kind: 'APIResourceList', groupVersion: 'networking.k8s.io/v1',
+  resources: [{ name: 'networkpolicies', singularName: 'networkpolicy', namespaced: true, kind: 'NetworkPolicy', verbs, shortNames: ['netpol'] }],
 };

@@ -12,7 +12,7 @@ export function collectDependents(store: Store, kubelet: Kubelet, owner: KObject
   const uid = owner.metadata.uid;
   const ns = owner.metadata.namespace;
   const owns = (o: KObject): boolean => (o.metadata.ownerReferences ?? []).some((r) => r.uid === uid);
-  for (const resource of ['deployments', 'services', 'pods', 'secrets'] as Resource[]) {
+  for (const resource of ['deployments', 'services', 'networkpolicies', 'pods', 'secrets'] as Resource[]) {
     for (const dep of store.list(resource, ns, owns)) {
       const name = dep.metadata.name!;
       if (policy === 'Orphan') {

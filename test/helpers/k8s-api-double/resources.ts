@@ -7,6 +7,7 @@ import { badRequest, success, type Status } from './status.js';
 import type { Store } from './store.js';
 import { API_VERSIONS, KINDS, type Deployment, type KObject, type Pod, type Resource, type Secret, type Service } from './types.js';
 import { validate } from './validation.js';
+import { admitPodSecurity, type PodSecurityLevel } from './pod-security.js';
 
 const GENERATE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -31,7 +32,7 @@ function defaultPod(p: Pod): void {
 }
 
 export class Resources {
-  constructor(private readonly store: Store, private readonly kubelet: Kubelet) {}
+  constructor(private readonly store: Store, private readonly kubelet: Kubelet, private readonly podSecurity: Record<string, PodSecurityLevel> = {}) {}
 
   create(resource: Resource, ns: string, body: unknown, dryRun = false): KObject {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request was in an unknown format');
@@ -46,6 +47,7 @@ export class Resources {
       o.metadata.name = o.metadata.generateName + Array.from({ length: 5 }, () => GENERATE_ALPHABET[randomInt(GENERATE_ALPHABET.length)]).join('');
     }
     validate(resource, o);
+    if (resource === 'pods') admitPodSecurity(this.podSecurity[ns], o as Pod);
     delete o.metadata.resourceVersion;
     delete o.metadata.uid;
     if (resource === 'secrets') {

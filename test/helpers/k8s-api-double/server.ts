@@ -7,12 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { handleAdmin } from './admin.js';
 import { handleApi, type ApiContext } from './api-routes.js';
 import { Auth } from './auth.js';
-import { API_GROUPS, APPS_V1, CORE_V1, VERSION, apiVersions } from './discovery.js';
+import { API_GROUPS, APPS_V1, CORE_V1, NETWORKING_V1, VERSION, apiVersions } from './discovery.js';
 import { DeploymentController } from './deployments.js';
 import { sendJson } from './http-util.js';
 import { Kubelet } from './kubelet.js';
 import { defaultNode } from './node.js';
 import { Resources } from './resources.js';
+import type { PodSecurityLevel } from './pod-security.js';
 import { PodmanRuntime } from './runtime/podman.js';
 import type { PodRuntime } from './runtime/types.js';
 import { ApiError } from './status.js';
@@ -32,6 +33,8 @@ export interface DoubleOptions {
   historySize?: number;
   /** Sees every request the server receives, its body as it arrives (tests that audit what a client sent). */
   tap?: (r: TappedRequest) => void;
+  /** Pod Security admission level enforced per namespace (pod-security.ts); none: privileged. */
+  podSecurity?: Record<string, PodSecurityLevel>;
 }
 
 export interface TappedRequest { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer[] }
@@ -66,7 +69,7 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
   const store = new Store(o.historySize);
   const kubelet = new Kubelet(store, runtime, defaultNode());
   const auth = new Auth({ [token]: 'admin' });
-  const ctx: ApiContext = { store, resources: new Resources(store, kubelet), kubelet, auth, bookmarkMs: o.bookmarkMs ?? 10_000 };
+  const ctx: ApiContext = { store, resources: new Resources(store, kubelet, o.podSecurity ?? {}), kubelet, auth, bookmarkMs: o.bookmarkMs ?? 10_000 };
   new DeploymentController(store, ctx.resources);
   let address = '';
 
@@ -93,6 +96,8 @@ export async function startDouble(o: DoubleOptions = {}): Promise<RunningDouble>
         else if (url.pathname === '/apis/apps/v1' || url.pathname === '/apis/apps/v1/') sendJson(res, 200, APPS_V1);
         else if (url.pathname.startsWith('/api/v1/')) await handleApi(ctx, user, req, res, url);
         else if (url.pathname.startsWith('/apis/apps/v1/')) await handleApi(ctx, user, req, res, url, 'apps');
+        else if (url.pathname === '/apis/networking.k8s.io/v1' || url.pathname === '/apis/networking.k8s.io/v1/') sendJson(res, 200, NETWORKING_V1);
+        else if (url.pathname.startsWith('/apis/networking.k8s.io/v1/')) await handleApi(ctx, user, req, res, url, 'networking');
         else throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       } catch (err) {
         const e = err instanceof ApiError ? err : new ApiError(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`);

@@ -150,9 +150,14 @@ export interface Deployment extends KObject {
 }
 
 /** The resources the double serves, by their plural REST name. */
-export type Resource = 'pods' | 'secrets' | 'services' | 'deployments';
-export const KINDS: Record<Resource, string> = { pods: 'Pod', secrets: 'Secret', services: 'Service', deployments: 'Deployment' };
+export type Resource = 'pods' | 'secrets' | 'services' | 'deployments' | 'networkpolicies';
+export const KINDS: Record<Resource, string> = { pods: 'Pod', secrets: 'Secret', services: 'Service', deployments: 'Deployment', networkpolicies: 'NetworkPolicy' };
 /** The group/version each resource is served under (core v1 unless named). */
-export const API_VERSIONS: Record<Resource, string> = { pods: 'v1', secrets: 'v1', services: 'v1', deployments: 'apps/v1' };
+export const API_VERSIONS: Record<Resource, string> = { pods: 'v1', secrets: 'v1', services: 'v1', deployments: 'apps/v1', networkpolicies: 'networking.k8s.io/v1' };
+
+/** A NetworkPolicy, stored as sent: the double has no network plugin to enforce it. */
+export interface NetworkPolicy extends KObject {
+  spec: { podSelector: { matchLabels?: Record<string, string> }; policyTypes?: string[]; ingress?: unknown[]; egress?: unknown[]; [k: string]: unknown };
+}
 
 export const now = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');

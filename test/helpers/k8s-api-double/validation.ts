@@ -2,7 +2,7 @@
 // fields, secret data encoding and size. Failures are 422 Invalid with field paths, as the
 // real server reports them.
 import { badRequest, invalid } from './status.js';
-import { KINDS, type Deployment, type KObject, type Pod, type Resource, type Secret, type Service } from './types.js';
+import { KINDS, type Deployment, type KObject, type NetworkPolicy, type Pod, type Resource, type Secret, type Service } from './types.js';
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -116,5 +116,6 @@ export function validate(resource: Resource, o: KObject): void {
   if (resource === 'secrets') checkSecret(o as Secret, causes);
   if (resource === 'services') checkService(o as Service, causes);
   if (resource === 'deployments') checkDeployment(o as Deployment, causes);
+  if (resource === 'networkpolicies' && typeof (o as NetworkPolicy).spec?.podSelector !== 'object') causes.push({ field: 'spec.podSelector', message: 'Required value', reason: 'FieldValueRequired' });
   if (causes.length) throw invalid(KINDS[resource], o.metadata.name ?? '', causes);
 }

@@ -1,5 +1,5 @@
 // `run-config --dry-run --manifests DIR` through the real orchestrator: one YAML file per
-// scenario run, Secret + Secret + Pod each valid against the Kubernetes schemas, no key value
+// scenario run, Secret + Secret + Pod (+ the sealed run's NetworkPolicy) each valid against the Kubernetes schemas, no key value
 // anywhere, a loopback base URL refused with the option named.
 import { loadAllYaml } from '@kubernetes/client-node';
 import { Pod } from 'kubernetes-models/v1';
@@ -20,11 +20,11 @@ beforeEach(() => {
   writeScenario(join(dir, 'data/time/s2.json'), 's2');
 });
 
-async function dryRun(extra = '', hostEnv: Record<string, string> = {}) {
+async function dryRun(extra = '', hostEnv: Record<string, string> = {}, runExtra = '') {
   writeFileSync(
     join(dir, 'c.toml'),
     `[target]\ndataset_root = "data"\n[agent]\nprovider = "openai"\nmodel = "m"\napi_key_env = "CANARY"\nimage = "registry.example/gaia2-agent:1"\n${extra}` +
-      `[run]\nbackend = "kubernetes"\npass_at = 2\noutput_dir = "out"\n[kubernetes]\nnamespace = "eval"\nimage_pull_policy = "Always"\n`,
+      `[run]\nbackend = "kubernetes"\npass_at = 2\noutput_dir = "out"\n${runExtra}[kubernetes]\nnamespace = "eval"\nimage_pull_policy = "Always"\n`,
   );
   const env = { CANARY, ...hostEnv };
   const plan = loadRunConfig(join(dir, 'c.toml'), env);
@@ -44,7 +44,7 @@ describe('--dry-run --manifests', () => {
       expect(text).not.toContain(CANARY);
       expect(text).not.toContain(Buffer.from(CANARY).toString('base64'));
       const objs = loadAllYaml(text) as Array<{ kind: string; metadata: { name: string; labels: Record<string, string> }; data?: Record<string, string> }>;
-      expect(objs.map((o) => o.kind)).toEqual(['Secret', 'Secret', 'Pod']);
+      expect(objs.map((o) => o.kind)).toEqual(['Secret', 'Secret', 'Pod', 'NetworkPolicy']);
       // With the model gateway (the default) the run's Secret holds no key; each unit's Secret
       // holds its adapter token and its own gateway token.
       expect(Object.keys(objs[0]!.data!)).not.toContain('API_KEY');
@@ -55,8 +55,23 @@ describe('--dry-run --manifests', () => {
       expect(pod.spec!.containers[0]!.image).toBe('registry.example/gaia2-agent:1');
       expect(pod.spec!.containers[0]!.imagePullPolicy).toBe('Always');
       expect(pod.spec!.containers[0]!.env!.map((e) => e.name)).not.toContain('API_KEY');
+      // sealed (network = "bridge", the default): NET_ADMIN for the in-Pod filter, and the run's
+      // NetworkPolicy letting its Pods reach the gateway's Pods (and DNS) only
+      expect(pod.spec!.containers[0]!.securityContext).toEqual({ capabilities: { add: ['NET_ADMIN'] } });
+      const seal = pod.spec!.containers[0]!.env!.find((e) => e.name === 'GAIA2_SEAL_ALLOW');
+      expect(seal?.value).toMatch(/^gaia2-gw-[a-z0-9-]+\.eval\.svc:8080$/);
+      const np = objs[3] as unknown as { spec: { egress: unknown[]; podSelector: unknown } };
+      expect(np.spec.egress[0]).toEqual({ to: [{ podSelector: { matchLabels: { 'gaia2.gateway': seal!.value!.split('.')[0] } } }], ports: [{ port: 8080, protocol: 'TCP' }] });
     }
     expect(readdirSync(dir)).not.toContain('out'); // a dry run leaves no run outputs
+  });
+
+  it('network = "open": no NET_ADMIN, no NetworkPolicy', async () => {
+    await dryRun('', {}, 'network = "open"\n');
+    const objs = loadAllYaml(readFileSync(join(dir, 'm', 's1.run_1.yaml'), 'utf8')) as Array<{ kind: string; spec?: { containers?: Array<{ securityContext?: unknown; env?: Array<{ name: string }> }> } }>;
+    expect(objs.map((o) => o.kind)).toEqual(['Secret', 'Secret', 'Pod']);
+    expect(objs[2]!.spec!.containers![0]!.securityContext).toBeUndefined();
+    expect(objs[2]!.spec!.containers![0]!.env!.map((e) => e.name)).not.toContain('GAIA2_SEAL_ALLOW');
   });
 
   it('refuses what the cluster would refuse (a CA bundle to copy into the Pods) in the preflight, instead of writing manifests for it', async () => {

@@ -105,7 +105,7 @@ describe('run_config.json: the complete run record', () => {
     const backend: RunPlan['run']['backend'] = {
       kind: 'kubernetes', kubeconfig: join(dir, 'kubeconfig'), context: 'lab', namespace: 'eval', imagePullPolicy: 'Always', pendingTimeout: 300,
       resources: { requests: { cpu: '1' }, limits: { memory: '2Gi' } }, nodeSelector: { pool: 'eval' }, tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
-      serviceAccount: 'gaia2-runner', labels: { team: 'agents' },
+      serviceAccount: 'gaia2-runner', labels: { team: 'agents' }, unsealedFallback: true,
     };
     plan.run.backend = backend;
     await runWithFakes(plan, env);

@@ -36,6 +36,7 @@ describe('[run] backend / [kubernetes]', () => {
       serviceAccount: null,
       labels: {},
       pendingTimeout: 300,
+      unsealedFallback: false,
     });
     const full = load(`[run]
 backend = "kubernetes"
@@ -46,6 +47,7 @@ namespace = "gaia2-eval"
 image_pull_policy = "Always"
 service_account = "gaia2-runner"
 pending_timeout = 60
+unsealed_fallback = true
 node_selector = { "kubernetes.io/arch" = "amd64" }
 labels = { team = "agents" }
 [kubernetes.resources]
@@ -70,6 +72,7 @@ toleration_seconds = 30
       serviceAccount: 'gaia2-runner',
       labels: { team: 'agents' },
       pendingTimeout: 60,
+      unsealedFallback: true,
     });
   });
 

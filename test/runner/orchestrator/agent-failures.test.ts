@@ -105,7 +105,7 @@ describe('a failed turn weighed against the gateway’s record, through the orch
     const own = s.result('own');
     expect(own).toMatchObject({ status: 'fail', success: false, agent_failed: { turns: [1], evidence: 'gateway_record' } });
     expect(first.outcome.report.overall).toMatchObject({ judged: 1, failed: 1, errors: 1, errors_by_kind: { provider_error: 1 }, program_failed: 1, program_failed_unchecked: 0, success_rate: 0 });
-    expect(renderMarkdown(first.outcome.report)).toContain('| **overall (micro)** | 2 | 2 | 0 | 1 | 1 (provider_error: 1) | 1 | 0.0% |');
+    expect(renderMarkdown(first.outcome.report)).toContain('| **overall (micro)** | 2 | 2 | — | 0 | 1 | 1 (provider_error: 1) | 1 | 0.0% |');
 
     // The provider is healthy again: --retry reruns the provider_error only; the judged run stays.
     refuse.clear();

@@ -32,7 +32,7 @@ const run: Required<RunSettings> = {
   backend: {
     kind: 'kubernetes', kubeconfig: '/home/me/.kube/config', context: 'lab', namespace: 'gaia2', imagePullPolicy: 'Always',
     resources: { requests: { cpu: '500m' }, limits: { memory: '2Gi' } }, nodeSelector: { pool: 'eval' },
-    tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }], serviceAccount: 'runner', labels: { team: 'eval' }, pendingTimeout: 120,
+    tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }], serviceAccount: 'runner', labels: { team: 'eval' }, pendingTimeout: 120, unsealedFallback: true,
   },
 };
 /** Settings a rerun does not take from the record, each for a reason. */

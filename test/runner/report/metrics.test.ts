@@ -94,7 +94,7 @@ describe('report from disk', () => {
     expect(r.splits.time!.usage.agent.runs).toBe(0);
     expect(renderText(r)).toContain('cost unknown (no price for judge-model-without-a-price)');
     const md = renderMarkdown(r);
-    expect(md).toContain('| search | 2 | 2 | 1 | 0 | 1 (provider_error: 1) | 0 | 100.0% |');
+    expect(md).toContain('| search | 2 | 2 | — | 1 | 0 | 1 (provider_error: 1) | 0 | 100.0% |');
     expect(md).toContain('hard checks only');
     expect(renderText(r)).toContain('errors 1 (provider_error: 1)');
   });

@@ -30,9 +30,9 @@ describe('program failures in the report', () => {
     expect(r.splits.time).toMatchObject({ program_failed: 1, program_failed_unchecked: 0 });
     expect(renderText(r)).toContain('Overall (micro): 2/4 judged runs passed (50.0% ± 28.9% [0.0%, 100.0%]), 2 failed, errors 1 (provider_error: 1), agent program failed in 3 judged runs (1 without a gateway record)');
     const md = renderMarkdown(r);
-    expect(md).toContain('| Split | Scenarios | Runs | Pass | Fail | Errors | Program failed | Success ± SE [95% CI] |');
-    expect(md).toContain('| search | 3 | 3 | 2 | 1 | 0 | 2 (1 without a gateway record) |');
-    expect(md).toContain('| time | 2 | 2 | 0 | 1 | 1 (provider_error: 1) | 1 |');
+    expect(md).toContain('| Split | Scenarios | Runs | Sealed | Pass | Fail | Errors | Program failed | Success ± SE [95% CI] |');
+    expect(md).toContain('| search | 3 | 3 | — | 2 | 1 | 0 | 2 (1 without a gateway record) |');
+    expect(md).toContain('| time | 2 | 2 | — | 0 | 1 | 1 (provider_error: 1) | 1 |');
     const [head, ...rows] = renderCsv(r).trim().split('\n').map((l) => l.split(','));
     const col = (name: string) => head!.indexOf(name);
     const byGroup = new Map(rows.map((x) => [x[0], x]));

@@ -28,7 +28,7 @@ describe('stuck loops in the report', () => {
     expect(r.splits.time).toMatchObject({ stuck_loops: 0 });
     expect(renderText(r)).toContain('Overall (micro): 1/3 judged runs passed');
     expect(renderText(r)).toContain(', 2 (1 stuck loop) failed, errors 1 (activity_timeout: 1)');
-    expect(renderMarkdown(r)).toContain('| search | 3 | 3 | 1 | 2 (1 stuck loop) | 0 |');
+    expect(renderMarkdown(r)).toContain('| search | 3 | 3 | — | 1 | 2 (1 stuck loop) | 0 |');
     const [head, ...rows] = renderCsv(r).trim().split('\n').map((l) => l.split(','));
     const col = head!.indexOf('stuck_loops');
     const byGroup = new Map(rows.map((x) => [x[0], x]));

@@ -10,6 +10,7 @@ export const KUBERNETES_CAPABILITIES: EngineCapabilities = {
   filesAtCreate: false,
   // The model gateway runs in the cluster, where the Pods can reach it.
   gatewayBesideUnits: true,
-  // no NET_ADMIN for Pods yet: the sealed network's filter is not installed there
-  capAdd: false,
+  // NET_ADMIN in the Pod's securityContext (the sealed network's filter); a cluster whose
+  // admission refuses it is found out before the first Pod (seal.ts)
+  capAdd: true,
 };

@@ -13,11 +13,13 @@ export interface UnitCluster {
   namespace: string;
   /** The API server; null for a backend that creates nothing (`--dry-run --manifests`). */
   access: KubeAccess | null;
+  /** Where the gateway says which Pods serve its Service's name (a sealed run's NetworkPolicy). */
+  sealPeers: Map<string, Record<string, string>>;
 }
 
 /** The backend's cluster; any other backend here is a wiring bug (internal_error), not a dry run. */
 export function clusterOf(backend: UnitBackend | undefined): UnitCluster {
-  if (backend instanceof KubernetesEngine) return { settings: backend.settings, namespace: backend.access.namespace, access: backend.access };
-  if (backend instanceof ManifestWriter) return { settings: backend.settings, namespace: backend.settings.namespace ?? 'default', access: null };
+  if (backend instanceof KubernetesEngine) return { settings: backend.settings, namespace: backend.access.namespace, access: backend.access, sealPeers: backend.sealPeers };
+  if (backend instanceof ManifestWriter) return { settings: backend.settings, namespace: backend.settings.namespace ?? 'default', access: null, sealPeers: backend.sealPeers };
   throw new EngineError('internal_error', `the model gateway runs in the kubernetes backend's cluster, but the run's engine is ${backend ? backend.name : 'not given'}`);
 }

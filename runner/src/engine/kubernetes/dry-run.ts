@@ -4,6 +4,8 @@
 // instead of talking to a cluster; secret values are replaced before anything is written.
 import { dumpYaml, type V1Secret } from '@kubernetes/client-node';
 import { Pod, Secret } from 'kubernetes-models/v1';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
+import { DEFAULT_ADAPTER_PORT, ENV } from '../../../../agent-image/src/contract/paths.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubernetesSettings } from './settings.js';
@@ -12,7 +14,8 @@ import { LABELS } from '../labels.js';
 import type { ManifestOutput, ContainerHandle, EngineCapabilities, ContainerSpec, EngineDescription, RunNeeds, RunScope, RunScopeOptions } from '../types.js';
 import { checkRunNeeds } from '../preflight.js';
 import { KUBERNETES_CAPABILITIES } from './capabilities.js';
-import { runSecretManifest, splitEnv, unitManifests, assertPodSpec } from './manifests.js';
+import { ownerRef, runSecretManifest, splitEnv, unitManifests, assertPodSpec } from './manifests.js';
+import { networkPolicyManifest } from './network-policy.js';
 
 /** The API server assigns uids; manifests show this one where an owner's uid goes. */
 export const PLACEHOLDER_UID = '00000000-0000-0000-0000-000000000000';
@@ -27,7 +30,9 @@ function redactSecret(s: V1Secret): V1Secret {
 
 function validate(o: object, what: string): void {
   try {
-    if ((o as { kind?: string }).kind === 'Pod') new Pod(o as ConstructorParameters<typeof Pod>[0]).validate();
+    const kind = (o as { kind?: string }).kind;
+    if (kind === 'Pod') new Pod(o as ConstructorParameters<typeof Pod>[0]).validate();
+    else if (kind === 'NetworkPolicy') new NetworkPolicy(o as ConstructorParameters<typeof NetworkPolicy>[0]).validate();
     else new Secret(o as ConstructorParameters<typeof Secret>[0]).validate();
   } catch (e) {
     throw new EngineError('internal_error', `${what} does not validate against the Kubernetes schema: ${(e as Error).message}`);
@@ -40,6 +45,8 @@ export class ManifestWriter implements ManifestOutput {
   readonly images = null;
   /** Files written, in order. */
   readonly written: string[] = [];
+  /** The gateway's Service name → its Pods' labels, as on a cluster (the sealed run's NetworkPolicy). */
+  readonly sealPeers = new Map<string, Record<string, string>>();
 
   constructor(
     private readonly dir: string,
@@ -52,8 +59,14 @@ export class ManifestWriter implements ManifestOutput {
     const runId = spec.labels[LABELS.runId] ?? 'run';
     const shared = splitEnv(spec.env, null).run;
     const parent = runSecretManifest({ namespace, runId, data: shared, labels: this.settings.labels });
-    const unit = unitManifests(spec, this.settings, namespace, { ...parent, metadata: { ...parent.metadata, uid: PLACEHOLDER_UID } }, shared);
-    const objects = [redactSecret(parent), redactSecret(unit.unitSecret), unit.pod];
+    const owned = { ...parent, metadata: { ...parent.metadata, uid: PLACEHOLDER_UID } };
+    const unit = unitManifests(spec, this.settings, namespace, owned, shared);
+    // a sealed run's fence, as the live backend writes it once per run (engine.ts)
+    const allow = spec.capAdd?.length ? spec.env[ENV.sealAllow] : undefined;
+    const policy = allow !== undefined
+      ? [networkPolicyManifest({ namespace, name: parent.metadata!.name!, runId, labels: this.settings.labels, owner: ownerRef(owned), allow: allow.split(',').filter(Boolean), peers: this.sealPeers, adapterPort: DEFAULT_ADAPTER_PORT })]
+      : [];
+    const objects = [redactSecret(parent), redactSecret(unit.unitSecret), unit.pod, ...policy];
     for (const o of objects) validate(o, `${o.kind} ${o.metadata?.name}`);
     mkdirSync(this.dir, { recursive: true });
     const base = `${spec.labels[LABELS.scenarioId] ?? unit.name}.run_${spec.labels[LABELS.runIndex] ?? '1'}`.replace(/[^A-Za-z0-9_.-]/g, '_');

@@ -1,7 +1,8 @@
 // UnitBackend on a Kubernetes cluster: one Pod per scenario run, the run's API keys in
 // one Secret (parent of every object the run creates), one watch per run for Pod phases.
 // Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
-import type { V1Secret } from '@kubernetes/client-node';
+import { NetworkingV1Api, type V1Secret } from '@kubernetes/client-node';
+import { DEFAULT_ADAPTER_PORT } from '../../../../agent-image/src/contract/paths.js';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';
@@ -9,7 +10,9 @@ import type { UnitBackend, ContainerHandle, ContainerInfo, ContainerSpec, Engine
 import { apiStatus, kubeError, type KubeAccess } from './client.js';
 import { checkRunNeeds } from '../preflight.js';
 import { KUBERNETES_CAPABILITIES } from './capabilities.js';
-import { K8S_LABELS, labelValue, runSecretManifest, runSecretName, splitEnv, unitManifests, assertPodSpec } from './manifests.js';
+import { K8S_LABELS, labelValue, ownerRef, runSecretManifest, runSecretName, splitEnv, unitManifests, assertPodSpec } from './manifests.js';
+import { networkPolicyManifest } from './network-policy.js';
+import { checkSealAdmitted, refusalError, refusedCapability, unsealedSpec } from './seal.js';
 import { KubernetesPod } from './pod-handle.js';
 import { PodWatch } from './pod-watch.js';
 
@@ -23,6 +26,10 @@ interface RunObjects {
   watch: PodWatch;
   /** Settles once the Secret exists and the watch runs. */
   ready: Promise<void>;
+  /** Why this sealed run's Pods go unsealed (the cluster refused NET_ADMIN; unsealed_fallback); null: as asked. */
+  unsealed: string | null;
+  /** The run's NetworkPolicy (a sealed run), removed with the run. */
+  policy: string | null;
 }
 
 export class KubernetesEngine implements UnitBackend {
@@ -31,6 +38,12 @@ export class KubernetesEngine implements UnitBackend {
   /** The cluster pulls images from a registry (`build-image --push`): no image store here. */
   readonly images = null;
   private readonly runs = new Map<string, RunObjects>();
+  /**
+   * Pod labels serving an address a sealed run's units may reach, by host name: the run's model
+   * gateway registers its Service's name here (gateway/cluster/), so the run's NetworkPolicy
+   * lets the units reach exactly its Pods.
+   */
+  readonly sealPeers = new Map<string, Record<string, string>>();
 
   constructor(
     readonly access: KubeAccess,
@@ -56,7 +69,35 @@ export class KubernetesEngine implements UnitBackend {
   async openRun(o: RunScopeOptions): Promise<RunScope> {
     const run = this.runObjects(o.runId, o.env);
     await run.ready;
+    if (o.seal) await this.sealRun(run, o.runId, o.seal, o.log);
     return { env: { ...o.env }, close: () => this.closeRun(o.runId) };
+  }
+
+  /**
+   * A sealed run: does the cluster admit NET_ADMIN (a dry-run Pod; refused: an error, or with
+   * unsealed_fallback the run's Pods go unsealed), and the run's NetworkPolicy, owned by its
+   * Secret. A runner whose Role may not write NetworkPolicies goes on without one, saying so:
+   * the in-Pod filter is what seals.
+   */
+  private async sealRun(run: RunObjects, runId: string, seal: NonNullable<RunScopeOptions['seal']>, log?: (l: string) => void): Promise<void> {
+    const { namespace, kc } = this.access;
+    const refused = await checkSealAdmitted(this.access, this.settings, seal.image);
+    if (refused !== null) {
+      if (!this.settings.unsealedFallback) throw refusalError(namespace, refused);
+      run.unsealed = `the cluster refused NET_ADMIN (${refused}); [kubernetes] unsealed_fallback = true`;
+      log?.(`Sealed network: not on this cluster: ${run.unsealed}. This run's Pods run unsealed (network_sealed: false)`);
+    }
+    const parent = await run.secret;
+    const body = networkPolicyManifest({
+      namespace, name: parent.metadata!.name!, runId, labels: this.settings.labels, owner: ownerRef(parent),
+      allow: seal.allow, peers: this.sealPeers, adapterPort: DEFAULT_ADAPTER_PORT,
+    });
+    try {
+      await kc.makeApiClient(NetworkingV1Api).createNamespacedNetworkPolicy({ namespace, body });
+      run.policy = body.metadata!.name!;
+    } catch (e) {
+      log?.(`Sealed network: NetworkPolicy ${body.metadata!.name} not written (${kubeError(e, 'creating it').message}); the filter inside each Pod still seals its agent`);
+    }
   }
 
   private async closeRun(runId: string): Promise<void> {
@@ -64,6 +105,7 @@ export class KubernetesEngine implements UnitBackend {
     if (!r) return;
     this.runs.delete(runId);
     r.watch.close();
+    if (r.policy) await this.access.kc.makeApiClient(NetworkingV1Api).deleteNamespacedNetworkPolicy({ name: r.policy, namespace: this.access.namespace }).catch(() => {});
     const s = await r.secret.catch(() => null);
     if (s) await this.remove(SECRET_ID + s.metadata!.name!).catch(() => {});
   }
@@ -78,13 +120,15 @@ export class KubernetesEngine implements UnitBackend {
 
 
 
-  async create(spec: ContainerSpec): Promise<ContainerHandle> {
-    assertPodSpec(spec);
-    const runId = spec.labels[LABELS.runId];
+  async create(asked: ContainerSpec): Promise<ContainerHandle> {
+    assertPodSpec(asked);
+    const runId = asked.labels[LABELS.runId];
     if (!runId) throw new EngineError('internal_error', `a unit for the kubernetes backend needs the ${LABELS.runId} label`);
     const run = this.runs.get(runId);
     if (!run) throw new EngineError('internal_error', `no run scope is open for run ${runId} (openRun before creating its units)`);
     await run.ready;
+    const sealAsked = !!asked.capAdd?.length;
+    const spec = sealAsked && run.unsealed ? unsealedSpec(asked) : asked;
     const parent = await run.secret;
     const { namespace, core } = this.access;
     const { name, unitSecret, pod } = unitManifests(spec, this.settings, namespace, parent, run.shared);
@@ -93,11 +137,13 @@ export class KubernetesEngine implements UnitBackend {
     } catch (e) {
       throw kubeError(e, `creating Secret ${name}`, 'container_start_failed');
     }
-    const handle = new KubernetesPod({ access: this.access, watch: run.watch, name, unitSecret: name, env: spec.env, pendingTimeoutS: this.settings.pendingTimeout });
+    const handle = new KubernetesPod({ access: this.access, watch: run.watch, name, unitSecret: name, env: spec.env, pendingTimeoutS: this.settings.pendingTimeout, ...(sealAsked && run.unsealed ? { unsealed: run.unsealed } : {}) });
     try {
       await core.createNamespacedPod({ namespace, body: pod });
     } catch (e) {
       await handle.remove().catch(() => {});
+      // admitted by the dry run, refused now (a policy changed mid-run): the same clear error
+      if (sealAsked && !run.unsealed && refusedCapability(e)) throw refusalError(namespace, kubeError(e, `creating Pod ${name}`).message);
       throw kubeError(e, `creating Pod ${name}`, 'container_start_failed');
     }
     return handle;
@@ -114,7 +160,7 @@ export class KubernetesEngine implements UnitBackend {
         throw kubeError(e, `creating Secret ${runSecretName(runId)}`, 'container_start_failed');
       });
       const watch = new PodWatch(kc, core, namespace, `${K8S_LABELS.run}=${labelValue(runId)}`);
-      run = { secret, shared, watch, ready: Promise.all([secret, watch.start()]).then(() => {}) };
+      run = { secret, shared, watch, ready: Promise.all([secret, watch.start()]).then(() => {}), unsealed: null, policy: null };
       this.runs.set(runId, run);
     }
     return run;

@@ -139,6 +139,9 @@ export function podManifest(p: PodInput): V1Pod {
           env: Object.entries(env).map(([name, value]) => ({ name, value })),
           ports: [{ name: 'adapter', containerPort: p.port, protocol: 'TCP' }],
           ...(Object.keys(resources).length ? { resources } : {}),
+          // NET_ADMIN lets the entrypoint install the sealed network's filter in the Pod's own
+          // network namespace before the agent starts (docs/contract.md, "Sealed network").
+          ...(p.spec.capAdd?.length ? { securityContext: { capabilities: { add: p.spec.capAdd } } } : {}),
           volumeMounts: [
             { name: 'run-secrets', mountPath: `${SECRETS_MOUNT}/run`, readOnly: true },
             { name: 'unit-secrets', mountPath: `${SECRETS_MOUNT}/unit`, readOnly: true },

@@ -19,16 +19,20 @@ export interface PodHandleOptions {
   unitSecret: string;
   env: Record<string, string>;
   pendingTimeoutS: number;
+  /** Why this unit runs unsealed although its run asked for a seal (ContainerHandle.unsealed). */
+  unsealed?: string;
 }
 
 export class KubernetesPod implements ContainerHandle {
   readonly id: string;
   readonly name: string;
+  readonly unsealed?: string;
   private podIP: string | null = null;
 
   constructor(private readonly o: PodHandleOptions) {
     this.id = o.name;
     this.name = o.name;
+    if (o.unsealed) this.unsealed = o.unsealed;
   }
 
   async start(): Promise<void> {

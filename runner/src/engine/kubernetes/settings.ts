@@ -29,6 +29,11 @@ export interface KubernetesSettings {
   labels: Record<string, string>;
   /** Seconds a Pod may stay Pending (unschedulable, pulling) before the run is an infra error. */
   pendingTimeout: number;
+  /**
+   * A sealed run on a cluster that refuses NET_ADMIN (Pod Security "baseline"/"restricted"):
+   * false stops the run before its first Pod, saying so; true runs it unsealed (network_sealed: false).
+   */
+  unsealedFallback: boolean;
 }
 
 // The plan's backend settings gain this kind (see plan/backend.ts).
@@ -64,6 +69,7 @@ export const KubernetesTable = z.strictObject({
   service_account: str.optional(),
   labels: strMap.optional(),
   pending_timeout: z.bigint({ error: 'must be an integer (seconds)' }).transform(Number).optional(),
+  unsealed_fallback: z.boolean({ error: 'must be true or false' }).optional(),
 });
 export type KubernetesTableData = z.output<typeof KubernetesTable>;
 
@@ -112,5 +118,6 @@ export function resolveKubernetes(t: KubernetesTableData | undefined, resolvePat
     serviceAccount: k.service_account ?? null,
     labels: k.labels ?? {},
     pendingTimeout: k.pending_timeout ?? DEFAULT_PENDING_TIMEOUT,
+    unsealedFallback: k.unsealed_fallback ?? false,
   };
 }

@@ -27,7 +27,8 @@ import { upstreamPath, type GatewayStats } from '../server.js';
 import { newToken, type Grant } from '../tokens.js';
 import { readReplayRecord } from '../replay.js';
 import { AdminClient } from './admin-client.js';
-import { gatewayDeploymentManifest, gatewayName, gatewaySecretManifest, gatewayServiceManifest, serviceOrigin } from './manifests.js';
+import { GATEWAY_LABEL, gatewayDeploymentManifest, gatewayName, gatewaySecretManifest, gatewayServiceManifest, serviceOrigin } from './manifests.js';
+import { labelValue } from '../../engine/kubernetes/manifests.js';
 import type { FinishAnswer, SpendAnswer } from './protocol.js';
 import { hasBudget } from '../../plan/budget.js';
 
@@ -48,10 +49,12 @@ export async function startClusterGateway(plan: RunPlan, base: ContainerEnvBase,
   const g = o.gatewayPlan;
   if (g.replay && !existsSync(g.replay)) throw new ConfigError(`--replay: ${g.replay} does not exist`);
   // A backend that creates nothing (--dry-run --manifests) has no API server: no gateway Pod either.
-  const { settings, namespace, access } = clusterOf(o.engine);
+  const { settings, namespace, access, sealPeers } = clusterOf(o.engine);
   const runId = o.runId;
   const name = gatewayName(runId);
   const origin = serviceOrigin(name, namespace);
+  // a sealed run's NetworkPolicy lets its units reach this gateway's Pods by their label
+  sealPeers?.set(new URL(origin).hostname, { [GATEWAY_LABEL]: labelValue(name) });
   const routeOf = new Map(base.routes.map((r) => [r.role, r]));
   // The gateway's Pod calls the providers: an endpoint on the runner's loopback is out of its reach.
   checkNoLoopback(Object.fromEntries(base.routes.flatMap((r) => (r.baseUrl ? [[r.baseUrlVars[0] ?? 'BASE_URL', r.baseUrl]] : []))), 'Pods of the kubernetes backend');

@@ -21,6 +21,8 @@
 //     serviceAccountName) are dropped from the played copy: they were acted on by the double.
 //  6. restartPolicy becomes Never: the double's kubelet restarts an ended container itself
 //     (restarts.ts), which it could not observe or count if podman restarted it first.
+// Everything else goes as is: a container's securityContext among it, whose capabilities.add
+// podman 4.3 honours (NET_ADMIN for the sealed network's filter works as on a cluster).
 import type { Pod, Secret, VolumeSpec } from '../types.js';
 
 export interface PlayedSecret { podmanName: string; document: string }

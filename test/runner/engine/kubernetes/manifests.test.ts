@@ -26,6 +26,7 @@ const SETTINGS: KubernetesSettings = {
   serviceAccount: 'runner-units',
   labels: { team: 'agents' },
   pendingTimeout: 30,
+  unsealedFallback: false,
 };
 
 const CANARY = 'sk-canary-0123456789abcdef';
@@ -98,6 +99,7 @@ describe('kubernetes manifests', () => {
     ]);
     expect(c.volumeMounts!.map((m) => m.mountPath)).toEqual(['/run/gaia2-secrets/run', '/run/gaia2-secrets/unit']);
     expect(pod.metadata!.labels).toMatchObject({ 'gaia2.run': 'g2-20260101T000000-abc123', 'gaia2.scenario': 'scn_1', 'gaia2.role': 'unit' });
+    expect(c.securityContext).toBeUndefined(); // nothing added unless the run is sealed
   });
 
   it('names and label values follow Kubernetes rules', () => {
