@@ -5,7 +5,7 @@
 import { dumpYaml, type V1Secret } from '@kubernetes/client-node';
 import { Pod, Secret } from 'kubernetes-models/v1';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
-import { DEFAULT_ADAPTER_PORT, ENV } from '../../../../agent-image/src/contract/paths.js';
+import { DEFAULT_ADAPTER_PORT, ENV } from '@gaia2/contract/paths';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KubernetesSettings } from './settings.js';

@@ -2,7 +2,7 @@
 // one Secret (parent of every object the run creates), one watch per run for Pod phases.
 // Images are pulled by the cluster from a registry (`build-image --push`); nothing is built here.
 import { NetworkingV1Api, type V1Secret } from '@kubernetes/client-node';
-import { DEFAULT_ADAPTER_PORT } from '../../../../agent-image/src/contract/paths.js';
+import { DEFAULT_ADAPTER_PORT } from '@gaia2/contract/paths';
 import type { KubernetesSettings } from './settings.js';
 import { EngineError } from '../errors.js';
 import { LABELS } from '../labels.js';

@@ -7,7 +7,7 @@
 // `network_sealed: false`. The run's NetworkPolicy is written in either case.
 import type { V1Pod } from '@kubernetes/client-node';
 import { randomBytes } from 'node:crypto';
-import { ENV } from '../../../../agent-image/src/contract/paths.js';
+import { ENV } from '@gaia2/contract/paths';
 import { EngineError } from '../errors.js';
 import type { ContainerSpec } from '../types.js';
 import { apiMessage, apiStatus, kubeError, type KubeAccess } from './client.js';
