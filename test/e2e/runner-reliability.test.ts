@@ -156,11 +156,13 @@ describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, 
     // A private copy with a unique id, so the killer can only ever hit our own container.
     const data = mkdtempSync(join(tmpdir(), 'gaia2-ckill-data-'));
     const id = `kill_me_${process.pid}`;
-    const src = JSON.parse(readFileSync(join(samples, 'execution/exec_messages_hike_group.json'), 'utf8'));
+    // A time sample (its events 20 and 30 simulated seconds in, ≈ 6 s at ×10): an execution
+    // sample's oracle run can end in half a second, before the killer's look, and pass.
+    const src = JSON.parse(readFileSync(join(samples, 'time/time_calendar_boat_trip.json'), 'utf8'));
     src.metadata.definition.scenario_id = id;
-    mkdirSync(join(data, 'execution'));
-    writeFileSync(join(data, 'execution', `${id}.json`), JSON.stringify(src));
-    const p = (extra: Partial<RunPlan['run']> = {}): RunPlan => ({ ...plan(out, extra), target: { kind: 'local', path: data, recursive: true, splits: null, subset: null, limit: null } });
+    mkdirSync(join(data, 'time'));
+    writeFileSync(join(data, 'time', `${id}.json`), JSON.stringify(src));
+    const p = (extra: Partial<RunPlan['run']> = {}): RunPlan => ({ ...plan(out, { timeSpeed: 10, ...extra }), target: { kind: 'local', path: data, recursive: true, splits: null, subset: null, limit: null } });
     const ds = await resolveDataset(p().target, { env: process.env });
     let killed = '';
     let busy = false;
