@@ -12,7 +12,8 @@ import { resolveDataset } from '../../runner/src/dataset/index.js';
 import { connectEngine, LABELS, type UnitBackend } from '../../runner/src/engine/index.js';
 import { DEFAULT_IMAGE } from '../../runner/src/image/index.js';
 import { executePlan } from '../../runner/src/orchestrator/index.js';
-import { runScenario } from '../../runner/src/run/index.js';
+import { runScenario, type ScenarioRunOptions } from '../../runner/src/run/index.js';
+import { ENV } from '@gaia2/contract/paths';
 import { runCliInProcess } from '../runner/config/in-process-cli.js';
 import { connectE2eEngine, eachEngine, engineEnv, killContainer, type E2eEngine } from './helpers/engines.js';
 
@@ -156,8 +157,9 @@ describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, 
     // A private copy with a unique id, so the killer can only ever hit our own container.
     const data = mkdtempSync(join(tmpdir(), 'gaia2-ckill-data-'));
     const id = `kill_me_${process.pid}`;
-    // A time sample (its events 20 and 30 simulated seconds in, ≈ 6 s at ×10): an execution
-    // sample's oracle run can end in half a second, before the killer's look, and pass.
+    // A time sample on a real-time clock (its events 20 and 30 simulated seconds in, ≈ 6 s at
+    // ×10): an execution sample's oracle run, or one whose clock skips ahead, can end in half a
+    // second, before the killer's look, and pass.
     const src = JSON.parse(readFileSync(join(samples, 'time/time_calendar_boat_trip.json'), 'utf8'));
     src.metadata.definition.scenario_id = id;
     mkdirSync(join(data, 'time'));
@@ -181,13 +183,14 @@ describe.each(eachEngine())('runner reliability (real containers, %s)', (_kind, 
         busy = false;
       }
     }, 100);
-    const o1 = await executePlan(p(), ds, { engine, runScenario, progress: quiet });
+    const realtime = (o: ScenarioRunOptions) => runScenario({ ...o, env: { ...o.env, [ENV.clockMode]: 'realtime' } });
+    const o1 = await executePlan(p(), ds, { engine, runScenario: realtime, progress: quiet });
     clearInterval(killer);
     expect(killed).not.toBe('');
     const r1 = o1.results[0]!;
     expect(r1.status).toBe('error');
     expect(['container_exited', 'health_timeout', 'activity_timeout', 'daemon_error', 'no_judgment']).toContain(r1.error_kind);
-    const o2 = await executePlan(p({ retry: true }), ds, { engine, runScenario, progress: quiet });
+    const o2 = await executePlan(p({ retry: true }), ds, { engine, runScenario: realtime, progress: quiet });
     expect(o2.ran).toBe(1);
     expect(o2.results[0]!.status).toBe('pass');
     expect(o2.report.overall).toMatchObject({ passed: 1, errors: 0 });
