@@ -143,10 +143,11 @@ describeAgentSuite(
         expect(readFileSync(join(dir, 'agent-trace', 'serve.stderr.log'), 'utf8')).toContain('claude exited (signal SIGKILL)');
         const replies = parseEventsJsonl(onlyFile(run.dir, 'events.jsonl')).filter((e) => e.fn === 'send_message_to_user').map((e) => String((e.args as { content?: unknown }).content));
         expect(replies[0]).toMatch(/^Error: the agent program ended during the turn/);
-        // start 2 resumed the session: turn 2's first request holds turn 1's conversation and the fatal command
+        // start 2 resumed the session: turn 2's first request holds turn 1's conversation. (The
+        // fatal command itself is there only when Claude Code wrote it to its transcript before
+        // the kill: a CI run once resumed without it, so it is not asserted.)
         const turn2 = run.fake.requests.find((q) => userWords(q).at(-1)?.includes(forward!.when))!;
         expect(userWords(turn2)).toContain(askWhich!.when);
-        expect(shellExchanges('anthropic', turn2.body, 'Bash').map((x) => x.args.command)).toContain(KILL);
         const resumedWith = traces.get(2)!.find((l) => l.dir === 'in' && l.msg.type === 'system' && l.msg.subtype === 'init')?.msg.session_id;
         expect(resumedWith).toBe(traces.get(1)!.find((l) => l.dir === 'in' && l.msg.type === 'system' && l.msg.subtype === 'init')?.msg.session_id);
       });
